@@ -1,0 +1,1 @@
+"""The board behind a microcontroller, linked to the Pi over USB serial."""

@@ -1,0 +1,7 @@
+"""``python -m morris`` is the ``morris`` command."""
+
+import sys
+
+from morris.cli import main
+
+sys.exit(main())
