@@ -1,0 +1,1 @@
+"""Running the daemon as a service: talking to systemd and publishing the service's status."""
