@@ -13,9 +13,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES: tuple[str, ...] = (
-    "morris.commands.play",
-)
+COMMAND_MODULES: tuple[str, ...] = ("morris.commands.play",)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,711 @@
+"""The board and the rules of RULES.md.
+
+>>> board = Board()
+>>> board.push_notation("d6")
+Move.parse('d6')
+>>> board.turn == BLACK
+True
+>>> board.legal_moves.count()
+23
+
+Pieces are two 24-bit bitboards (bit ``p`` is point ``p`` of :mod:`morris.core.points`), so move
+generation and mill tests are a few integer operations. ``push``/``pop`` keep a stack of saved
+states: the search walks the tree with them and never copies boards.
+
+Variants are subclasses that change class-level settings (see :mod:`morris.core.variant`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import ClassVar, Final, TypeAlias
+
+from morris.core.moves import IllegalMoveError, InvalidMoveError, InvalidPositionError, Move
+from morris.core.points import (
+    ALL_POINTS,
+    MILL_MASKS,
+    MILLS_THROUGH,
+    NEIGHBOURS,
+    NUM_POINTS,
+    POINT_NAMES,
+    Point,
+    parse_point,
+)
+
+Color: TypeAlias = bool
+WHITE: Final[Color] = True
+BLACK: Final[Color] = False
+COLORS: Final[tuple[Color, Color]] = (WHITE, BLACK)
+COLOR_NAMES: Final[dict[Color, str]] = {WHITE: "white", BLACK: "black"}
+
+#: The position string of an empty board before the first turn (standard game).
+STARTING_POSITION: Final = "......../......../........ w 9 9 0 1 -"
+
+
+class Phase(enum.Enum):
+    """Placing while any piece is in hand, moving after."""
+
+    PLACING = "placing"
+    MOVING = "moving"
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    #: The side to move has no legal move (moving phase): it loses.
+    BLOCKED = "blocked"
+    #: The side to move has fewer than three pieces, board and hand counted: it loses.
+    TOO_FEW_PIECES = "too-few-pieces"
+    #: The same position (placement, side to move, pieces in hand) for the third time: a draw.
+    THREEFOLD_REPETITION = "threefold-repetition"
+    #: The moving phase went on for the limit (100) of turns without a removal: a draw.
+    NO_REMOVAL = "no-removal"
+    #: Twelve men's morris: the board is full at the end of placing: a draw.
+    FULL_BOARD = "full-board"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the termination and the winner (``None`` for a draw)."""
+
+    termination: Termination
+    winner: Color | None
+
+    def result(self) -> str:
+        """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner else "0-1"
+
+
+def _bits(mask: int) -> Iterator[Point]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class LegalMoveView:
+    """The legal turns of a board, generated lazily.
+
+    Iterate it, test ``move in view``, ``bool(view)``, ``len(view)`` or ``view.count()``.
+    Empty once the game is over.
+    """
+
+    __slots__ = ("_board",)
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+
+    def __iter__(self) -> Iterator[Move]:
+        return self._board.generate_legal_moves()
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._board.is_legal(move)
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def count(self) -> int:
+        """The number of legal turns."""
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoveView ({', '.join(str(m) for m in self)})>"
+
+
+# (white, black, white hand, black hand, no-removal count, repetition window start)
+_State: TypeAlias = tuple[int, int, int, int, int, int]
+
+
+class Board:
+    """A game of nine men's morris: the position, the turns played, and the rules.
+
+    ``Board()`` is the standard game from the empty board with flying on. Keyword settings:
+
+    - ``flying``: a player with exactly three pieces on the board and none in hand may move a piece
+      to any empty point (default ``True``);
+    - ``threefold_repetition``: the third occurrence of a position is a draw (default ``True``);
+    - ``no_removal_limit``: that many consecutive moving-phase turns without a removal is a draw
+      (default 100; ``None`` switches the rule off).
+
+    ``position`` starts from a position string (see :meth:`position`) instead of the empty board.
+    """
+
+    #: Name of the variant in game records and engine options.
+    variant_name: ClassVar[str] = "standard"
+    #: Pieces each player starts with in hand.
+    pieces_per_side: ClassVar[int] = 9
+    #: For each point, the bitboard of its neighbours.
+    neighbours: ClassVar[tuple[int, ...]] = NEIGHBOURS
+    #: Every mill as a bitboard.
+    mill_masks: ClassVar[tuple[int, ...]] = MILL_MASKS
+    #: For each point, the mills through it.
+    mills_through: ClassVar[tuple[tuple[int, ...], ...]] = MILLS_THROUGH
+    #: Whether a full board at the end of placing is a draw (twelve men's morris).
+    full_board_is_draw: ClassVar[bool] = False
+
+    turn: Color
+    move_stack: list[Move]
+
+    def __init__(
+        self,
+        position: str | None = None,
+        *,
+        flying: bool = True,
+        threefold_repetition: bool = True,
+        no_removal_limit: int | None = 100,
+    ) -> None:
+        if no_removal_limit is not None and no_removal_limit <= 0:
+            raise ValueError(f"no_removal_limit must be positive or None, not {no_removal_limit}")
+        self.flying = flying
+        self.threefold_repetition = threefold_repetition
+        self.no_removal_limit = no_removal_limit
+        self._reset(position)
+
+    # -- state ------------------------------------------------------------------------------
+
+    def _reset(self, position: str | None) -> None:
+        n = self.pieces_per_side
+        self._occ = [0, 0]  # indexed by colour: [black, white]
+        self._hand = [n, n]
+        self.turn = WHITE
+        self.no_removal_count = 0
+        self.fullmove_number = 1
+        self.move_stack = []
+        self._stack: list[_State] = []
+        self._keys: list[int] = []
+        self._rep_start = 0
+        if position is None:
+            self._keys.append(self._key())
+        else:
+            self._set_position(position)
+
+    def reset(self) -> None:
+        """Back to the empty board with every piece in hand, keeping the settings."""
+        self._reset(None)
+
+    def _key(self) -> int:
+        return (
+            self._occ[1]
+            | self._occ[0] << 24
+            | self._hand[1] << 48
+            | self._hand[0] << 53
+            | int(self.turn) << 58
+        )
+
+    @property
+    def phase(self) -> Phase:
+        """:attr:`Phase.PLACING` while any piece is in hand, else :attr:`Phase.MOVING`."""
+        return Phase.PLACING if self._hand[0] or self._hand[1] else Phase.MOVING
+
+    def occupied_co(self, color: Color) -> int:
+        """The bitboard of ``color``'s pieces on the board."""
+        return self._occ[color]
+
+    @property
+    def occupied(self) -> int:
+        """The bitboard of all pieces on the board."""
+        return self._occ[0] | self._occ[1]
+
+    def pieces_on_board(self, color: Color) -> int:
+        """How many pieces ``color`` has on the board."""
+        return self._occ[color].bit_count()
+
+    def pieces_in_hand(self, color: Color) -> int:
+        """How many pieces ``color`` still has to place."""
+        return self._hand[color]
+
+    def piece_at(self, point: Point | str) -> Color | None:
+        """The colour of the piece on ``point`` (an int or a name like ``"d6"``), or ``None``."""
+        p = parse_point(point) if isinstance(point, str) else point
+        if not 0 <= p < NUM_POINTS:
+            raise ValueError(f"not a point of the board: {point!r}")
+        if self._occ[1] >> p & 1:
+            return WHITE
+        if self._occ[0] >> p & 1:
+            return BLACK
+        return None
+
+    def pieces(self) -> dict[str, Color]:
+        """Every occupied point by name, with the colour of its piece."""
+        return {POINT_NAMES[p]: color for color in COLORS for p in _bits(self._occ[color])}
+
+    def can_fly(self, color: Color) -> bool:
+        """Whether ``color`` moves by flying now (flying on, three on the board, none in hand)."""
+        return self.flying and self._hand[color] == 0 and self._occ[color].bit_count() == 3
+
+    # -- mills and removals -----------------------------------------------------------------
+
+    def forms_mill(self, own: int, point: Point) -> bool:
+        """Whether ``own`` (a bitboard including ``point``) has a mill through ``point``."""
+        return any(own & m == m for m in self.mills_through[point])
+
+    def pieces_in_mills(self, color: Color) -> int:
+        """The bitboard of ``color``'s pieces that stand in a mill."""
+        own = self._occ[color]
+        in_mill = 0
+        for m in self.mill_masks:
+            if own & m == m:
+                in_mill |= m
+        return in_mill
+
+    def removable(self, color: Color) -> int:
+        """The bitboard of ``color``'s pieces that an opponent's mill may remove.
+
+        Pieces in mills are protected unless every piece of ``color`` stands in a mill.
+        """
+        own = self._occ[color]
+        free = own & ~self.pieces_in_mills(color)
+        return free if free else own
+
+    # -- move generation --------------------------------------------------------------------
+
+    def generate_moves(self) -> Iterator[Move]:
+        """Every turn the rules allow for the side to move, ignoring whether the game is over.
+
+        :meth:`generate_legal_moves` (and :attr:`legal_moves`) are empty once it is over.
+        """
+        turn = self.turn
+        own = self._occ[turn]
+        opp = self._occ[not turn]
+        empty = ALL_POINTS & ~(own | opp)
+        mills_through = self.mills_through
+        removable = -1  # computed when the first mill is found
+        if self._hand[turn]:
+            for to in _bits(empty):
+                new_own = own | 1 << to
+                if any(new_own & m == m for m in mills_through[to]):
+                    if removable < 0:
+                        removable = self.removable(not turn)
+                    if removable:
+                        for r in _bits(removable):
+                            yield Move(None, to, r)
+                        continue
+                yield Move(None, to)
+            return
+        flying = self.flying and own.bit_count() == 3
+        neighbours = self.neighbours
+        for frm in _bits(own):
+            base = own ^ (1 << frm)
+            for to in _bits(empty if flying else neighbours[frm] & empty):
+                new_own = base | 1 << to
+                if any(new_own & m == m for m in mills_through[to]):
+                    if removable < 0:
+                        removable = self.removable(not turn)
+                    if removable:
+                        for r in _bits(removable):
+                            yield Move(frm, to, r)
+                        continue
+                yield Move(frm, to)
+
+    def generate_legal_moves(self) -> Iterator[Move]:
+        """The legal turns; nothing once the game is over."""
+        if self.outcome() is not None:
+            return iter(())
+        return self.generate_moves()
+
+    @property
+    def legal_moves(self) -> LegalMoveView:
+        """A lazy view of the legal turns."""
+        return LegalMoveView(self)
+
+    def has_moves(self) -> bool:
+        """Whether the side to move has any turn (ignoring whether the game is over)."""
+        turn = self.turn
+        own = self._occ[turn]
+        empty = ALL_POINTS & ~(own | self._occ[not turn])
+        if not empty:
+            return False
+        if self._hand[turn] or (self.flying and own.bit_count() == 3):
+            return True
+        neighbours = self.neighbours
+        return any(neighbours[frm] & empty for frm in _bits(own))
+
+    def illegal_reason(self, move: Move) -> str | None:
+        """Why ``move`` is not legal here, or ``None`` if it is."""
+        outcome = self.outcome()
+        if outcome is not None:
+            return f"the game is over ({outcome.termination.value}, {outcome.result()})"
+        turn = self.turn
+        side = COLOR_NAMES[turn]
+        own = self._occ[turn]
+        opp = self._occ[not turn]
+        occupied = own | opp
+        to = move.to_point
+        if occupied >> to & 1:
+            return f"{POINT_NAMES[to]} is occupied"
+        if move.from_point is None:
+            if not self._hand[turn]:
+                return f"{side} has no piece in hand and must move a piece on the board"
+            new_own = own | 1 << to
+        else:
+            frm = move.from_point
+            if self._hand[turn]:
+                return f"{side} still has pieces in hand and must place one"
+            if not own >> frm & 1:
+                return f"{POINT_NAMES[frm]} holds no {side} piece"
+            if not self.can_fly(turn) and not self.neighbours[frm] >> to & 1:
+                return f"{POINT_NAMES[frm]} and {POINT_NAMES[to]} are not adjacent"
+            new_own = own ^ (1 << frm) | 1 << to
+        if self.forms_mill(new_own, to):
+            if not opp:
+                if move.remove is not None:
+                    return f"{POINT_NAMES[move.remove]} holds no piece to remove"
+                return None
+            if move.remove is None:
+                return f"{move} closes a mill: a removal must be given (e.g. {move}x..)"
+            if not opp >> move.remove & 1:
+                return f"{POINT_NAMES[move.remove]} holds no {COLOR_NAMES[not turn]} piece"
+            if not self.removable(not turn) >> move.remove & 1:
+                return (
+                    f"{POINT_NAMES[move.remove]} stands in a mill and "
+                    f"{COLOR_NAMES[not turn]} has pieces outside mills"
+                )
+            return None
+        if move.remove is not None:
+            return f"{move.without_removal()} closes no mill, so nothing may be removed"
+        return None
+
+    def closes_mill(self, move: Move) -> bool:
+        """Whether the action of ``move`` (its removal ignored) closes a mill of the side to move.
+
+        A mill closed when the opponent has no piece on the board removes nothing.
+        """
+        own = self._occ[self.turn]
+        if move.from_point is not None:
+            own &= ~(1 << move.from_point)
+        return self.forms_mill(own | 1 << move.to_point, move.to_point)
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is a legal turn here."""
+        return self.illegal_reason(move) is None
+
+    # -- playing ----------------------------------------------------------------------------
+
+    def push(self, move: Move) -> None:
+        """Play ``move`` without checking it (fast; the search uses this). Undo with :meth:`pop`."""
+        occ = self._occ
+        turn = self.turn
+        self._stack.append(
+            (occ[1], occ[0], self._hand[1], self._hand[0], self.no_removal_count, self._rep_start)
+        )
+        frm = move.from_point
+        if frm is None:
+            self._hand[turn] -= 1
+            occ[turn] |= 1 << move.to_point
+            irreversible = True
+        else:
+            occ[turn] ^= (1 << frm) | (1 << move.to_point)
+            irreversible = False
+        if move.remove is not None:
+            occ[not turn] &= ~(1 << move.remove)
+            irreversible = True
+            self.no_removal_count = 0
+        elif frm is not None:
+            self.no_removal_count += 1
+        if not turn:
+            self.fullmove_number += 1
+        self.turn = not turn
+        self.move_stack.append(move)
+        if irreversible:
+            self._rep_start = len(self._keys)
+        self._keys.append(self._key())
+
+    def pop(self) -> Move:
+        """Undo the last turn and return it. Raises :class:`IndexError` if there is none."""
+        move = self.move_stack.pop()
+        white, black, hand_w, hand_b, self.no_removal_count, self._rep_start = self._stack.pop()
+        self._occ[1], self._occ[0] = white, black
+        self._hand[1], self._hand[0] = hand_w, hand_b
+        self.turn = not self.turn
+        if not self.turn:
+            self.fullmove_number -= 1
+        self._keys.pop()
+        return move
+
+    def peek(self) -> Move:
+        """The last turn played. Raises :class:`IndexError` if there is none."""
+        return self.move_stack[-1]
+
+    def parse_notation(self, text: str) -> Move:
+        """Parse a turn and check that it is legal here.
+
+        Raises :class:`InvalidMoveError` for bad syntax and :class:`IllegalMoveError` (naming the
+        move, the reason and the position) for a turn the rules do not allow.
+        """
+        move = Move.parse(text)
+        reason = self.illegal_reason(move)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {text!r}: {reason}, in {self.position()}")
+        return move
+
+    def push_notation(self, text: str) -> Move:
+        """Parse, check and play a turn; return it. See :meth:`parse_notation` for errors."""
+        move = self.parse_notation(text)
+        self.push(move)
+        return move
+
+    # -- outcome ----------------------------------------------------------------------------
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether the current position has occurred ``count`` times (this time included)."""
+        keys = self._keys
+        key = keys[-1]
+        seen = 0
+        for i in range(len(keys) - 1, self._rep_start - 1, -1):
+            if keys[i] == key:
+                seen += 1
+                if seen >= count:
+                    return True
+        return False
+
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game goes on, else how it ended.
+
+        Losses are checked before draws: a player who is down to two pieces or blocked has lost,
+        even if the same position also repeats for the third time.
+        """
+        turn = self.turn
+        for color in (turn, not turn):
+            if self._occ[color].bit_count() + self._hand[color] < 3:
+                return Outcome(Termination.TOO_FEW_PIECES, not color)
+        if (
+            self.full_board_is_draw
+            and not self._hand[0]
+            and not self._hand[1]
+            and self.occupied == ALL_POINTS
+        ):
+            return Outcome(Termination.FULL_BOARD, None)
+        if not self.has_moves():
+            return Outcome(Termination.BLOCKED, not turn)
+        if self.threefold_repetition and self.is_repetition(3):
+            return Outcome(Termination.THREEFOLD_REPETITION, None)
+        if self.no_removal_limit is not None and self.no_removal_count >= self.no_removal_limit:
+            return Outcome(Termination.NO_REMOVAL, None)
+        return None
+
+    def is_game_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.outcome() is not None
+
+    def result(self) -> str:
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"``, or ``"*"`` while the game goes on."""
+        outcome = self.outcome()
+        return "*" if outcome is None else outcome.result()
+
+    # -- position strings -------------------------------------------------------------------
+
+    def _history(self) -> list[Move]:
+        """The reversible turns since the last placement or removal (what repetition needs)."""
+        reversible = len(self._keys) - 1 - self._rep_start
+        return self.move_stack[len(self.move_stack) - reversible :] if reversible else []
+
+    def position(self) -> str:
+        """The position as one line of seven space-separated fields.
+
+        1. the 24 points in :data:`~morris.core.points.POINT_NAMES` order, ring by ring (outer,
+           middle, inner) with ``/`` between rings: ``W`` white, ``B`` black, ``.`` empty;
+        2. the side to move, ``w`` or ``b``;
+        3. white's pieces in hand; 4. black's pieces in hand;
+        5. moving-phase turns since the last removal (the no-removal rule);
+        6. the turn number, starting at 1 and counting up after black's turn;
+        7. the reversible turns since the last placement or removal, comma-separated, or ``-``:
+           what threefold repetition needs to know.
+
+        >>> Board().position()
+        '......../......../........ w 9 9 0 1 -'
+        """
+        cells = []
+        for p in range(NUM_POINTS):
+            if self._occ[1] >> p & 1:
+                cells.append("W")
+            elif self._occ[0] >> p & 1:
+                cells.append("B")
+            else:
+                cells.append(".")
+            if p in (7, 15):
+                cells.append("/")
+        history = ",".join(str(m) for m in self._history()) or "-"
+        return (
+            f"{''.join(cells)} {'w' if self.turn else 'b'} {self._hand[1]} {self._hand[0]} "
+            f"{self.no_removal_count} {self.fullmove_number} {history}"
+        )
+
+    @classmethod
+    def from_position(cls, text: str, **settings: bool | int | None) -> Board:
+        """A board set up from :meth:`position` text; ``settings`` are the keyword settings.
+
+        Raises :class:`InvalidPositionError` (a :class:`ValueError`) naming the bad field.
+        """
+        return cls(text, **settings)  # type: ignore[arg-type]
+
+    def _set_position(self, text: str) -> None:
+        if not isinstance(text, str):
+            raise InvalidPositionError(f"a position must be text, not {type(text).__name__}")
+        fields = text.split()
+        if len(fields) not in (6, 7):
+            raise InvalidPositionError(
+                f"a position has 7 fields (board, side, white hand, black hand, no-removal count, "
+                f"turn number, history), got {len(fields)}: {text!r}"
+            )
+        board_field, side, hand_w, hand_b, count, fullmove = fields[:6]
+        history_field = fields[6] if len(fields) == 7 else "-"
+        rings = board_field.split("/")
+        if len(rings) != 3 or any(len(r) != 8 for r in rings):
+            raise InvalidPositionError(
+                f"board field must be three rings of 8 points separated by '/': {board_field!r}"
+            )
+        occ = [0, 0]
+        for p, ch in enumerate("".join(rings)):
+            if ch in "Ww":
+                occ[1] |= 1 << p
+            elif ch in "Bb":
+                occ[0] |= 1 << p
+            elif ch != ".":
+                raise InvalidPositionError(
+                    f"board field: {ch!r} at {POINT_NAMES[p]} is not W, B or '.'"
+                )
+        if side not in ("w", "b"):
+            raise InvalidPositionError(f"side to move must be 'w' or 'b', not {side!r}")
+        hands = []
+        for name, value in (("white hand", hand_w), ("black hand", hand_b)):
+            if not value.isdigit():
+                raise InvalidPositionError(f"{name} must be a number, not {value!r}")
+            hands.append(int(value))
+        for color, hand in zip((WHITE, BLACK), hands, strict=True):
+            total = hand + occ[color].bit_count()
+            if total > self.pieces_per_side:
+                raise InvalidPositionError(
+                    f"{COLOR_NAMES[color]} hand: {hand} in hand and {occ[color].bit_count()} on "
+                    f"the board is more than {self.pieces_per_side} pieces"
+                )
+        if not count.isdigit():
+            raise InvalidPositionError(f"no-removal count must be a number, not {count!r}")
+        if not fullmove.isdigit() or int(fullmove) < 1:
+            raise InvalidPositionError(f"turn number must be a number from 1, not {fullmove!r}")
+        history: list[Move] = []
+        if history_field != "-":
+            for token in history_field.split(","):
+                try:
+                    move = Move.parse(token)
+                except InvalidMoveError as exc:
+                    raise InvalidPositionError(f"history: {exc}") from None
+                if move.from_point is None or move.remove is not None:
+                    raise InvalidPositionError(f"history: {token!r} is not a slide without removal")
+                history.append(move)
+        if len(history) > int(count):
+            raise InvalidPositionError(
+                f"history: {len(history)} turns is more than the no-removal count {count}"
+            )
+        # Undo the history to find where it started, then replay it so that repetitions count.
+        turn = side == "w"
+        color = not turn
+        for move in reversed(history):
+            assert move.from_point is not None
+            frm, to = move.from_point, move.to_point
+            if not occ[color] >> to & 1 or (occ[0] | occ[1]) >> frm & 1:
+                raise InvalidPositionError(
+                    f"history: {move} does not fit the board ({COLOR_NAMES[color]} must be on "
+                    f"{POINT_NAMES[to]} with {POINT_NAMES[frm]} empty)"
+                )
+            occ[color] ^= (1 << frm) | (1 << to)
+            color = not color
+        self._occ = occ
+        self._hand = [hands[1], hands[0]]
+        self.turn = color
+        self.no_removal_count = int(count) - len(history)
+        fullmove_root = int(fullmove)
+        back = turn
+        for _ in history:
+            back = not back
+            if back == BLACK:  # the undone turn was black's, so the turn number drops
+                fullmove_root -= 1
+        self.fullmove_number = max(1, fullmove_root)
+        self._keys = [self._key()]
+        self._rep_start = 0
+        for move in history:
+            reason = self.illegal_reason(move)
+            if reason is not None:
+                raise InvalidPositionError(f"history: {move} is not legal: {reason}")
+            self.push(move)
+        self.fullmove_number = int(fullmove)
+
+    # -- copies and display -----------------------------------------------------------------
+
+    def copy(self, *, stack: bool = True) -> Board:
+        """A copy of the board; with ``stack=False`` the copy has no turns to pop."""
+        board = type(self).__new__(type(self))
+        board.flying = self.flying
+        board.threefold_repetition = self.threefold_repetition
+        board.no_removal_limit = self.no_removal_limit
+        board._occ = list(self._occ)
+        board._hand = list(self._hand)
+        board.turn = self.turn
+        board.no_removal_count = self.no_removal_count
+        board.fullmove_number = self.fullmove_number
+        if stack:
+            board.move_stack = list(self.move_stack)
+            board._stack = list(self._stack)
+            board._keys = list(self._keys)
+            board._rep_start = self._rep_start
+        else:
+            # Keep what repetition needs: the keys since the last irreversible turn.
+            board.move_stack = []
+            board._stack = []
+            board._keys = self._keys[self._rep_start :]
+            board._rep_start = 0
+        return board
+
+    def settings(self) -> dict[str, bool | int | None]:
+        """The keyword settings of this board (``flying`` and the draw rules)."""
+        return {
+            "flying": self.flying,
+            "threefold_repetition": self.threefold_repetition,
+            "no_removal_limit": self.no_removal_limit,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (
+            type(self) is type(other)
+            and self._occ == other._occ
+            and self._hand == other._hand
+            and self.turn == other.turn
+            and self.no_removal_count == other.no_removal_count
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # boards are mutable
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.position()!r})"
+
+    def __str__(self) -> str:
+        """The board drawn as in RULES.md, ``W`` and ``B`` for the pieces."""
+        layout = (
+            "7  {a7}-----------{d7}-----------{g7}\n"
+            "   |           |           |\n"
+            "6  |   {b6}-------{d6}-------{f6}   |\n"
+            "   |   |       |       |   |\n"
+            "5  |   |   {c5}---{d5}---{e5}   |   |\n"
+            "   |   |   |       |   |   |\n"
+            "4  {a4}---{b4}---{c4}       {e4}---{f4}---{g4}\n"
+            "   |   |   |       |   |   |\n"
+            "3  |   |   {c3}---{d3}---{e3}   |   |\n"
+            "   |   |       |       |   |\n"
+            "2  |   {b2}-------{d2}-------{f2}   |\n"
+            "   |           |           |\n"
+            "1  {a1}-----------{d1}-----------{g1}\n"
+            "   a   b   c   d   e   f   g"
+        )
+        symbols = {}
+        for p, name in enumerate(POINT_NAMES):
+            color = self.piece_at(p)
+            symbols[name] = "." if color is None else ("W" if color else "B")
+        return layout.format(**symbols)
