@@ -1,0 +1,133 @@
+"""The daemon's status file: written atomically, read back, and refused when it is broken."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from morris.app.exceptions import StatusFileError
+from morris.app.status import ServiceStatus, default_status_path, read_status, write_status
+
+STARTED = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def make_status(**changes: object) -> ServiceStatus:
+    fields: dict[str, object] = {
+        "pid": 812,
+        "started": STARTED,
+        "updated": datetime(2026, 11, 29, 12, 3, 10, tzinfo=UTC),
+        "mode": "play",
+        "backend": "gpio",
+        "link": "ok",
+        "board": "in sync",
+        "position": "W:d6 B:a7",
+        "move_count": 2,
+        "side_to_move": "white",
+        "level": 3,
+        "last_event": "black placed a7",
+    }
+    fields.update(changes)
+    return ServiceStatus(**fields)  # type: ignore[arg-type]
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "status.json"
+    status = make_status()
+    write_status(path, status)
+    assert read_status(path) == status
+
+
+def test_file_is_plain_json_for_other_readers(tmp_path: Path) -> None:
+    path = tmp_path / "status.json"
+    write_status(path, make_status(outcome="white wins", side_to_move=None))
+    data = json.loads(path.read_text())
+    assert data["format"] == 1
+    assert data["started"] == "2026-11-29T12:00:00+00:00"
+    assert data["outcome"] == "white wins" and data["side_to_move"] is None
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def test_replace_leaves_no_temporary_files(tmp_path: Path) -> None:
+    path = tmp_path / "status.json"
+    write_status(path, make_status(move_count=1))
+    write_status(path, make_status(move_count=2))
+    assert read_status(path).move_count == 2
+    assert os.listdir(tmp_path) == ["status.json"]
+
+
+def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "status.json"
+    write_status(path, make_status(move_count=1))
+
+    def fail_fsync(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", fail_fsync)
+    with pytest.raises(OSError, match="No space"):
+        write_status(path, make_status(move_count=2))
+    monkeypatch.undo()
+    assert read_status(path).move_count == 1
+    assert os.listdir(tmp_path) == ["status.json"]
+
+
+def test_unknown_keys_are_ignored_and_optional_ones_default(tmp_path: Path) -> None:
+    data = make_status().to_json()
+    data["future_field"] = "x"
+    for optional in ("level", "last_event", "outcome", "side_to_move"):
+        del data[optional]
+    path = tmp_path / "status.json"
+    path.write_text(json.dumps(data))
+    status = read_status(path)
+    assert status.level is None and status.outcome is None
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": 2}, "format 2"),
+        ({"pid": "812"}, "pid"),
+        ({"move_count": True}, "move_count"),
+        ({"started": "yesterday"}, "started"),
+        ({"level": "hard"}, "level"),
+    ],
+)
+def test_bad_fields_are_refused(tmp_path: Path, change: dict[str, object], message: str) -> None:
+    path = tmp_path / "status.json"
+    path.write_text(json.dumps({**make_status().to_json(), **change}))
+    with pytest.raises(StatusFileError, match=message):
+        read_status(path)
+
+
+def test_missing_required_field(tmp_path: Path) -> None:
+    data = make_status().to_json()
+    del data["position"]
+    path = tmp_path / "status.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(StatusFileError, match="'position'"):
+        read_status(path)
+
+
+@pytest.mark.parametrize("text", ["", "{not json", "[1, 2]"])
+def test_broken_file(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "status.json"
+    path.write_text(text)
+    with pytest.raises(StatusFileError, match=r"status\.json"):
+        read_status(path)
+
+
+def test_missing_file_names_the_path(tmp_path: Path) -> None:
+    with pytest.raises(StatusFileError, match=r"cannot read .*status\.json"):
+        read_status(tmp_path / "status.json")
+
+
+def test_default_path_follows_state_directory() -> None:
+    assert default_status_path({}) == Path("/var/lib/morris/status.json")
+    assert default_status_path({"STATE_DIRECTORY": "/var/lib/morris:/var/lib/other"}) == Path(
+        "/var/lib/morris/status.json"
+    )
+    assert default_status_path({"STATE_DIRECTORY": "/tmp/s"}) == Path("/tmp/s/status.json")
