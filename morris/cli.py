@@ -13,7 +13,10 @@ import logging
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES: tuple[str, ...] = ("morris.commands.play",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "morris.commands.play",
+    "morris.commands.service",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,341 @@
+"""Installing the daemon as a systemd service: the plan of steps, and carrying it out.
+
+A plan is a list of steps (run a command, write a file, remove a path, or just say something), so
+``--dry-run`` can print exactly what an install would do, and ``--root DIR`` can write the files
+under a prefix for a look (or a test) without touching the system. Everything a step does is
+printed as it is done: an administrator should be able to repeat or undo an install by hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import grp
+import os
+import pwd
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from morris.app.exceptions import InstallError
+
+__all__ = [
+    "SERVICE_NAME",
+    "Host",
+    "InstallOptions",
+    "Note",
+    "RemovePath",
+    "RunCommand",
+    "Step",
+    "WriteFile",
+    "apply",
+    "find_service_file",
+    "plan_install",
+    "plan_uninstall",
+    "render_unit",
+]
+
+SERVICE_NAME = "morris"
+UNIT_PATH = Path("/etc/systemd/system/morris.service")
+STATE_DIR = Path("/var/lib/morris")
+TEMPLATE_VENV = "/opt/morris/venv"
+TEMPLATE_CONFIG = "/etc/morris/config.toml"
+BASE_GROUPS = ("gpio", "dialout")
+# Groups a hardware profile may need, with the device class (of /proc/devices) each one opens.
+EXTRA_GROUP_DEVICES = {"spi": "char-spi", "i2c": "char-i2c"}
+
+
+@dataclasses.dataclass(frozen=True)
+class RunCommand:
+    """Run a command; its failure stops the plan."""
+
+    argv: tuple[str, ...]
+    why: str
+
+
+@dataclasses.dataclass(frozen=True)
+class WriteFile:
+    """Write a file (creating its directory), or leave an existing one if ``overwrite`` is false."""
+
+    path: Path
+    text: str
+    why: str
+    mode: int = 0o644
+    overwrite: bool = True
+
+
+@dataclasses.dataclass(frozen=True)
+class RemovePath:
+    """Remove a file or a whole directory, if it exists."""
+
+    path: Path
+    why: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Note:
+    """Something the administrator should know; changes nothing."""
+
+    text: str
+
+
+Step = RunCommand | WriteFile | RemovePath | Note
+
+
+@dataclasses.dataclass
+class Host:
+    """What the plan needs to know about the machine; replaced in tests."""
+
+    group_exists: Callable[[str], bool]
+    user_exists: Callable[[str], bool]
+    has_systemctl: bool
+
+    @classmethod
+    def this_machine(cls) -> Host:
+        """The machine this runs on."""
+
+        def group_exists(name: str) -> bool:
+            try:
+                grp.getgrnam(name)
+            except KeyError:
+                return False
+            return True
+
+        def user_exists(name: str) -> bool:
+            try:
+                pwd.getpwnam(name)
+            except KeyError:
+                return False
+            return True
+
+        return cls(group_exists, user_exists, shutil.which("systemctl") is not None)
+
+
+@dataclasses.dataclass(frozen=True)
+class InstallOptions:
+    """The choices of ``morris install-service``."""
+
+    venv: Path = Path(sys.prefix)
+    config_dir: Path = Path("/etc/morris")
+    user: str = "morris"
+    extra_groups: tuple[str, ...] = ()
+    start: bool = True
+
+    @property
+    def executable(self) -> Path:
+        """The ``morris`` command the service runs."""
+        return self.venv / "bin" / "morris"
+
+    @property
+    def config_path(self) -> Path:
+        """The configuration file the service reads."""
+        return self.config_dir / "config.toml"
+
+
+def find_service_file(name: str) -> Path:
+    """A file shipped in ``systemd/`` (``morris.service``, ``config.toml``).
+
+    An installed package has them in ``<venv>/share/morris/systemd`` (pyproject's data-files); a
+    source checkout (editable install) in ``systemd/`` next to the package. Raises
+    :class:`InstallError` if neither has it.
+    """
+    candidates = [
+        Path(sys.prefix) / "share" / "morris" / "systemd" / name,
+        Path(__file__).resolve().parents[2] / "systemd" / name,
+    ]
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise InstallError(f"cannot find {name} in {' or '.join(str(p.parent) for p in candidates)}")
+
+
+def render_unit(template: str, options: InstallOptions) -> str:
+    """The unit file for ``options``: the real venv, config path, user and groups filled in."""
+    for path in (options.executable, options.config_path):
+        # ExecStart= splits on whitespace and expands % and $: keep such paths out.
+        if not path.is_absolute() or re.search(r"[\s%$\\\"']", str(path)):
+            raise InstallError(f"{str(path)!r} must be an absolute path without spaces or quotes")
+    groups = " ".join(dict.fromkeys((*BASE_GROUPS, *options.extra_groups)))
+    replacements = {
+        "ExecStart": f"{options.executable} run --config {options.config_path}",
+        "User": options.user,
+        "Group": options.user,
+        "SupplementaryGroups": groups,
+    }
+    text = template
+    for key, value in replacements.items():
+        # Escaped: the replacement is a template where a backslash would mean a group.
+        line = f"{key}={value}".replace("\\", "\\\\")
+        text, count = re.subn(rf"^{key}=.*$", line, text, flags=re.M)
+        if count != 1:
+            raise InstallError(f"the unit template has {count} {key}= lines, expected one")
+    devices = [EXTRA_GROUP_DEVICES[g] for g in options.extra_groups if g in EXTRA_GROUP_DEVICES]
+    if devices:
+        allow = "".join(f"\nDeviceAllow={device} rw" for device in devices)
+        text = re.sub(
+            r"^(DeviceAllow=char-gpiochip rw)$", lambda m: m.group(1) + allow, text, flags=re.M
+        )
+    header = (
+        "# Written by `morris install-service`; local changes belong in `systemctl edit morris`.\n"
+    )
+    return header + text
+
+
+def _systemctl(*args: str, why: str) -> RunCommand:
+    return RunCommand(("systemctl", *args), why)
+
+
+def plan_install(options: InstallOptions, host: Host) -> list[Step]:
+    """The steps of ``morris install-service``."""
+    if re.fullmatch(r"[a-z_][a-z0-9_-]*", options.user) is None:
+        raise InstallError(f"not a user name: {options.user!r}")
+    steps: list[Step] = []
+    for group in dict.fromkeys((*BASE_GROUPS, *options.extra_groups)):
+        if host.group_exists(group):
+            steps.append(Note(f"group {group} exists"))
+            continue
+        # systemd refuses to start a unit whose SupplementaryGroups= names a missing group.
+        steps.append(RunCommand(("groupadd", "--system", group), f"create group {group}"))
+        if group == "gpio":
+            steps.append(
+                Note(
+                    "this is not Raspberry Pi OS (no gpio group): a udev rule must give the gpio"
+                    ' group /dev/gpiochip*, e.g. SUBSYSTEM=="gpio", GROUP="gpio", MODE="0660"'
+                )
+            )
+    if host.user_exists(options.user):
+        steps.append(Note(f"user {options.user} exists"))
+    else:
+        steps.append(
+            RunCommand(
+                (
+                    "useradd", "--system", "--user-group", "--no-create-home",
+                    "--home-dir", str(STATE_DIR), "--shell", "/usr/sbin/nologin",
+                    "--comment", "morris board daemon", options.user,
+                ),
+                f"create system user {options.user}",
+            )
+        )  # fmt: skip
+    template = find_service_file("morris.service").read_text(encoding="utf-8")
+    steps.append(WriteFile(UNIT_PATH, render_unit(template, options), "install the unit"))
+    default_config = find_service_file("config.toml").read_text(encoding="utf-8")
+    steps.append(
+        WriteFile(
+            options.config_path, default_config, "write the default configuration", overwrite=False
+        )
+    )
+    if not options.executable.exists():
+        steps.append(
+            Note(f"{options.executable} does not exist yet: pip install the package there")
+        )
+    if not host.has_systemctl:
+        steps.append(Note("no systemctl here: the unit is written but not enabled or started"))
+        return steps
+    steps.append(_systemctl("daemon-reload", why="make systemd read the new unit"))
+    if options.start:
+        steps.append(_systemctl("enable", "--now", SERVICE_NAME, why="start now and at boot"))
+    else:
+        steps.append(_systemctl("enable", SERVICE_NAME, why="start at boot"))
+    steps.append(Note("logs: journalctl -u morris -f; game and health: morris status"))
+    return steps
+
+
+def plan_uninstall(host: Host, *, purge: bool = False, user: str = "morris",
+                   config_dir: Path = Path("/etc/morris")) -> list[Step]:  # fmt: skip
+    """The steps of ``morris uninstall-service``; ``purge`` also removes config, games and user."""
+    steps: list[Step] = []
+    if host.has_systemctl:
+        steps.append(_systemctl("disable", "--now", SERVICE_NAME, why="stop it, not at boot"))
+    steps.append(RemovePath(UNIT_PATH, "remove the unit"))
+    if host.has_systemctl:
+        steps.append(_systemctl("daemon-reload", why="make systemd forget the unit"))
+        steps.append(_systemctl("reset-failed", SERVICE_NAME, why="clear its failed state"))
+    if purge:
+        steps.append(RemovePath(config_dir, "remove the configuration"))
+        steps.append(RemovePath(STATE_DIR, "remove the saved game and status"))
+        if host.user_exists(user):
+            steps.append(RunCommand(("userdel", user), f"remove user {user}"))
+    else:
+        steps.append(Note(f"kept {config_dir}, {STATE_DIR} and user {user} (--purge removes them)"))
+    steps.append(Note("groups gpio and dialout are left alone: other programs use them"))
+    return steps
+
+
+def _describe(step: Step) -> str:
+    match step:
+        case RunCommand(argv, why):
+            return f"{why}: {shlex.join(argv)}"
+        case WriteFile(path, _text, why, mode, overwrite):
+            how = "unless it exists" if not overwrite else f"mode {mode:o}"
+            return f"{why}: {path} ({how})"
+        case RemovePath(path, why):
+            return f"{why}: {path}"
+        case Note(text):
+            return text
+
+
+def _under(root: Path | None, path: Path) -> Path:
+    return path if root is None else root / path.relative_to(path.anchor)
+
+
+def apply(
+    steps: Sequence[Step],
+    *,
+    dry_run: bool = False,
+    root: Path | None = None,
+    out: TextIO | None = None,
+    run: Callable[[Sequence[str]], subprocess.CompletedProcess[str]] | None = None,
+) -> None:
+    """Carry out ``steps`` in order, printing each one to ``out``.
+
+    ``dry_run`` prints the plan and changes nothing. ``root`` writes and removes files under that
+    directory and runs no command (they are printed as skipped). ``out`` defaults to standard
+    output and ``run`` to :func:`subprocess.run` with ``check=True``. A failed command raises
+    :class:`InstallError` and stops the plan.
+    """
+    out = sys.stdout if out is None else out
+    runner = run or (lambda argv: subprocess.run(argv, check=True, capture_output=True, text=True))
+    for step in steps:
+        text = _describe(step)
+        if isinstance(step, Note):
+            print(f"  note: {text}", file=out)
+            continue
+        if dry_run:
+            print(f"  would {text}", file=out)
+            continue
+        match step:
+            case RunCommand(argv):
+                if root is not None:
+                    print(f"  skipped (--root): {text}", file=out)
+                    continue
+                print(f"  {text}", file=out)
+                try:
+                    runner(argv)
+                except (OSError, subprocess.CalledProcessError) as exc:
+                    detail = getattr(exc, "stderr", None) or str(exc)
+                    raise InstallError(f"{shlex.join(argv)} failed: {detail.strip()}") from exc
+            case WriteFile(path, content, _why, mode, overwrite):
+                target = _under(root, path)
+                if target.exists() and not overwrite:
+                    print(f"  kept {path}: it exists and is not overwritten", file=out)
+                    continue
+                print(f"  {text}", file=out)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                tmp = target.with_name(f".{target.name}.tmp")
+                tmp.write_text(content, encoding="utf-8")
+                os.chmod(tmp, mode)
+                os.replace(tmp, target)
+            case RemovePath(path):
+                target = _under(root, path)
+                if not target.exists() and not target.is_symlink():
+                    print(f"  nothing to do: {path} does not exist", file=out)
+                    continue
+                print(f"  {text}", file=out)
+                if target.is_dir() and not target.is_symlink():
+                    shutil.rmtree(target)
+                else:
+                    target.unlink()

@@ -1,0 +1,222 @@
+"""``morris install-service``, ``morris uninstall-service`` and ``morris status``.
+
+The first two set the daemon up as a systemd service (``morris.app.install``); the last shows
+the running service's game and health from the status file it keeps (``morris.app.status``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register"]
+
+# Codes of `morris status`, as LSB status actions use them.
+STATUS_RUNNING = 0
+STATUS_NOT_RUNNING = 3
+STATUS_UNKNOWN = 4
+
+
+def register(subparsers: Any) -> None:
+    """Add the three subcommands to the ``morris`` parser."""
+    install = subparsers.add_parser(
+        "install-service",
+        help="install, enable and start the systemd service (root)",
+        description="Create the morris user and the gpio/dialout groups if missing, install the "
+        "unit and a default configuration (never overwriting yours), then enable and start it.",
+    )
+    install.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")
+    install.add_argument(
+        "--venv",
+        type=Path,
+        default=Path(sys.prefix),
+        help="the venv the service runs morris from (default: this one, %(default)s)",
+    )
+    install.add_argument(
+        "--config-dir", type=Path, default=Path("/etc/morris"), help="default: %(default)s"
+    )
+    install.add_argument("--user", default="morris", help="system user to run as (%(default)s)")
+    install.add_argument(
+        "--extra-group",
+        action="append",
+        default=[],
+        choices=["spi", "i2c"],
+        help="also give the service this group and its devices (for profiles using SPI or I2C)",
+    )
+    install.add_argument("--no-start", action="store_true", help="enable at boot, do not start")
+    install.add_argument(
+        "--root", type=Path, help="write files under this directory and run no command (testing)"
+    )
+    install.set_defaults(run=run_install)
+
+    uninstall = subparsers.add_parser(
+        "uninstall-service",
+        help="stop, disable and remove the systemd service (root)",
+        description="Stop and disable the service and remove its unit. The configuration, the "
+        "saved game and the user stay unless --purge is given.",
+    )
+    uninstall.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")
+    uninstall.add_argument(
+        "--purge", action="store_true", help="also remove configuration, saved game and user"
+    )
+    uninstall.add_argument("--user", default="morris", help="the service's user (%(default)s)")
+    uninstall.add_argument(
+        "--config-dir", type=Path, default=Path("/etc/morris"), help="default: %(default)s"
+    )
+    uninstall.add_argument(
+        "--root", type=Path, help="remove files under this directory and run no command (testing)"
+    )
+    uninstall.set_defaults(run=run_uninstall)
+
+    status = subparsers.add_parser(
+        "status",
+        help="show the service's game and health",
+        description="Show the game and health the running daemon reports in its state directory.",
+    )
+    status.add_argument(
+        "--state-dir",
+        type=Path,
+        help="the daemon's state directory (default: $STATE_DIRECTORY or /var/lib/morris)",
+    )
+    status.set_defaults(run=run_status)
+
+
+def _check_root(args: argparse.Namespace, verb: str) -> str | None:
+    if args.dry_run or args.root is not None or os.geteuid() == 0:
+        return None
+    return (
+        f"morris {verb} changes the system and must run as root: sudo morris {verb} (or --dry-run)"
+    )
+
+
+def run_install(args: argparse.Namespace) -> int:
+    """``morris install-service``."""
+    from morris.app.exceptions import InstallError
+    from morris.app.install import Host, InstallOptions, apply, plan_install
+
+    if (problem := _check_root(args, "install-service")) is not None:
+        print(problem, file=sys.stderr)
+        return 1
+    options = InstallOptions(
+        venv=args.venv.absolute(),
+        config_dir=args.config_dir.absolute(),
+        user=args.user,
+        extra_groups=tuple(args.extra_group),
+        start=not args.no_start,
+    )
+    host = Host.this_machine()
+    if args.root is not None:
+        host.has_systemctl = True  # show the whole plan; commands are skipped under --root
+    try:
+        steps = plan_install(options, host)
+        print(("Plan to install" if args.dry_run else "Installing") + " the morris service:")
+        apply(steps, dry_run=args.dry_run, root=args.root)
+    except InstallError as exc:
+        print(f"morris install-service: {exc}", file=sys.stderr)
+        return 1
+    print("Done." if not args.dry_run else "Nothing was changed (--dry-run).")
+    return 0
+
+
+def run_uninstall(args: argparse.Namespace) -> int:
+    """``morris uninstall-service``."""
+    from morris.app.exceptions import InstallError
+    from morris.app.install import Host, apply, plan_uninstall
+
+    if (problem := _check_root(args, "uninstall-service")) is not None:
+        print(problem, file=sys.stderr)
+        return 1
+    host = Host.this_machine()
+    if args.root is not None:
+        host.has_systemctl = True
+    try:
+        steps = plan_uninstall(
+            host, purge=args.purge, user=args.user, config_dir=args.config_dir.absolute()
+        )
+        print(("Plan to remove" if args.dry_run else "Removing") + " the morris service:")
+        apply(steps, dry_run=args.dry_run, root=args.root)
+    except InstallError as exc:
+        print(f"morris uninstall-service: {exc}", file=sys.stderr)
+        return 1
+    print("Done." if not args.dry_run else "Nothing was changed (--dry-run).")
+    return 0
+
+
+def _service_state() -> str | None:
+    """``systemctl is-active morris`` ("active", "failed", ...), or ``None`` without systemctl."""
+    if shutil.which("systemctl") is None:
+        return None
+    try:
+        result = subprocess.run(
+            ["systemctl", "is-active", "morris"], capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return result.stdout.strip() or "unknown"
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it exists, as another user
+    return True
+
+
+def _age(then: datetime, now: datetime) -> str:
+    seconds = int((now - then).total_seconds())
+    if seconds < 120:
+        return f"{seconds} s ago"
+    if seconds < 7200:
+        return f"{seconds // 60} min ago"
+    return f"{seconds // 3600} h ago"
+
+
+def run_status(args: argparse.Namespace) -> int:
+    """``morris status``: print the status file and the service state; 0 if it is running."""
+    from morris.app.exceptions import StatusFileError
+    from morris.app.status import STATUS_FILE_NAME, default_status_path, read_status
+
+    path = default_status_path() if args.state_dir is None else args.state_dir / STATUS_FILE_NAME
+    state = _service_state()
+    if state is not None:
+        print(f"service:      {state} (systemctl is-active morris)")
+    try:
+        status = read_status(path)
+    except StatusFileError as exc:
+        print(f"no game status: {exc}")
+        return STATUS_NOT_RUNNING if state not in (None, "active", "reloading") else STATUS_UNKNOWN
+    now = datetime.now(UTC)
+    alive = _process_alive(status.pid)
+    game = f"over: {status.outcome}" if status.outcome else f"{status.side_to_move or '-'} to move"
+    rows = [
+        ("daemon", f"pid {status.pid} " + ("running" if alive else "not running (stale status)")),
+        (
+            "started",
+            f"{status.started.isoformat(timespec='seconds')} ({_age(status.started, now)})",
+        ),
+        (
+            "updated",
+            f"{status.updated.isoformat(timespec='seconds')} ({_age(status.updated, now)})",
+        ),
+        ("mode", status.mode + (f", level {status.level}" if status.level is not None else "")),
+        ("backend", status.backend),
+        ("link", status.link),
+        ("board", status.board),
+        ("game", f"{status.move_count} moves, {game}"),
+        ("position", status.position),
+        ("last event", status.last_event or "-"),
+    ]
+    for name, value in rows:
+        print(f"{name + ':':<13} {value}")
+    if state is not None and state != "active":
+        return STATUS_NOT_RUNNING
+    return STATUS_RUNNING if alive else STATUS_NOT_RUNNING

@@ -1,0 +1,113 @@
+"""The shipped unit, checked by systemd's own tools: ``verify`` and the offline security score.
+
+These are CI's checks on the unit: a unit systemd would warn about, or one whose exposure is above
+:data:`MAX_EXPOSURE`, fails the suite. ``systemd-analyze`` comes with Debian's ``systemd`` package;
+``--offline=yes`` needs systemd >= 250 (Debian bookworm has 252). In CI a missing tool is a
+failure, not a skip, so the checks cannot silently stop running.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from morris.app.install import InstallOptions, find_service_file, render_unit
+
+MAX_EXPOSURE = 2.5
+SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
+
+if SYSTEMD_ANALYZE is None:
+    if os.environ.get("CI"):
+        pytest.fail("systemd-analyze is missing: apt-get install -y systemd", pytrace=False)
+    pytest.skip(
+        "systemd-analyze is not installed (apt-get install systemd)", allow_module_level=True
+    )
+
+
+def analyze(*args: str) -> subprocess.CompletedProcess[str]:
+    assert SYSTEMD_ANALYZE is not None
+    return subprocess.run(
+        [SYSTEMD_ANALYZE, "--no-pager", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.fixture
+def installed_unit(tmp_path: Path) -> Path:
+    """The unit as install-service writes it, for a venv that exists (verify checks ExecStart)."""
+    morris = tmp_path / "venv" / "bin" / "morris"
+    morris.parent.mkdir(parents=True)
+    morris.write_text("#!/bin/sh\nexit 0\n")
+    morris.chmod(0o755)
+    options = InstallOptions(venv=tmp_path / "venv", config_dir=tmp_path / "etc")
+    unit = tmp_path / "unit" / "morris.service"
+    unit.parent.mkdir()
+    unit.write_text(render_unit(find_service_file("morris.service").read_text(), options))
+    return unit
+
+
+def verify_complaints(unit: Path) -> list[str]:
+    """What ``systemd-analyze verify`` says about the unit (ignoring other units on the host)."""
+    result = analyze("verify", str(unit))
+    lines = [line for line in result.stderr.splitlines() if "morris" in line]
+    if result.returncode != 0:
+        lines.append(f"exit status {result.returncode}: {result.stderr.strip()}")
+    return lines
+
+
+def exposure(unit: Path) -> float:
+    """The overall exposure of ``systemd-analyze security --offline=yes``, 0.0 (safe) to 10.0."""
+    result = analyze("security", "--offline=yes", str(unit))
+    match = re.search(r"Overall exposure level for \S+: (\d+(?:\.\d+)?)", result.stdout)
+    assert match, f"no exposure in systemd-analyze output:\n{result.stdout}\n{result.stderr}"
+    return float(match.group(1))
+
+
+def test_installed_unit_verifies_cleanly(installed_unit: Path) -> None:
+    assert verify_complaints(installed_unit) == []
+
+
+def test_verify_would_catch_a_mistake(installed_unit: Path) -> None:
+    text = installed_unit.read_text().replace(
+        "Restart=on-failure", "Restart=on-failure\nRestrat=no"
+    )
+    installed_unit.write_text(text)
+    assert any("Restrat" in line for line in verify_complaints(installed_unit))
+
+
+@pytest.mark.parametrize("which", ["shipped", "installed"])
+def test_exposure_is_within_bound(installed_unit: Path, which: str) -> None:
+    unit = find_service_file("morris.service") if which == "shipped" else installed_unit
+    assert exposure(unit) <= MAX_EXPOSURE
+
+
+def test_exposure_check_would_catch_a_weakened_unit(installed_unit: Path) -> None:
+    weakened = re.sub(
+        r"^(NoNewPrivileges|CapabilityBoundingSet|ProtectSystem|ProtectHome|PrivateNetwork"
+        r"|SystemCallFilter|RestrictAddressFamilies|RestrictNamespaces)=.*\n",
+        "",
+        installed_unit.read_text(),
+        flags=re.M,
+    )
+    installed_unit.write_text(weakened)
+    assert exposure(installed_unit) > MAX_EXPOSURE
+
+
+def test_unit_speaks_the_daemons_protocol() -> None:
+    """The points the daemon relies on: notify, a watchdog, restarts, and where it may write."""
+    text = find_service_file("morris.service").read_text()
+    settings = dict(
+        line.split("=", 1) for line in text.splitlines() if "=" in line and line[0].isalpha()
+    )
+    assert settings["Type"] == "notify"
+    assert int(settings["WatchdogSec"]) > 0
+    assert settings["Restart"] == "on-failure"
+    assert settings["ExecReload"].endswith("-HUP $MAINPID")
+    # lgpio makes its pipes in $LG_WD, else the working directory: both in the runtime directory.
+    assert settings["RuntimeDirectory"] == "morris"
+    assert settings["WorkingDirectory"] == "/run/morris"
+    assert "Environment=LG_WD=/run/morris" in text.splitlines()
