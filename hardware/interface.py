@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Protocol, Self, runtime_checkable
 
 #: The 24 points in matrix order: ``index = ring * 8 + position``; ring 0 is the outer square,
 #: positions run clockwise from the top-left corner. A 3x8 matrix drives ring line ``index // 8``
@@ -25,7 +25,7 @@ POINTS: tuple[str, ...] = (
 )  # fmt: skip
 
 
-class Signal(str, enum.Enum):
+class Signal(str, enum.Enum):  # noqa: UP042 (str() gives the name)
     """What a point LED (or a status LED) shows. See the light language in DESIGN.md."""
 
     OFF = "off"  # nothing to do here
@@ -51,7 +51,7 @@ def signal_level(signal: Signal, now: float) -> bool:
     return (now % period) < on_time
 
 
-class StatusLight(str, enum.Enum):
+class StatusLight(str, enum.Enum):  # noqa: UP042 (str() gives the name)
     """The status LEDs beside the board."""
 
     TURN = "turn"  # lit while it is the person's turn (or white's turn in referee mode)
@@ -60,7 +60,7 @@ class StatusLight(str, enum.Enum):
     GAME_OVER = "game_over"
 
 
-class ButtonName(str, enum.Enum):
+class ButtonName(str, enum.Enum):  # noqa: UP042 (str() gives the name)
     """The buttons beside the board."""
 
     NEW = "new"
@@ -119,3 +119,56 @@ class BoardDevice(Protocol):
     def close(self) -> None:
         """Switch every LED off and release all pins. Safe to call twice."""
         ...
+
+
+class BoardBase:
+    """Shared plumbing for :class:`BoardDevice` implementations (no hardware here).
+
+    It holds the callbacks, makes :meth:`close` idempotent (subclasses implement :meth:`_close`)
+    and makes every board a context manager. :mod:`firmware_bridge` may inherit it too.
+    """
+
+    def __init__(self) -> None:
+        self.when_changed: Callable[[SensorReading], None] | None = None
+        self.when_pressed: Callable[[ButtonPress], None] | None = None
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` has been called."""
+        return self._closed
+
+    def close(self) -> None:
+        """Switch every LED off and release all pins. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        self._close()
+
+    def _close(self) -> None:
+        """Release what the board holds; called once by :meth:`close`."""
+
+    def _check_open(self) -> None:
+        """Raise :class:`hardware.exc.BoardClosed` if the board is closed."""
+        if self._closed:
+            from hardware.exc import BoardClosed
+
+            raise BoardClosed(f"{type(self).__name__} is closed")
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def check_point(name: str) -> str:
+    """Return ``name`` if it is one of :data:`POINTS`; raise :class:`hardware.exc.UnknownPoint`."""
+    if name not in _POINT_SET:
+        from hardware.exc import UnknownPoint
+
+        raise UnknownPoint(f"unknown point {name!r} (points are {', '.join(POINTS)})")
+    return name
+
+
+_POINT_SET = frozenset(POINTS)

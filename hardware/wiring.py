@@ -1,0 +1,304 @@
+"""The wiring blocks a board is built from, each owning its gpiozero devices.
+
+- :class:`InputMatrix`: row lines driven low one at a time, column lines read with pull-ups; one
+  diode per switch, so any set of closed switches is read back exactly (no ghosting).
+- :class:`DirectInputs`: one pin per input, pulled up, active low.
+- :class:`OutputMatrix`: LED rows selected (high) one at a time, columns sink the lit LEDs.
+- :class:`ShiftRegisterChain`: 74HC595 registers in a chain, bit-banged on data/clock/latch.
+- :class:`DirectOutputs`: one pin per LED.
+- :class:`Debouncer`: a change counts once it has been read on N consecutive scans.
+
+Nothing here has a thread or a timer: :class:`hardware.board.GpioBoard` calls them from ``poll``.
+Every block's constructor closes what it opened if it fails, and ``close()`` may be called twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+from gpiozero import LED, InputDevice, OutputDevice
+
+logger = logging.getLogger(__name__)
+
+
+class _Block:
+    """Owns gpiozero devices; closes them (in reverse order) once."""
+
+    def __init__(self) -> None:
+        self._devices: list[Any] = []
+
+    def _own(self, device: Any) -> Any:
+        self._devices.append(device)
+        return device
+
+    def _opened(self, build: Any) -> None:
+        """Run ``build()``; if it fails, close what it opened and re-raise."""
+        try:
+            build()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Release every pin of the block. Safe to call twice."""
+        while self._devices:
+            device = self._devices.pop()
+            try:
+                device.close()
+            except Exception:  # a failing close must not keep the other pins reserved
+                logger.exception("closing %r failed", device)
+
+
+class Debouncer:
+    """Report a key's change only after it has been read the same on ``scans`` consecutive scans.
+
+    >>> d = Debouncer(2)
+    >>> d.update({"a7"}), d.update({"a7"}), sorted(d.state)
+    ((), ('a7',), ['a7'])
+    """
+
+    def __init__(self, scans: int) -> None:
+        if scans < 1:
+            raise ValueError(f"debounce needs at least 1 scan, not {scans}")
+        self.scans = scans
+        #: The debounced set of active keys.
+        self.state: set[Hashable] = set()
+        self._counts: dict[Hashable, int] = {}
+
+    def update(self, raw: set[Hashable] | frozenset[Hashable]) -> tuple[Hashable, ...]:
+        """Feed one scan (the keys read active); return the keys whose debounced state flipped."""
+        diff = raw ^ self.state
+        if not diff and not self._counts:
+            return ()
+        counts: dict[Hashable, int] = {}
+        flipped: list[Hashable] = []
+        for key in diff:
+            n = self._counts.get(key, 0) + 1
+            if n >= self.scans:
+                flipped.append(key)
+            else:
+                counts[key] = n
+        self._counts = counts
+        if flipped:
+            self.state.symmetric_difference_update(flipped)
+        return tuple(flipped)
+
+
+class InputMatrix(_Block):
+    """Rows driven low in turn; a column reads low where a switch (and its diode) closes to it.
+
+    ``keys[(row, column)]`` names what sits on each crossing (crossings without a key are ignored).
+    """
+
+    def __init__(
+        self,
+        rows: Sequence[int],
+        columns: Sequence[int],
+        keys: Mapping[tuple[int, int], Hashable],
+        *,
+        pin_factory: Any = None,
+    ) -> None:
+        super().__init__()
+        self._rows: list[Any] = []
+        self._columns: list[Any] = []
+        # Per row, the (column device, key) pairs worth reading.
+        self._reads: list[list[tuple[Any, Hashable]]] = []
+
+        def build() -> None:
+            for pin in rows:
+                # active_high=False: "on" pulls the row low; idle rows stay high (diodes block).
+                self._rows.append(
+                    self._own(OutputDevice(pin, active_high=False, pin_factory=pin_factory))
+                )
+            for pin in columns:
+                self._columns.append(
+                    self._own(InputDevice(pin, pull_up=True, pin_factory=pin_factory))
+                )
+
+        self._opened(build)
+        for r in range(len(rows)):
+            self._reads.append(
+                [(self._columns[c], keys[(r, c)]) for c in range(len(columns)) if (r, c) in keys]
+            )
+
+    def scan(self, active: set[Hashable]) -> None:
+        """Drive each row in turn and add the keys read active to ``active``."""
+        for row, reads in zip(self._rows, self._reads, strict=True):
+            row.on()
+            for column, key in reads:
+                if column.is_active:
+                    active.add(key)
+            row.off()
+
+
+class DirectInputs(_Block):
+    """One input per pin, pulled up, active when the switch pulls it to ground."""
+
+    def __init__(self, pins: Mapping[Hashable, int], *, pin_factory: Any = None) -> None:
+        super().__init__()
+        self._inputs: list[tuple[Any, Hashable]] = []
+
+        def build() -> None:
+            for key, pin in pins.items():
+                device = self._own(InputDevice(pin, pull_up=True, pin_factory=pin_factory))
+                self._inputs.append((device, key))
+
+        self._opened(build)
+
+    def scan(self, active: set[Hashable]) -> None:
+        """Add the keys read active to ``active``."""
+        for device, key in self._inputs:
+            if device.is_active:
+                active.add(key)
+
+
+class DirectOutputs(_Block):
+    """One LED per pin (anode to the pin through its resistor)."""
+
+    def __init__(self, pins: Mapping[Hashable, int], *, pin_factory: Any = None) -> None:
+        super().__init__()
+        self._leds: dict[Hashable, Any] = {}
+        self._levels: dict[Hashable, bool] = {}
+
+        def build() -> None:
+            for key, pin in pins.items():
+                self._leds[key] = self._own(LED(pin, pin_factory=pin_factory))
+                self._levels[key] = False
+
+        self._opened(build)
+
+    @property
+    def keys(self) -> Iterable[Hashable]:
+        """What the outputs show (points and status lights)."""
+        return self._leds.keys()
+
+    def write(self, levels: Mapping[Hashable, bool]) -> None:
+        """Set each LED named in ``levels``; pins whose level does not change are not touched."""
+        for key, level in levels.items():
+            if self._levels.get(key) != level:
+                self._leds[key].value = level
+                self._levels[key] = level
+
+    def off(self) -> None:
+        """Switch every LED off."""
+        self.write(dict.fromkeys(self._leds, False))
+
+
+class OutputMatrix(_Block):
+    """LED rows selected (driven high) one at a time; a column driven low lights its LED.
+
+    ``keys[(row, column)]`` names the LED on each crossing. Call :meth:`show_row` for each row in
+    turn, fast enough that the eye sees them all (``refresh_hz`` full frames per second).
+    """
+
+    def __init__(
+        self,
+        rows: Sequence[int],
+        columns: Sequence[int],
+        keys: Mapping[tuple[int, int], Hashable],
+        *,
+        pin_factory: Any = None,
+    ) -> None:
+        super().__init__()
+        self._rows: list[Any] = []
+        self._columns: list[Any] = []
+        self._row_keys: list[list[Hashable | None]] = [
+            [keys.get((r, c)) for c in range(len(columns))] for r in range(len(rows))
+        ]
+        self._selected: int | None = None
+        self._column_levels = [False] * len(columns)
+
+        def build() -> None:
+            for pin in rows:
+                self._rows.append(self._own(OutputDevice(pin, pin_factory=pin_factory)))
+            for pin in columns:
+                self._columns.append(
+                    self._own(OutputDevice(pin, active_high=False, pin_factory=pin_factory))
+                )
+
+        self._opened(build)
+
+    @property
+    def row_count(self) -> int:
+        """The number of row lines (the multiplex ratio)."""
+        return len(self._rows)
+
+    def show_row(self, row: int, levels: Mapping[Hashable, bool]) -> None:
+        """Light row ``row`` with each LED's level from ``levels`` (missing keys are off)."""
+        if self._selected is not None and self._selected != row:
+            # Deselect before changing the columns, so no LED of the old row flashes.
+            self._rows[self._selected].off()
+            self._selected = None
+        for c, key in enumerate(self._row_keys[row]):
+            level = key is not None and levels.get(key, False)
+            if self._column_levels[c] != level:
+                self._columns[c].value = level
+                self._column_levels[c] = level
+        if self._selected is None:
+            self._rows[row].on()
+            self._selected = row
+
+    def off(self) -> None:
+        """Deselect every row (all LEDs dark)."""
+        for row in self._rows:
+            row.off()
+        self._selected = None
+
+
+class ShiftRegisterChain(_Block):
+    """A chain of 74HC595: bits shift in on clock rising edges, appear on the latch rising edge.
+
+    Output ``n`` is pin ``Q(n % 8)`` of register ``n // 8``; register 0 takes the Pi's data line
+    and passes its ``Q7'`` to register 1. The last output is shifted in first.
+    """
+
+    def __init__(
+        self,
+        data: int,
+        clock: int,
+        latch: int,
+        registers: int,
+        keys: Mapping[int, Hashable],
+        *,
+        pin_factory: Any = None,
+    ) -> None:
+        super().__init__()
+        self.length = registers * 8
+        self._keys: list[Hashable | None] = [keys.get(i) for i in range(self.length)]
+        self._latched: list[bool] | None = None
+
+        def build() -> None:
+            self._data = self._own(OutputDevice(data, pin_factory=pin_factory))
+            self._clock = self._own(OutputDevice(clock, pin_factory=pin_factory))
+            self._latch = self._own(OutputDevice(latch, pin_factory=pin_factory))
+
+        self._opened(build)
+
+    @property
+    def keys(self) -> Iterable[Hashable]:
+        """What the chain outputs show."""
+        return [k for k in self._keys if k is not None]
+
+    def write(self, levels: Mapping[Hashable, bool]) -> bool:
+        """Shift out and latch the outputs if they changed; return whether pins were driven."""
+        bits = [key is not None and levels.get(key, False) for key in self._keys]
+        if bits == self._latched:
+            return False
+        data, clock = self._data, self._clock
+        current: bool | None = None
+        for bit in reversed(bits):
+            if bit != current:
+                data.value = bit
+                current = bit
+            clock.on()
+            clock.off()
+        self._latch.on()
+        self._latch.off()
+        self._latched = bits
+        return True
+
+    def off(self) -> None:
+        """Latch all outputs low."""
+        self.write({})
