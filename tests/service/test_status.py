@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import stat
+import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -131,3 +133,59 @@ def test_default_path_follows_state_directory() -> None:
         "/var/lib/morris/status.json"
     )
     assert default_status_path({"STATE_DIRECTORY": "/tmp/s"}) == Path("/tmp/s/status.json")
+
+
+def run_status(
+    parser: argparse.ArgumentParser, state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> int:
+    # No systemctl: the command then reports only what the status file says.
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    args = parser.parse_args(["status", "--state-dir", str(state_dir)])
+    code: int = args.run(args)
+    return code
+
+
+def test_status_command_shows_the_game(
+    morris_service: argparse.ArgumentParser,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    write_status(tmp_path / "status.json", make_status(pid=os.getpid()))
+    assert run_status(morris_service, tmp_path, monkeypatch) == 0
+    out = capsys.readouterr().out
+    assert f"pid {os.getpid()} running" in out
+    assert "play, level 3" in out
+    assert "2 moves, white to move" in out
+    assert "W:d6 B:a7" in out
+    assert "black placed a7" in out
+
+
+def test_status_command_sees_a_dead_daemon_and_a_finished_game(
+    morris_service: argparse.ArgumentParser,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A pid that surely ran no daemon: a child that has exited and been reaped.
+    child = subprocess.Popen(["true"])
+    child.wait()
+    pid = child.pid
+    write_status(
+        tmp_path / "status.json",
+        make_status(pid=pid, outcome="black wins: white is blocked", side_to_move=None),
+    )
+    assert run_status(morris_service, tmp_path, monkeypatch) == 3
+    out = capsys.readouterr().out
+    assert "not running (stale status)" in out
+    assert "over: black wins: white is blocked" in out
+
+
+def test_status_command_without_status_file(
+    morris_service: argparse.ArgumentParser,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run_status(morris_service, tmp_path, monkeypatch) == 4
+    assert "no game status: cannot read" in capsys.readouterr().out
