@@ -618,7 +618,7 @@ class Board:
             color = not color
         self._occ = occ
         self._hand = [hands[1], hands[0]]
-        self.turn = color
+        self.turn = not color  # the side that played the first turn of the history
         self.no_removal_count = int(count) - len(history)
         fullmove_root = int(fullmove)
         back = turn
