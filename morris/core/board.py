@@ -181,6 +181,9 @@ class Board:
         self._stack: list[_State] = []
         self._keys: list[int] = []
         self._rep_start = 0
+        # Reversible turns played before this board's first turn (kept by ``copy(stack=False)``),
+        # so that the position string still carries the history repetition needs.
+        self._pre_history: list[Move] = []
         if position is None:
             self._keys.append(self._key())
         else:
@@ -504,7 +507,10 @@ class Board:
     def _history(self) -> list[Move]:
         """The reversible turns since the last placement or removal (what repetition needs)."""
         reversible = len(self._keys) - 1 - self._rep_start
-        return self.move_stack[len(self.move_stack) - reversible :] if reversible else []
+        if not reversible:
+            return []
+        moves = self._pre_history + self.move_stack if self._pre_history else self.move_stack
+        return moves[len(moves) - reversible :]
 
     def position(self) -> str:
         """The position as one line of seven space-separated fields.
@@ -654,8 +660,10 @@ class Board:
             board._stack = list(self._stack)
             board._keys = list(self._keys)
             board._rep_start = self._rep_start
+            board._pre_history = list(self._pre_history)
         else:
             # Keep what repetition needs: the keys since the last irreversible turn.
+            board._pre_history = self._history()
             board.move_stack = []
             board._stack = []
             board._keys = self._keys[self._rep_start :]
