@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import subprocess
+import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -202,3 +203,11 @@ def test_refuses_without_root(
         args = morris_service.parse_args([command])
         assert args.run(args) == 1
         assert f"sudo morris {command}" in capsys.readouterr().err
+
+
+def test_default_config_names_a_profile_the_hardware_package_has() -> None:
+    from hardware.profiles import load_profile
+
+    config = tomllib.loads(find_service_file("config.toml").read_text())
+    assert config["hardware"]["backend"] in {"gpio", "serial"}
+    assert load_profile(config["hardware"]["profile"]).name == config["hardware"]["profile"]
