@@ -10,7 +10,7 @@ object, replaced atomically so a reader never sees half of it::
       "pid": 812,
       "started": "2026-11-29T12:00:00+00:00",
       "updated": "2026-11-29T12:03:10+00:00",
-      "mode": "play",
+      "mode": "vs-ai",
       "level": 3,
       "backend": "gpio",
       "link": "ok",
@@ -69,7 +69,7 @@ class ServiceStatus:
     updated: datetime
     """When this snapshot was taken (timezone-aware)."""
     mode: str
-    """What the daemon does: ``"play"`` (the Pi plays a person) or ``"referee"`` (two people)."""
+    """The game mode of the configuration: ``"vs-ai"`` (a person plays the Pi) or ``"referee"``."""
     backend: str
     """The device backend from the configuration: ``"gpio"``, ``"serial"`` or ``"sim"``."""
     link: str

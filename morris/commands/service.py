@@ -149,7 +149,7 @@ def run_uninstall(args: argparse.Namespace) -> int:
 
 
 def _service_state() -> str | None:
-    """``systemctl is-active morris`` ("active", "failed", ...), or ``None`` without systemctl."""
+    """``systemctl is-active morris`` ("active", "failed", ...); ``None`` if systemd cannot tell."""
     if shutil.which("systemctl") is None:
         return None
     try:
@@ -158,7 +158,12 @@ def _service_state() -> str | None:
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return result.stdout.strip() or "unknown"
+    if not result.stdout.strip():
+        # No answer from systemd at all (not booted with systemd, no D-Bus): say so, don't guess.
+        reason = result.stderr.strip().splitlines()
+        print(f"service:      unknown ({reason[0] if reason else 'systemctl said nothing'})")
+        return None
+    return result.stdout.strip()
 
 
 def _process_alive(pid: int) -> bool:

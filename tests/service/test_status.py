@@ -23,7 +23,7 @@ def make_status(**changes: object) -> ServiceStatus:
         "pid": 812,
         "started": STARTED,
         "updated": datetime(2026, 11, 29, 12, 3, 10, tzinfo=UTC),
-        "mode": "play",
+        "mode": "vs-ai",
         "backend": "gpio",
         "link": "ok",
         "board": "in sync",
@@ -155,7 +155,7 @@ def test_status_command_shows_the_game(
     assert run_status(morris_service, tmp_path, monkeypatch) == 0
     out = capsys.readouterr().out
     assert f"pid {os.getpid()} running" in out
-    assert "play, level 3" in out
+    assert "vs-ai, level 3" in out
     assert "2 moves, white to move" in out
     assert "W:d6 B:a7" in out
     assert "black placed a7" in out
@@ -189,3 +189,32 @@ def test_status_command_without_status_file(
 ) -> None:
     assert run_status(morris_service, tmp_path, monkeypatch) == 4
     assert "no game status: cannot read" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("script", "shown", "code"),
+    [
+        ("echo active", "service:      active", 0),
+        ("echo failed; exit 3", "service:      failed", 3),
+        ('echo "System has not been booted with systemd" >&2; exit 1', "service:      unknown", 0),
+    ],
+)
+def test_status_command_asks_systemctl(
+    morris_service: argparse.ArgumentParser,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    script: str,
+    shown: str,
+    code: int,
+) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    systemctl = bin_dir / "systemctl"
+    systemctl.write_text(f"#!/bin/sh\n{script}\n")
+    systemctl.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
+    write_status(tmp_path / "status.json", make_status(pid=os.getpid()))
+    args = morris_service.parse_args(["status", "--state-dir", str(tmp_path)])
+    assert args.run(args) == code
+    assert shown in capsys.readouterr().out
