@@ -33,6 +33,7 @@ of an LED's signal: until then a blinking LED may read as its current level.
 from __future__ import annotations
 
 import bisect
+import itertools
 import random
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from pathlib import Path
@@ -114,7 +115,7 @@ class EmulatedPin(MockPin):  # type: ignore[misc]  # gpiozero has no type hints
         return bool(self._state)
 
     def _change_state(self, value: bool) -> bool:
-        if self._state == value:
+        if bool(self._state) == value:  # type: ignore[has-type]
             return False
         self._state = value
         if self.listener is not None and self._function == "output":
@@ -264,15 +265,15 @@ class BoardEmulator:
             for c, pin in enumerate(self._out_cols):
                 pin.listener = self._column_listener(c)
         if w.chain is not None:
-            c = w.chain
+            chain = w.chain
             self._chain_keys: dict[int, Hashable] = {
                 v.index: k for k, v in outputs.items() if isinstance(v, ChainOutput)
             }
-            self._shift = [False] * (c.registers * 8)
-            self._chain_out = [False] * (c.registers * 8)
-            self._data = self._pin(factory, c.data)
-            self._pin(factory, c.clock).listener = self._on_clock
-            self._pin(factory, c.latch).listener = self._on_latch
+            self._shift = [False] * (chain.registers * 8)
+            self._chain_out = [False] * (chain.registers * 8)
+            self._data = self._pin(factory, chain.data)
+            self._pin(factory, chain.clock).listener = self._on_clock
+            self._pin(factory, chain.latch).listener = self._on_latch
 
     def _direct_listener(self, key: Hashable) -> Callable[[bool], None]:
         return lambda level: self.record(key, level)
@@ -406,7 +407,7 @@ class BoardEmulator:
         level = history[-1][1]
         if len(edges) < 2:
             return Signal.ON if level else Signal.OFF
-        shortest = min(b - a for a, b in zip(edges, edges[1:], strict=False))
+        shortest = min(b - a for a, b in itertools.pairwise(edges))
         return Signal.FAST if shortest < _FAST_GAP else Signal.SLOW
 
 
@@ -569,7 +570,9 @@ class SimulatedBoard:
     def lit(self) -> set[str | StatusLight]:
         """What a person sees lit (steady or blinking) now: points and status lights."""
         names: list[str | StatusLight] = [*POINTS, *StatusLight]
-        return {n for n in names if self.emulator.signal(self._output_key(n), self.now) is not Signal.OFF}
+        now = self.now
+        signal = self.emulator.signal
+        return {n for n in names if signal(self._output_key(n), now) is not Signal.OFF}
 
     # -- plumbing --------------------------------------------------------------------------
 

@@ -1,0 +1,100 @@
+"""``morris selftest``: walk the builder through a newly wired board and report faults.
+
+The logic lives in :mod:`hardware.selftest`; this module only picks the board (a real one from a
+wiring profile, or a simulated one) and the person (the terminal, or a scripted builder).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["register"]
+
+
+def register(subparsers: Any) -> None:
+    """Add ``selftest`` to the ``morris`` parser."""
+    parser = subparsers.add_parser(
+        "selftest",
+        help="check the wiring of the board: LEDs, sensors and buttons",
+        description="Light each point in turn and ask which light is lit, ask for a magnet on "
+        "each point while showing the live sensor state, ask for each button; report dead, "
+        "stuck and crossed sensors, LEDs and buttons with the pin to check.",
+    )
+    parser.add_argument(
+        "--profile",
+        default=None,
+        help="wiring profile: a built-in name (direct, matrix, shift-register) or a .toml path "
+        "(default: shift-register)",
+    )
+    parser.add_argument(
+        "--sim", action="store_true", help="run on a simulated board with a scripted builder"
+    )
+    parser.add_argument(
+        "--miswired",
+        action="store_true",
+        help="with --sim: a simulated board built with deliberate faults (a demo)",
+    )
+    parser.add_argument(
+        "--live",
+        type=float,
+        metavar="SECONDS",
+        default=None,
+        help="only show the live sensor state for SECONDS, then stop",
+    )
+    parser.add_argument("--no-leds", action="store_true", help="skip the LED test")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the self-test; exit code 0 when no fault is found, 1 otherwise, 2 on a bad profile."""
+    from hardware.exc import ProfileError
+    from hardware.profiles import DEFAULT_PROFILE, load_profile
+
+    name = args.profile or DEFAULT_PROFILE
+    try:
+        profile = load_profile(name)
+    except ProfileError as exc:
+        print(f"morris selftest: {exc}")
+        return 2
+    if args.sim:
+        return _run_sim(args, profile)
+    return _run_real(args, profile)
+
+
+def _run_sim(args: argparse.Namespace, profile: Any) -> int:
+    from hardware.selftest import ScriptedBuilder, demo_miswired_board, run_selftest
+    from hardware.sim import SimulatedBoard
+
+    sim = demo_miswired_board(profile.source) if args.miswired else SimulatedBoard(profile)
+    with sim:
+        builder = ScriptedBuilder(sim)
+        builder.say = _print  # type: ignore[method-assign]
+        report = run_selftest(sim.device, builder, wait=sim.wait, leds=not args.no_leds)
+    return 0 if report.ok else 1
+
+
+def _run_real(args: argparse.Namespace, profile: Any) -> int:
+    import time
+
+    from hardware.board import open_board
+    from hardware.runner import BoardRunner
+    from hardware.selftest import TerminalBuilder, render_board, run_selftest
+
+    with open_board(profile) as board, BoardRunner(board):
+        if args.live is not None:
+            end = time.monotonic() + args.live
+            last: frozenset[str] | None = None
+            while time.monotonic() < end:
+                now = board.sensors()
+                if now != last:
+                    print(render_board(now), end="\n\n", flush=True)
+                    last = now
+                time.sleep(0.05)
+            return 0
+        report = run_selftest(board, TerminalBuilder(), wait=time.sleep, leds=not args.no_leds)
+    return 0 if report.ok else 1
+
+
+def _print(text: str) -> None:
+    print(text)
