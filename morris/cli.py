@@ -15,6 +15,8 @@ from collections.abc import Sequence
 
 COMMAND_MODULES: tuple[str, ...] = (
     "morris.commands.play",
+    "morris.commands.run",
+    "morris.commands.config",
     "morris.commands.service",
     "morris.commands.selftest",
 )

@@ -1,0 +1,307 @@
+"""The daemon's configuration: one TOML file, every key documented, sane defaults.
+
+Command-line flags override keys (see :func:`Config.with_overrides`). A bad file raises
+:class:`ConfigError` naming the file and the key; the command line turns it into exit code 2.
+The documented template is :data:`TEMPLATE` (``morris config --template`` prints it; the service
+installs ``systemd/config.toml``, which holds the same keys).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+MODES = ("vs-ai", "referee")
+COLOURS = ("white", "black")
+BACKENDS = ("gpio", "serial", "sim")
+MAX_LEVEL = 10
+
+
+class ConfigError(ValueError):
+    """A configuration file or flag that cannot be used; the message names the key."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """``[game]``: what is played."""
+
+    mode: str = "vs-ai"
+    human: str = "white"
+    level: int = 5
+    variant: str = "standard"
+    flying: bool = True
+    threefold_repetition: bool = True
+    no_removal_limit: int = 100  # 0 switches the rule off
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """``[engine]``: who the Pi is."""
+
+    command: str = ""  # empty: the built-in engine; else an external engine command line
+    movetime: float = 10.0  # a cap on the Pi's thinking time per turn, seconds
+    seed: int = 0
+    tables: str = ""  # endgame table directory; empty: the default data directory
+
+
+@dataclass(frozen=True)
+class RefereeTimings:
+    """``[referee]``: how a person's actions on the board are read (seconds)."""
+
+    debounce: float = 0.1
+    accept_delay: float = 0.5
+    flag_delay: float = 5.0
+    takeback_delay: float = 1.5
+    clear_delay: float = 2.0
+    hint_duration: float = 4.0
+
+
+@dataclass(frozen=True)
+class HardwareConfig:
+    """``[hardware]``: what is under the board."""
+
+    backend: str = "gpio"
+    profile: str = ""  # a built-in profile name or a path; empty: the default profile
+    pin_factory: str = ""  # empty: gpiozero's choice (lgpio on a Pi 5)
+    serial_url: str = ""  # backend "serial": empty finds the board by USB id
+
+
+@dataclass(frozen=True)
+class PathsConfig:
+    """``[paths]``: where games are kept."""
+
+    state_dir: str = ""  # empty: $STATE_DIRECTORY (systemd), else ~/.local/state/morris
+    games_dir: str = ""  # empty: <state_dir>/games
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration."""
+
+    game: GameConfig = field(default_factory=GameConfig)
+    engine: EngineConfig = field(default_factory=EngineConfig)
+    referee: RefereeTimings = field(default_factory=RefereeTimings)
+    hardware: HardwareConfig = field(default_factory=HardwareConfig)
+    paths: PathsConfig = field(default_factory=PathsConfig)
+    source: str = "<defaults>"
+
+    def state_dir(self, environ: Mapping[str, str] = os.environ) -> Path:
+        """The state directory: the key, else systemd's ``$STATE_DIRECTORY``, else the XDG one."""
+        if self.paths.state_dir:
+            return Path(self.paths.state_dir).expanduser()
+        if environ.get("STATE_DIRECTORY"):
+            return Path(environ["STATE_DIRECTORY"].split(":")[0])
+        base = environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+        return Path(base) / "morris"
+
+    def games_dir(self, environ: Mapping[str, str] = os.environ) -> Path:
+        """Where finished games are saved as game records."""
+        if self.paths.games_dir:
+            return Path(self.paths.games_dir).expanduser()
+        return self.state_dir(environ) / "games"
+
+    def with_overrides(self, **overrides: Any) -> Config:
+        """A copy with ``section_key=value`` overrides (``game_level=5``); ``None`` is ignored."""
+        sections: dict[str, dict[str, Any]] = {}
+        for name, value in overrides.items():
+            if value is None:
+                continue
+            section, _, key = name.partition("_")
+            sections.setdefault(section, {})[key] = value
+        data = {s: dataclasses.asdict(getattr(self, s)) for s in _SECTIONS}
+        for section, values in sections.items():
+            if section not in data:
+                raise ConfigError(f"flag --{section}-...: unknown section {section!r}")
+            data[section].update(values)
+        return _build(data, source=f"{self.source} + command line")
+
+
+_SECTIONS: dict[str, type[Any]] = {
+    "game": GameConfig,
+    "engine": EngineConfig,
+    "referee": RefereeTimings,
+    "hardware": HardwareConfig,
+    "paths": PathsConfig,
+}
+
+
+def _choice(options: tuple[str, ...]) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        return None if value in options else f"must be one of {', '.join(options)}"
+
+    return check
+
+
+def _between(low: float, high: float) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        return None if low <= value <= high else f"must be from {low:g} to {high:g}"
+
+    return check
+
+
+_CHECKS: dict[str, Callable[[Any], str | None]] = {
+    "game.mode": _choice(MODES),
+    "game.human": _choice(COLOURS),
+    "game.level": _between(1, MAX_LEVEL),
+    "game.variant": _choice(("standard", "twelve")),
+    "game.no_removal_limit": _between(0, 10_000),
+    "engine.movetime": _between(0.05, 3600),
+    "referee.debounce": _between(0.0, 1.0),
+    "referee.accept_delay": _between(0.05, 1.0),
+    "referee.flag_delay": _between(0.5, 60),
+    "referee.takeback_delay": _between(0.2, 30),
+    "referee.clear_delay": _between(0.2, 30),
+    "referee.hint_duration": _between(0.5, 60),
+    "hardware.backend": _choice(BACKENDS),
+}
+
+
+def _convert(key: str, expected: type[Any], value: Any) -> Any:
+    if expected is bool:
+        if isinstance(value, bool):
+            return value
+    elif expected is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif expected is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    elif expected is str:
+        if isinstance(value, str):
+            return value
+    names = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+    raise ConfigError(f"{key}: expected {names[expected]}, got {value!r}")
+
+
+def _build(data: Mapping[str, Any], *, source: str) -> Config:
+    sections: dict[str, Any] = {}
+    for section, values in data.items():
+        if section not in _SECTIONS:
+            known = ", ".join(f"[{s}]" for s in _SECTIONS)
+            raise ConfigError(f"{source}: unknown section [{section}] (known: {known})")
+        if not isinstance(values, Mapping):
+            raise ConfigError(f"{source}: {section} must be a table [{section}]")
+        cls = _SECTIONS[section]
+        types = {f.name: f.type for f in dataclasses.fields(cls)}
+        kwargs: dict[str, Any] = {}
+        for key, value in values.items():
+            full = f"{section}.{key}"
+            if key not in types:
+                known = ", ".join(types)
+                raise ConfigError(f"{source}: unknown key {full} (known in [{section}]: {known})")
+            expected = {"bool": bool, "int": int, "float": float, "str": str}[str(types[key])]
+            converted = _convert(f"{source}: {full}", expected, value)
+            check = _CHECKS.get(full)
+            problem = check(converted) if check else None
+            if problem:
+                raise ConfigError(f"{source}: {full} {problem}, got {value!r}")
+            kwargs[key] = converted
+        sections[section] = cls(**kwargs)
+    config = Config(**sections, source=source)
+    timings = config.referee
+    if timings.debounce >= timings.accept_delay:
+        raise ConfigError(
+            f"{source}: referee.debounce ({timings.debounce:g}) must be shorter than "
+            f"referee.accept_delay ({timings.accept_delay:g})"
+        )
+    return config
+
+
+def parse_config(text: str, *, source: str = "<text>") -> Config:
+    """The configuration in TOML ``text``. Raises :class:`ConfigError` naming the key."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    return _build(data, source=source)
+
+
+def load_config(path: str | os.PathLike[str] | None) -> Config:
+    """The configuration from ``path`` (``None``: the defaults).
+
+    Raises :class:`ConfigError` for a missing or unreadable file or a bad key.
+    """
+    if path is None:
+        return Config()
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the configuration: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: the configuration is not UTF-8 text") from None
+    logger.info("configuration from %s", path)
+    return parse_config(text, source=str(path))
+
+
+TEMPLATE = """\
+# Configuration of the morris board daemon (morris run --config FILE).
+# Every key is optional; the value shown is the default. Command-line flags override keys.
+
+[game]
+# "vs-ai": a person plays the Pi; "referee": two people play, the Pi checks the rules.
+mode = "vs-ai"
+# The colour the person plays against the Pi: "white" (moves first) or "black".
+human = "white"
+# The Pi's strength, 1 (a beginner can win) to 10 (the strongest). The mode button cycles it.
+level = 5
+# "standard" (nine men's morris) or "twelve" (twelve men's morris, diagonal lines).
+variant = "standard"
+# A player with three pieces left may move a piece to any empty point.
+flying = true
+# The third occurrence of the same position is a draw.
+threefold_repetition = true
+# This many moving-phase turns in a row without a removal is a draw; 0 switches the rule off.
+no_removal_limit = 100
+
+[engine]
+# Empty: the built-in engine. Else the command line of an engine speaking the UCI-style
+# protocol of `morris engine` (for example another Mill engine).
+command = ""
+# The longest the Pi may think about one turn, in seconds (the level sets how deep it looks).
+movetime = 10.0
+# Seed of the Pi's randomness at low levels: the same seed plays the same game.
+seed = 0
+# Directory of the endgame tables (`morris tables build`); empty: the default data directory.
+tables = ""
+
+[referee]
+# Seconds. A sensor change shorter than debounce (bounce, a weak magnet's flicker) is ignored.
+debounce = 0.1
+# A board that shows a legal turn is accepted after being still this long (at most 1 s).
+accept_delay = 0.5
+# A still board that no legal turn explains is shown as wrong (lights, error LED) after this.
+flag_delay = 5.0
+# Putting the board back to an earlier position takes back turns once it is still this long.
+takeback_delay = 1.5
+# An empty board for this long starts a new game.
+clear_delay = 2.0
+# How long the hint button shows its suggestion.
+hint_duration = 4.0
+
+[hardware]
+# "gpio": sensors and LEDs on the Pi's pins (a wiring profile); "serial": a microcontroller
+# over USB (firmware_bridge); "sim": the simulated board (no hardware at all).
+backend = "gpio"
+# A built-in wiring profile name (see hardware/README.md) or the path of your own copy.
+# Empty: the default profile.
+profile = ""
+# gpiozero pin factory: empty lets gpiozero choose (lgpio on a Raspberry Pi 5).
+pin_factory = ""
+# Backend "serial": the port URL (for example "/dev/morris-board"); empty finds it by USB id.
+serial_url = ""
+
+[paths]
+# Where the unfinished game is kept. Empty: $STATE_DIRECTORY (set by systemd), else
+# ~/.local/state/morris.
+state_dir = ""
+# Where finished games are saved as game records. Empty: <state_dir>/games.
+games_dir = ""
+"""

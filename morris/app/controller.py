@@ -1,0 +1,475 @@
+"""The controller: the board device, the referee, the Pi's searches and the saved game, composed.
+
+The controller is single-threaded and has no clock of its own: the daemon feeds it from one
+event queue in real time, the simulator calls it directly in virtual time. Searches run through a
+:class:`SearchRunner` (a worker thread in the daemon, an immediate computation delivered after a
+virtual delay in the simulator), so sensing and lights never wait for the Pi to think.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from hardware.interface import BoardDevice, ButtonName, Signal, StatusLight
+from morris.app.config import MAX_LEVEL, Config
+from morris.app.store import GameStore, SavedGame
+from morris.core import BLACK, COLOR_NAMES, POINT_NAMES, WHITE, Board, Color, Move, find_variant
+from morris.lights import Light, compute_lights, status_lights
+from morris.referee import (
+    Event,
+    Flagged,
+    GameOver,
+    IllegalRemoval,
+    MillClosed,
+    NewGame,
+    PiToMove,
+    Referee,
+    RefereeConfig,
+    Resolved,
+    SearchCancelled,
+    TakenBack,
+    TurnAccepted,
+)
+
+logger = logging.getLogger(__name__)
+
+#: How long the mode button's choice is shown on the point LEDs, seconds.
+MODE_DISPLAY_TIME = 2.0
+#: The level the hint button's suggestions are searched at (at least the Pi's own level).
+HINT_LEVEL = 5
+
+
+@dataclass
+class SearchJob:
+    """One search for the runner: the Pi's turn or a hint."""
+
+    job_id: int
+    kind: str  # "move" or "hint"
+    board: Board
+    level: int
+    movetime: float
+    cancelled: bool = False
+
+    def is_cancelled(self) -> bool:
+        """The stop callback handed to the engine."""
+        return self.cancelled
+
+
+class SearchRunner(Protocol):
+    """Runs searches away from the main loop.
+
+    The owner of the runner (the daemon, the simulator) routes each finished search back to
+    :meth:`Controller.on_search_done` on the main loop, with the time it arrives.
+    """
+
+    def start(self, job: SearchJob) -> None:
+        """Begin ``job``."""
+        ...
+
+    def cancel(self, job: SearchJob) -> None:
+        """Ask ``job`` to stop; its result, if any, is ignored."""
+        ...
+
+    def close(self) -> None:
+        """Stop all work."""
+        ...
+
+
+@dataclass
+class ControllerState:
+    """What the controller tells the outside world (the simulator, the status file)."""
+
+    last_event: str = "started"
+    thinking: bool = False
+    flagged: bool = False
+    history: list[str] = field(default_factory=list)
+
+
+def board_from_config(config: Config) -> Board:
+    """A new board with the variant and settings of ``config``."""
+    cls = find_variant(config.game.variant)
+    limit = config.game.no_removal_limit or None
+    return cls(
+        flying=config.game.flying,
+        threefold_repetition=config.game.threefold_repetition,
+        no_removal_limit=limit,
+    )
+
+
+def referee_config(config: Config) -> RefereeConfig:
+    """The referee's timings from the configuration."""
+    t = config.referee
+    return RefereeConfig(
+        debounce=t.debounce,
+        accept_delay=t.accept_delay,
+        flag_delay=t.flag_delay,
+        takeback_delay=t.takeback_delay,
+        clear_delay=t.clear_delay,
+    )
+
+
+def sensed_mask(occupied: frozenset[str] | set[str]) -> int:
+    """The sensor snapshot (point names) as a bitmask of core points."""
+    mask = 0
+    for index, name in enumerate(POINT_NAMES):
+        if name in occupied:
+            mask |= 1 << index
+    return mask
+
+
+class Controller:
+    """Plays one board: reacts to sensors, buttons, finished searches and the passing of time."""
+
+    def __init__(
+        self,
+        device: BoardDevice,
+        config: Config,
+        runner: SearchRunner,
+        *,
+        store: GameStore | None = None,
+        now: float = 0.0,
+        resume: bool = True,
+    ) -> None:
+        self.device = device
+        self.config = config
+        self.runner = runner
+        self.store = store
+        self.mode = config.game.mode
+        self.human = config.game.human
+        self.level = config.game.level
+        self.state = ControllerState()
+        self._job_ids = itertools.count(1)
+        self._job: SearchJob | None = None
+        self._overlay: dict[int, Light] = {}
+        self._overlay_until = 0.0
+        self._pending_mode: tuple[str, int] | None = None
+        self._shown: dict[str, Signal] | None = None
+        self._shown_status: dict[StatusLight, Signal] = {}
+        self._finished_saved = False
+        board = board_from_config(config)
+        if resume and store is not None:
+            saved = store.load()
+            if saved is not None and saved.board.outcome() is None:
+                board = saved.board
+                self.mode, self.human, self.level = saved.mode, saved.human, saved.level
+                logger.info(
+                    "resuming the saved game after %d turns: %s",
+                    len(board.move_stack),
+                    board.position(),
+                )
+                self.state.last_event = "resumed"
+        sensed = sensed_mask(device.sensors())
+        self.referee = Referee(
+            board, pi_color=self.pi_color, config=referee_config(config), now=now, sensed=sensed
+        )
+        self._after_events([], now)
+        if self.referee.pi_to_move and board.outcome() is None:
+            self._start_search("move", now)
+        self.render(now)
+
+    # -- what the game is -----------------------------------------------------------------
+
+    @property
+    def pi_color(self) -> Color | None:
+        """The Pi's colour, or ``None`` when it only referees."""
+        if self.mode == "referee":
+            return None
+        return BLACK if self.human == "white" else WHITE
+
+    @property
+    def board(self) -> Board:
+        """The game as the referee has accepted it."""
+        return self.referee.board
+
+    # -- inputs -----------------------------------------------------------------------------
+
+    def on_sensors(self, occupied: frozenset[str], now: float) -> None:
+        """A new sensor snapshot."""
+        self._handle(self.referee.update(sensed_mask(occupied), now), now)
+
+    def on_button(self, button: ButtonName | str, now: float) -> None:
+        """A button press."""
+        name = ButtonName(button)
+        logger.info("button %s", name.value)
+        if name is ButtonName.NEW:
+            self._cancel_search()
+            if self._pending_mode is not None:
+                self.mode, self.level = self._pending_mode
+                self._pending_mode = None
+                # The Pi's colour changes with the mode: a fresh referee for the fresh game.
+                self.referee = Referee(
+                    board_from_config(self.config),
+                    pi_color=self.pi_color,
+                    config=referee_config(self.config),
+                    now=now,
+                    sensed=self.referee.sensed,
+                )
+                self._handle([NewGame()], now)
+            else:
+                self._handle(self.referee.new_game(now, board_from_config(self.config)), now)
+        elif name is ButtonName.TAKEBACK:
+            self._handle(self.referee.takeback(now), now)
+        elif name is ButtonName.HINT:
+            self._request_hint(now)
+        elif name is ButtonName.MODE:
+            self._cycle_mode(now)
+        self.render(now)
+
+    def on_search_done(self, job: SearchJob, move: Move | None, now: float) -> None:
+        """A search finished (called on the main loop)."""
+        if job is not self._job or job.cancelled:
+            logger.debug("ignoring the result of an old search %d", job.job_id)
+            return
+        self._job = None
+        self.state.thinking = False
+        if move is None:
+            logger.error("the engine found no move in %s", job.board.position())
+            self.state.last_event = "engine failed"
+            self.render(now)
+            return
+        if job.kind == "hint":
+            logger.info("hint: %s", move)
+            self._handle(self.referee.hint(move, now, self.config.referee.hint_duration), now)
+        elif self.referee.pi_to_move and job.board.position() == self.board.position():
+            logger.info("the Pi plays %s", move)
+            self.state.last_event = f"Pi plays {move}"
+            self._handle(self.referee.expect(move, now), now)
+        self.render(now)
+
+    def on_link(self, up: bool, now: float) -> None:
+        """The link to the board (a serial bridge) went down or came back.
+
+        While it is down nothing is read; when it is back the fresh snapshot is settled like any
+        other, so no phantom turn comes from what changed in between.
+        """
+        if up:
+            sensed = sensed_mask(self.device.sensors())
+            self._handle(self.referee.link_restored(sensed, now), now)
+            self.state.last_event = "board link back"
+        else:
+            self._handle(self.referee.link_lost(now), now)
+            self.state.last_event = "board link lost"
+        logger.warning("%s", self.state.last_event)
+        self.render(now)
+
+    def reconfigure(self, config: Config) -> None:
+        """Take a reloaded configuration: level, engine and timings apply from now on;
+        mode, colour, variant and rules at the next game."""
+        self.config = config
+        if config.game.mode == self.mode and config.game.human == self.human:
+            self.level = config.game.level
+        else:
+            self._pending_mode = (config.game.mode, config.game.level)
+
+    def save_now(self) -> None:
+        """Save the unfinished game (the daemon calls this when it stops)."""
+        self._save()
+
+    def poll(self, now: float) -> None:
+        """Time has passed: run the referee's timers and refresh the lights."""
+        self._handle(self.referee.poll(now), now)
+        if self._overlay and now >= self._overlay_until:
+            self._overlay = {}
+        self.render(now)
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`poll` must next be called, or ``None``."""
+        deadlines = [d for d in (self.referee.next_deadline(),) if d is not None]
+        if self._overlay:
+            deadlines.append(self._overlay_until)
+        return min(deadlines) if deadlines else None
+
+    def close(self) -> None:
+        """Stop searching; the caller closes the device."""
+        self._cancel_search()
+
+    # -- reacting to the referee ------------------------------------------------------------
+
+    def _handle(self, events: list[Event], now: float) -> None:
+        for event in events:
+            logger.debug("referee: %s", event)
+            self._on_event(event, now)
+        self._after_events(events, now)
+
+    def _on_event(self, event: Event, now: float) -> None:
+        if isinstance(event, TurnAccepted):
+            who = "Pi" if event.by_pi else COLOR_NAMES[event.color]
+            self.state.last_event = f"{who} played {event.move}"
+            self.state.history.append(str(event.move))
+            logger.info("%s played %s", who, event.move)
+            self._save()
+        elif isinstance(event, PiToMove):
+            self._start_search("move", now)
+        elif isinstance(event, SearchCancelled):
+            self._cancel_search()
+        elif isinstance(event, TakenBack):
+            self._cancel_search()
+            self.state.last_event = "took back " + " ".join(str(m) for m in event.moves)
+            logger.info("%s", self.state.last_event)
+            self._save()
+            if self.referee.pi_to_move and self.board.outcome() is None:
+                self._start_search("move", now)
+        elif isinstance(event, NewGame):
+            self._cancel_search()
+            self._finished_saved = False
+            self.state.last_event = "new game"
+            self.state.history.clear()
+            logger.info("new game")
+            if self.store is not None:
+                self.store.clear()
+            if self.referee.pi_to_move:
+                self._start_search("move", now)
+        elif isinstance(event, GameOver):
+            self._cancel_search()
+            outcome = event.outcome
+            self.state.last_event = f"game over: {outcome.result()} ({outcome.termination.value})"
+            logger.info("%s", self.state.last_event)
+            self._save_finished()
+        elif isinstance(event, MillClosed):
+            self.state.last_event = f"mill with {event.action}: remove a piece"
+        elif isinstance(event, Flagged):
+            self.state.last_event = f"board does not match: {event.reason}"
+            logger.warning("%s", self.state.last_event)
+        elif isinstance(event, IllegalRemoval):
+            self.state.last_event = f"{POINT_NAMES[event.point]} may not be removed"
+            logger.warning("%s", self.state.last_event)
+        elif isinstance(event, Resolved):
+            self.state.last_event = "board matches again"
+
+    def _after_events(self, events: list[Event], now: float) -> None:
+        self.state.flagged = self.referee.is_flagged
+
+    # -- searches ---------------------------------------------------------------------------
+
+    def _start_search(self, kind: str, now: float) -> None:
+        if kind == "move" and self._job is not None and self._job.kind == "move":
+            return  # already thinking about this position
+        self._cancel_search()
+        level = self.level if kind == "move" else max(self.level, HINT_LEVEL)
+        job = SearchJob(
+            job_id=next(self._job_ids),
+            kind=kind,
+            board=self.board.copy(),
+            level=level,
+            movetime=self.config.engine.movetime,
+        )
+        self._job = job
+        self.state.thinking = kind == "move"
+        logger.debug("search %d (%s) at level %d", job.job_id, kind, level)
+        self.runner.start(job)
+
+    def _cancel_search(self) -> None:
+        if self._job is not None:
+            self._job.cancelled = True
+            self.runner.cancel(self._job)
+            self._job = None
+        self.state.thinking = False
+
+    def _request_hint(self, now: float) -> None:
+        if self.board.outcome() is not None or self.referee.pi_to_move:
+            return
+        self._start_search("hint", now)
+
+    # -- the mode button --------------------------------------------------------------------
+
+    def _cycle_mode(self, now: float) -> None:
+        """vs-ai level 1 .. MAX_LEVEL, then referee mode, then level 1 again.
+
+        A level change applies to the Pi's next turn; a change of mode to the next game.
+        """
+        mode, level = self._pending_mode or (self.mode, self.level)
+        if mode == "referee":
+            mode, level = "vs-ai", 1
+        elif level >= MAX_LEVEL:
+            mode = "referee"
+        else:
+            level += 1
+        if mode == self.mode:
+            self.level = level
+            self._pending_mode = None
+        else:
+            self._pending_mode = (mode, level)
+        logger.info("mode button: %s level %d", mode, level)
+        self.state.last_event = (
+            "referee mode from the next game" if mode == "referee" else f"level {level}"
+        )
+        if mode == "referee":
+            self._overlay = {p: Light.SLOW for p in range(16, 24)}
+        else:
+            self._overlay = {p: Light.ON for p in range(level)}
+        self._overlay_until = now + MODE_DISPLAY_TIME
+
+    # -- persistence ------------------------------------------------------------------------
+
+    def _save(self) -> None:
+        if self.store is None or self.board.outcome() is not None:
+            return
+        try:
+            self.store.save(SavedGame(self.board, self.mode, self.human, self.level))
+        except OSError as exc:
+            logger.error("could not save the game in %s: %s", self.store.state_dir, exc)
+
+    def _player_names(self) -> tuple[str, str]:
+        if self.mode == "referee":
+            return "White", "Black"
+        pi = f"morris level {self.level}"
+        return ("Player", pi) if self.human == "white" else (pi, "Player")
+
+    def _save_finished(self) -> None:
+        if self.store is None or self._finished_saved:
+            return
+        self._finished_saved = True
+        white, black = self._player_names()
+        try:
+            self.store.finish(self.board, white=white, black=black)
+            self.store.clear()
+        except OSError as exc:
+            logger.error("could not save the finished game: %s", exc)
+
+    # -- lights -----------------------------------------------------------------------------
+
+    def lights(self, now: float) -> dict[str, Signal]:
+        """What every point LED should show now."""
+        lights: Mapping[int, Light] = compute_lights(self.referee, now)
+        if self._overlay and now < self._overlay_until:
+            lights = {p: self._overlay.get(p, Light.OFF) for p in range(len(POINT_NAMES))}
+        return {POINT_NAMES[p]: Signal(light.value) for p, light in lights.items()}
+
+    def status(self) -> dict[StatusLight, Signal]:
+        """What every status LED should show now."""
+        raw = status_lights(self.referee, thinking=self.state.thinking)
+        return {StatusLight(name): Signal(light.value) for name, light in raw.items()}
+
+    def render(self, now: float) -> None:
+        """Send the lights to the device where they changed."""
+        lights = self.lights(now)
+        if lights != self._shown:
+            self.device.show(lights)
+            self._shown = lights
+        for light, signal in self.status().items():
+            if self._shown_status.get(light) is not signal:
+                self.device.set_status(light, signal)
+                self._shown_status[light] = signal
+
+    def describe(self) -> str:
+        """One line for the journal, the status file and sd_notify's STATUS=."""
+        board = self.board
+        outcome = board.outcome()
+        if self.mode == "referee":
+            who = "two players"
+        else:
+            who = f"person plays {self.human} against level {self.level}"
+        if outcome is not None:
+            state = f"game over {outcome.result()} ({outcome.termination.value})"
+        else:
+            side = COLOR_NAMES[board.turn]
+            state = f"turn {board.fullmove_number}, {side} to move"
+            if self.state.thinking:
+                state += ", Pi thinking"
+        if self.state.flagged:
+            state += ", board does not match"
+        return f"{who}; {state}"

@@ -1,0 +1,194 @@
+"""Keeping games across restarts: the unfinished game and the records of finished ones.
+
+After every accepted turn the daemon saves the game to ``<state_dir>/game.json`` atomically (a
+temporary file in the same directory, fsync, rename, fsync of the directory), so a power cut
+leaves either the old or the new file, never half of one. A finished game is written as a game
+record (see :mod:`morris.core.record`) to the games directory.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from morris.core import Board, GameRecord, Move, find_variant, write_game
+
+logger = logging.getLogger(__name__)
+
+FORMAT_VERSION = 1
+
+
+class StoreError(ValueError):
+    """A saved game that cannot be read; the message names the file and the problem."""
+
+
+@dataclass
+class SavedGame:
+    """An unfinished game and how it was being played."""
+
+    board: Board
+    mode: str = "vs-ai"
+    human: str = "white"
+    level: int = 5
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a crash leaves the old file or the new one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    try:
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def _root(board: Board) -> Board:
+    root = board.copy()
+    while root.move_stack:
+        root.pop()
+    return root
+
+
+def encode_game(saved: SavedGame) -> str:
+    """The saved game as JSON text."""
+    board = saved.board
+    data: dict[str, Any] = {
+        "format": FORMAT_VERSION,
+        "variant": board.variant_name,
+        "settings": board.settings(),
+        "start": _root(board).position(),
+        "moves": [str(m) for m in board.move_stack],
+        "position": board.position(),
+        "mode": saved.mode,
+        "human": saved.human,
+        "level": saved.level,
+    }
+    return json.dumps(data, indent=1) + "\n"
+
+
+def decode_game(text: str, *, source: str = "<text>") -> SavedGame:
+    """A saved game from JSON text. Raises :class:`StoreError` naming what is wrong."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StoreError(f"{source}: not a saved game (bad JSON: {exc})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT_VERSION:
+        raise StoreError(f"{source}: not a saved game of format {FORMAT_VERSION}")
+    try:
+        cls = find_variant(str(data["variant"]))
+        settings = data["settings"]
+        if not isinstance(settings, dict):
+            raise StoreError(f"{source}: settings must be a table")
+        board = cls(
+            str(data["start"]),
+            flying=bool(settings.get("flying", True)),
+            threefold_repetition=bool(settings.get("threefold_repetition", True)),
+            no_removal_limit=settings.get("no_removal_limit", 100),
+        )
+        for index, text_move in enumerate(data["moves"], start=1):
+            move = Move.parse(str(text_move))
+            reason = board.illegal_reason(move)
+            if reason is not None:
+                raise StoreError(f"{source}: move {index} ({text_move}) is illegal: {reason}")
+            board.push(move)
+        if "position" in data and board.position() != data["position"]:
+            raise StoreError(f"{source}: the moves do not lead to the saved position")
+        return SavedGame(
+            board=board,
+            mode=str(data.get("mode", "vs-ai")),
+            human=str(data.get("human", "white")),
+            level=int(data.get("level", 5)),
+        )
+    except KeyError as exc:
+        raise StoreError(f"{source}: missing field {exc}") from None
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, StoreError):
+            raise
+        raise StoreError(f"{source}: {exc}") from None
+
+
+class GameStore:
+    """The state directory (unfinished game) and the games directory (finished games)."""
+
+    def __init__(self, state_dir: Path, games_dir: Path | None = None) -> None:
+        self.state_dir = Path(state_dir)
+        self.games_dir = Path(games_dir) if games_dir is not None else self.state_dir / "games"
+
+    @property
+    def current_path(self) -> Path:
+        """The file of the unfinished game."""
+        return self.state_dir / "game.json"
+
+    def save(self, saved: SavedGame) -> None:
+        """Save the unfinished game atomically."""
+        atomic_write(self.current_path, encode_game(saved))
+
+    def load(self) -> SavedGame | None:
+        """The unfinished game, or ``None`` if there is none.
+
+        A file that cannot be read is moved aside (``game.json.bad``) with a warning, so that a
+        damaged file never stops the board from starting.
+        """
+        path = self.current_path
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as exc:
+            logger.warning("cannot read the saved game %s: %s", path, exc)
+            return None
+        try:
+            return decode_game(text, source=str(path))
+        except StoreError as exc:
+            aside = path.with_name(path.name + ".bad")
+            logger.warning("%s; moved it to %s and starting a new game", exc, aside)
+            os.replace(path, aside)
+            return None
+
+    def clear(self) -> None:
+        """Forget the unfinished game."""
+        self.current_path.unlink(missing_ok=True)
+
+    def finish(self, board: Board, *, white: str, black: str, now: datetime | None = None) -> Path:
+        """Save a finished (or abandoned) game as a game record; return its path."""
+        when = now or datetime.now()
+        record = GameRecord.from_board(
+            board,
+            Event="Game on the board",
+            Date=when.strftime("%Y.%m.%d"),
+            White=white,
+            Black=black,
+        )
+        stem = f"{when:%Y%m%d-%H%M%S}-{_slug(white)}-vs-{_slug(black)}"
+        path = self.games_dir / f"{stem}.txt"
+        counter = 1
+        while path.exists():
+            counter += 1
+            path = self.games_dir / f"{stem}-{counter}.txt"
+        atomic_write(path, write_game(record))
+        logger.info("game saved as %s", path)
+        return path
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "player"

@@ -1,0 +1,81 @@
+"""``morris run``: the daemon on the configured board (``--sim``: on a simulated board)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+logger = logging.getLogger(__name__)
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """The flags that override the ``[game]`` keys (shared by ``run`` and ``sim``)."""
+    parser.add_argument("--mode", choices=("vs-ai", "referee"), help="play the Pi, or referee")
+    parser.add_argument("--human", choices=("white", "black"), help="your colour against the Pi")
+    parser.add_argument("--level", type=int, help="the Pi's level, 1 (beginner) to 10")
+    parser.add_argument("--variant", choices=("standard", "twelve"), help="the game")
+    flying = parser.add_mutually_exclusive_group()
+    flying.add_argument("--flying", dest="flying", action="store_true", default=None)
+    flying.add_argument("--no-flying", dest="flying", action="store_false")
+    parser.add_argument("--seed", type=int, help="seed of the Pi's randomness")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``morris run``."""
+    parser = sub.add_parser(
+        "run",
+        help="run the board daemon (what the systemd service starts)",
+        description="Run the daemon on the configured hardware. Without a Raspberry Pi, use "
+        "`morris sim` to play in the terminal.",
+    )
+    parser.add_argument("--config", metavar="FILE", help="the TOML configuration file")
+    parser.add_argument(
+        "--sim", action="store_true", help="run headless on a simulated board (no hardware)"
+    )
+    parser.add_argument("--backend", choices=("gpio", "serial", "sim"), help="hardware backend")
+    parser.add_argument("--profile", help="wiring profile name or file (backend gpio)")
+    parser.add_argument("--serial-url", help="serial port URL (backend serial)")
+    parser.add_argument("--state-dir", help="where the unfinished game and status are kept")
+    add_game_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the configuration, open the board, run the daemon; return the exit code."""
+    from morris.app.config import ConfigError, load_config
+    from morris.app.status import STATUS_FILE_NAME
+    from morris.app.store import GameStore
+    from morris.daemon import Daemon, HardwareUnavailable, open_hardware
+
+    try:
+        config = load_config(args.config).with_overrides(
+            game_mode=args.mode,
+            game_human=args.human,
+            game_level=args.level,
+            game_variant=args.variant,
+            game_flying=args.flying,
+            engine_seed=args.seed,
+            hardware_backend="sim" if args.sim else args.backend,
+            hardware_profile=args.profile,
+            hardware_serial_url=args.serial_url,
+            paths_state_dir=args.state_dir,
+        )
+    except ConfigError as exc:
+        print(f"morris: {exc}", file=sys.stderr)
+        return 2
+    try:
+        board = open_hardware(config)
+    except HardwareUnavailable as exc:
+        print(f"morris: {exc}", file=sys.stderr)
+        return 2
+    state_dir = config.state_dir()
+    store = GameStore(state_dir, config.games_dir())
+    daemon = Daemon(
+        config,
+        board,
+        config_path=args.config,
+        store=store,
+        status_path=state_dir / STATUS_FILE_NAME,
+    )
+    return daemon.run()

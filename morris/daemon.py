@@ -1,0 +1,295 @@
+"""The daemon: the controller on a real (or simulated) board, in real time, under systemd.
+
+One main loop owns the controller. Everything else reaches it as an item on one queue: sensor
+snapshots and button presses (from the device's threads), finished searches (from the search
+worker), the serial link going down or up, and SIGTERM/SIGHUP. The loop wakes at the controller's
+next deadline, and at least every half watchdog interval, so systemd's watchdog is pinged only
+while the loop really runs: a hung loop stops the pings and systemd restarts the service.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from hardware.interface import BoardDevice, ButtonPress, SensorReading, Signal, StatusLight
+from hardware.runner import BoardRunner
+from morris.app.config import Config, ConfigError, load_config
+from morris.app.controller import Controller, SearchJob
+from morris.app.notify import Notifier, WatchdogPacer
+from morris.app.search import SearchFunction, ThreadedRunner, load_tables, make_search
+from morris.app.status import ServiceStatus, write_status
+from morris.app.store import GameStore
+from morris.core import COLOR_NAMES, Move
+
+logger = logging.getLogger(__name__)
+
+#: The loop wakes at least this often (seconds) even with nothing to do.
+MAX_SLEEP = 1.0
+
+
+class HardwareUnavailable(RuntimeError):
+    """The configured hardware cannot be opened; the message says what to do instead."""
+
+
+@dataclass
+class OpenedBoard:
+    """A board device and what keeps it alive."""
+
+    device: BoardDevice
+    backend: str
+    keep: object | None = None  # e.g. the SimulatedBoard behind a simulated device
+
+    def close(self) -> None:
+        """Close the device (and its owner)."""
+        close = getattr(self.keep, "close", None)
+        if callable(close):
+            close()
+        self.device.close()
+
+
+def gpio_available() -> bool:
+    """Whether this machine has GPIO character devices (a Raspberry Pi or similar)."""
+    return any(Path("/dev").glob("gpiochip*"))
+
+
+def open_hardware(config: Config, *, clock: Callable[[], float] = time.monotonic) -> OpenedBoard:
+    """Open the board the configuration names. Raises :class:`HardwareUnavailable`."""
+    backend = config.hardware.backend
+    profile = config.hardware.profile or None
+    if backend == "sim":
+        from hardware.profiles import DEFAULT_PROFILE
+        from hardware.sim import SimulatedBoard
+
+        simulated = SimulatedBoard(profile or DEFAULT_PROFILE, clock=clock)
+        return OpenedBoard(simulated.device, "sim", keep=simulated)
+    if backend == "serial":
+        from firmware_bridge import SerialBoard, find_device
+
+        url = config.hardware.serial_url or find_device()
+        if url is None:
+            raise HardwareUnavailable(
+                "no morris board found on USB (set hardware.serial_url, check the cable and "
+                "`ls /dev/serial/by-id`)"
+            )
+        return OpenedBoard(SerialBoard(url, clock=clock), "serial")
+    if not gpio_available():
+        raise HardwareUnavailable(
+            "this machine has no GPIO (/dev/gpiochip*). To play without a Raspberry Pi, run "
+            "`morris sim` (the interactive simulator), or `morris run --sim` for the headless "
+            "daemon on a simulated board."
+        )
+    if config.hardware.pin_factory:
+        os.environ["GPIOZERO_PIN_FACTORY"] = config.hardware.pin_factory
+    from hardware import open_board
+    from hardware.profiles import DEFAULT_PROFILE
+
+    try:
+        device = open_board(profile or DEFAULT_PROFILE, clock=clock)
+    except Exception as exc:
+        raise HardwareUnavailable(f"cannot open the board's pins: {exc}") from exc
+    return OpenedBoard(device, "gpio")
+
+
+class Daemon:
+    """The service's main loop. :meth:`run` returns the exit code."""
+
+    def __init__(
+        self,
+        config: Config,
+        board: OpenedBoard,
+        *,
+        config_path: str | os.PathLike[str] | None = None,
+        notifier: Notifier | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        store: GameStore | None = None,
+        status_path: Path | None = None,
+        search: SearchFunction | None = None,
+    ) -> None:
+        self.config = config
+        self.board = board
+        self.config_path = config_path
+        self.notifier = notifier or Notifier.from_environment()
+        self.clock = clock
+        self.store = store
+        self.status_path = status_path
+        self._search = search
+        self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.controller: Controller | None = None
+        self._started = datetime.now()
+        self._link = "up"
+        self._last_status = ""
+        self._stopping = False
+
+    # -- entry points for other threads -----------------------------------------------------
+
+    def post(self, kind: str, payload: Any = None) -> None:
+        """Queue an item for the main loop (thread-safe)."""
+        self.events.put((kind, payload))
+
+    def request_stop(self) -> None:
+        """Ask the main loop to stop cleanly (what SIGTERM does)."""
+        self.post("stop")
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        self.post("reload" if signum == signal.SIGHUP else "stop")
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    def run(self, *, install_signals: bool = True) -> int:
+        """Run until stopped; return 0 after a clean stop."""
+        if install_signals:
+            signal.signal(signal.SIGTERM, self._on_signal)
+            signal.signal(signal.SIGHUP, self._on_signal)
+            signal.signal(signal.SIGINT, self._on_signal)
+        device = self.board.device
+        search = self._search or make_search(self.config, tables=self._tables())
+        runner = ThreadedRunner(search, lambda job, move: self.post("search", (job, move)))
+        board_runner = BoardRunner(device, self.clock)
+        try:
+            self.notifier.status("starting: reading the board")
+            device.sensors()  # the board answers (a serial board waits for its hello)
+            controller = Controller(
+                device, self.config, runner, store=self.store, now=self.clock()
+            )
+            self.controller = controller
+            device.when_changed = lambda reading: self.post("sensors", reading)
+            device.when_pressed = lambda press: self.post("button", press)
+            if hasattr(device, "when_link_changed"):
+                device.when_link_changed = lambda up: self.post("link", up)  # type: ignore[attr-defined]
+            board_runner.when_failed = lambda exc: self.post("device-failed", exc)
+            board_runner.start()
+            self.notifier.ready(status=controller.describe())
+            logger.info("ready on the %s board: %s", self.board.backend, controller.describe())
+            self._write_status("ready")
+            self._loop(controller)
+        finally:
+            self._shutdown(runner, board_runner)
+        return 0
+
+    def _loop(self, controller: Controller) -> None:
+        pacer = WatchdogPacer(self.notifier)
+        while not self._stopping:
+            now = self.clock()
+            pacer.tick(now)
+            wait = MAX_SLEEP
+            deadline = controller.next_deadline()
+            if deadline is not None:
+                wait = min(wait, max(0.0, deadline - now))
+            if pacer.period is not None:
+                wait = min(wait, pacer.period)
+            try:
+                kind, payload = self.events.get(timeout=wait)
+            except queue.Empty:
+                kind, payload = "tick", None
+            now = self.clock()
+            self._dispatch(controller, kind, payload, now)
+            controller.poll(now)
+            self._publish(controller)
+
+    def _dispatch(self, controller: Controller, kind: str, payload: Any, now: float) -> None:
+        if kind == "sensors":
+            reading: SensorReading = payload
+            controller.on_sensors(reading.occupied, now)
+        elif kind == "button":
+            press: ButtonPress = payload
+            controller.on_button(press.button, now)
+        elif kind == "search":
+            job, move = payload
+            assert isinstance(job, SearchJob)
+            controller.on_search_done(job, move if isinstance(move, Move) else None, now)
+        elif kind == "link":
+            self._link = "up" if payload else "down"
+            controller.on_link(bool(payload), now)
+        elif kind == "reload":
+            self._reload(controller)
+        elif kind == "device-failed":
+            logger.error("the board stopped answering: %s", payload)
+            self._link = "failed"
+            raise RuntimeError(f"board device failed: {payload}")
+        elif kind == "stop":
+            logger.info("stopping")
+            self._stopping = True
+
+    def _reload(self, controller: Controller) -> None:
+        self.notifier.reloading()
+        try:
+            config = load_config(self.config_path) if self.config_path else self.config
+        except ConfigError as exc:
+            logger.error("configuration not reloaded: %s", exc)
+        else:
+            if config.hardware != self.config.hardware:
+                logger.warning("hardware settings change only at the next restart")
+            controller.reconfigure(config)
+            self.config = config
+            logger.info("configuration reloaded from %s", self.config_path)
+        self.notifier.ready(status=controller.describe())
+
+    def _tables(self) -> object | None:
+        if self.config.game.level < 6 or self.config.engine.command:
+            return None
+        return load_tables(self.config)
+
+    # -- status -----------------------------------------------------------------------------
+
+    def _publish(self, controller: Controller) -> None:
+        text = controller.describe()
+        if text != self._last_status:
+            self._last_status = text
+            self.notifier.status(text)
+            self._write_status(controller.state.last_event)
+
+    def _write_status(self, event: str) -> None:
+        controller = self.controller
+        if self.status_path is None or controller is None:
+            return
+        board = controller.board
+        outcome = board.outcome()
+        status = ServiceStatus(
+            pid=os.getpid(),
+            started=self._started,
+            updated=datetime.now(),
+            mode=controller.mode,
+            backend=self.board.backend,
+            link=self._link,
+            board="flagged" if controller.state.flagged else "ok",
+            position=board.position(),
+            move_count=len(board.move_stack),
+            side_to_move=COLOR_NAMES[board.turn] if outcome is None else None,
+            level=controller.level if controller.mode == "vs-ai" else None,
+            last_event=event,
+            outcome=None if outcome is None else outcome.result(),
+        )
+        try:
+            write_status(self.status_path, status)
+        except OSError as exc:
+            logger.warning("could not write the status file %s: %s", self.status_path, exc)
+
+    def _shutdown(self, runner: ThreadedRunner, board_runner: BoardRunner) -> None:
+        self.notifier.stopping(status="stopping: saving the game")
+        controller = self.controller
+        if controller is not None:
+            controller.close()
+            controller.save_now()
+        runner.close(timeout=2.0)
+        board_runner.stop()
+        device = self.board.device
+        try:
+            device.show({})
+            for light in StatusLight:
+                device.set_status(light, Signal.OFF)
+        except Exception as exc:  # the device may be gone (unplugged): still close it
+            logger.warning("could not switch the lights off: %s", exc)
+        self.board.close()
+        self._write_status("stopped")
+        self.notifier.close()
+        logger.info("stopped")

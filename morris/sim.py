@@ -1,0 +1,181 @@
+"""The simulated board with the whole product on it, in virtual time.
+
+The harness tests and acceptance checks play through::
+
+    from morris.sim import Simulation
+    sim = Simulation(mode="vs-ai", human="white", level=1, seed=0)
+    sim.place("d6")        # the person places a piece
+    sim.wait(2.0)          # the turn is accepted, the Pi thinks and shows its reply
+    sim.lights()           # {"a1": "off", ..., "g7": "on"}: put the Pi's piece on g7
+    sim.board              # the morris.Board as the referee has accepted it
+
+It runs the real controller over the real hardware code: the default wiring profile built from
+gpiozero devices on MockFactory pins (:class:`hardware.sim.SimulatedBoard`), the real referee and
+lights, and the real engine. Time is virtual: nothing happens between calls, and :meth:`wait`
+moves the clock forward, calling every device scan, referee timer and search answer at its due
+time. The Pi's play depends only on the seed, the level and the position.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from hardware.interface import ButtonName, ButtonPress, SensorReading, StatusLight
+from hardware.profiles import DEFAULT_PROFILE
+from hardware.sim import SimulatedBoard
+from morris.app.config import Config
+from morris.app.controller import Controller, SearchJob
+from morris.app.search import SearchFunction, VirtualRunner, make_search
+from morris.app.store import GameStore
+from morris.core import Board, Move
+
+logger = logging.getLogger(__name__)
+
+#: Virtual seconds the Pi "thinks" before its turn is shown.
+THINK_TIME = 0.3
+_MIN_STEP = 0.001
+
+
+class Simulation:
+    """A person at a simulated board, playing the Pi (``mode="vs-ai"``) or refereed (``"referee"``).
+
+    ``human`` is the person's colour against the Pi, ``level`` the Pi's level (1-10), ``seed``
+    its randomness. ``flying`` and the other settings come from ``config`` where not given.
+    ``state_dir`` keeps the game across simulations (as the daemon does across restarts).
+    """
+
+    def __init__(
+        self,
+        mode: str = "vs-ai",
+        human: str = "white",
+        level: int = 1,
+        seed: int = 0,
+        *,
+        flying: bool | None = None,
+        variant: str | None = None,
+        config: Config | None = None,
+        profile: str | None = None,
+        state_dir: str | Path | None = None,
+        resume: bool = True,
+        think_time: float = THINK_TIME,
+        search: SearchFunction | None = None,
+    ) -> None:
+        base = config or Config()
+        self.config = base.with_overrides(
+            game_mode=mode,
+            game_human=human,
+            game_level=level,
+            game_flying=flying,
+            game_variant=variant,
+            engine_seed=seed,
+            hardware_backend="sim",
+        )
+        self.now = 0.0
+        self.hardware = SimulatedBoard(profile or DEFAULT_PROFILE, clock=self._clock)
+        device = self.hardware.device
+        self.runner = VirtualRunner(
+            search or make_search(self.config, virtual=True), self._clock, think_time
+        )
+        store = GameStore(Path(state_dir)) if state_dir is not None else None
+        self.controller = Controller(
+            device, self.config, self.runner, store=store, now=self.now, resume=resume
+        )
+        device.when_changed = self._on_reading
+        device.when_pressed = self._on_press
+        self._closed = False
+
+    # -- the person's hands -----------------------------------------------------------------
+
+    def place(self, point: str) -> None:
+        """Put a piece on ``point`` (the sensors see it at the next scan)."""
+        self.hardware.place(point)
+
+    def lift(self, point: str) -> None:
+        """Take the piece off ``point``."""
+        self.hardware.lift(point)
+
+    def move(self, origin: str, target: str, *, pause: float = 0.3) -> None:
+        """Lift the piece on ``origin``, wait ``pause`` seconds, put it on ``target``."""
+        self.lift(origin)
+        self.wait(pause)
+        self.place(target)
+
+    def press(self, button: str) -> None:
+        """Press and release a button: ``"new"``, ``"takeback"``, ``"hint"`` or ``"mode"``."""
+        name = ButtonName(button)
+        self.hardware.press(name)
+        self.wait(0.05)
+        self.hardware.release(name)
+
+    # -- time -------------------------------------------------------------------------------
+
+    def _clock(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` of virtual time pass, doing everything that falls due in order."""
+        if seconds < 0:
+            raise ValueError(f"cannot wait a negative time: {seconds}")
+        end = self.now + seconds
+        while True:
+            due = [end]
+            for deadline in (self.controller.next_deadline(), self.runner.next_deadline()):
+                if deadline is not None:
+                    due.append(max(deadline, self.now + _MIN_STEP))
+            step = min(due)
+            self.hardware.advance(step)
+            self.now = step
+            self.runner.deliver_due(step, self._deliver)
+            self.controller.poll(step)
+            if step >= end:
+                return
+
+    # -- callbacks from the device and the runner -------------------------------------------
+
+    def _on_reading(self, reading: SensorReading) -> None:
+        self.controller.on_sensors(reading.occupied, reading.timestamp)
+
+    def _on_press(self, press: ButtonPress) -> None:
+        self.controller.on_button(press.button, press.timestamp)
+
+    def _deliver(self, job: SearchJob, move: Move | None) -> None:
+        self.controller.on_search_done(job, move, self.now)
+
+    # -- what the person sees ---------------------------------------------------------------
+
+    def lights(self) -> dict[str, str]:
+        """The signal of every point LED, as the wiring drives it: ``"off"``, ``"on"``,
+        ``"slow"`` or ``"fast"``."""
+        return {name: signal.value for name, signal in self.hardware.lights().items()}
+
+    def status(self) -> dict[str, str]:
+        """The signal of each status LED (``turn``, ``thinking``, ``error``, ``game_over``)."""
+        return {light.value: self.hardware.status_signal(light).value for light in StatusLight}
+
+    @property
+    def board(self) -> Board:
+        """The game as the referee has accepted it."""
+        return self.controller.board
+
+    @property
+    def sensed(self) -> frozenset[str]:
+        """The points where the sensors see a piece."""
+        return self.hardware.device.sensors()
+
+    def describe(self) -> str:
+        """One line: who plays, whose turn, what happened last."""
+        return f"{self.controller.describe()}; {self.controller.state.last_event}"
+
+    def close(self) -> None:
+        """Release the simulated board. Safe to call twice."""
+        if not self._closed:
+            self._closed = True
+            self.controller.close()
+            self.hardware.close()
+
+    def __enter__(self) -> Simulation:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,111 @@
+"""The configuration file: defaults, every key checked, clear errors naming the key, exit code 2."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from morris.app.config import TEMPLATE, Config, ConfigError, load_config, parse_config
+from morris.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_template_is_the_defaults() -> None:
+    assert parse_config(TEMPLATE) == dataclasses.replace(Config(), source="<text>")
+
+
+def test_template_documents_every_key() -> None:
+    data = tomllib.loads(TEMPLATE)
+    config = Config()
+    for section in ("game", "engine", "referee", "hardware", "paths"):
+        fields = {f.name for f in dataclasses.fields(getattr(config, section))}
+        assert set(data[section]) == fields, section
+
+
+def test_docs_config_lists_every_key() -> None:
+    text = (ROOT / "docs" / "CONFIG.md").read_text()
+    data = tomllib.loads(TEMPLATE)
+    for section, keys in data.items():
+        for key in keys:
+            assert f"{section}.{key}" in text, f"{section}.{key} is not documented"
+
+
+def test_service_config_is_valid() -> None:
+    config = load_config(ROOT / "systemd" / "config.toml")
+    assert config.hardware.backend == "gpio"
+
+
+def test_a_file_sets_keys_and_keeps_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[game]\nmode = "referee"\nlevel = 2\n[referee]\nflag_delay = 3\n')
+    config = load_config(path)
+    assert config.game.mode == "referee"
+    assert config.game.level == 2
+    assert config.referee.flag_delay == 3.0
+    assert config.referee.debounce == 0.1
+    assert config.hardware.backend == "gpio"
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ('[game]\nlevel = "hard"\n', "game.level"),
+        ("[game]\nlevel = 11\n", "game.level"),
+        ('[game]\nmode = "chess"\n', "game.mode"),
+        ('[game]\nhuman = "red"\n', "game.human"),
+        ("[game]\nflying = 1\n", "game.flying"),
+        ("[game]\ncolour = 1\n", "game.colour"),
+        ("[sound]\nvolume = 3\n", "[sound]"),
+        ("[referee]\naccept_delay = 2.0\n", "referee.accept_delay"),
+        ("[referee]\ndebounce = 0.6\n", "referee.debounce"),
+        ('[hardware]\nbackend = "usb"\n', "hardware.backend"),
+        ("game = 3\n", "game"),
+        ("[game\n", "not valid TOML"),
+    ],
+)
+def test_bad_keys_are_named(tmp_path: Path, text: str, named: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert named in str(info.value)
+    assert str(path) in str(info.value)
+
+
+def test_missing_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_flags_override_keys() -> None:
+    config = Config().with_overrides(game_level=7, game_mode=None, hardware_backend="sim")
+    assert config.game.level == 7
+    assert config.game.mode == "vs-ai"
+    assert config.hardware.backend == "sim"
+    with pytest.raises(ConfigError, match="game.level"):
+        Config().with_overrides(game_level=0)
+
+
+def test_state_dir_prefers_key_then_systemd_then_xdg(tmp_path: Path) -> None:
+    assert Config().state_dir({"STATE_DIRECTORY": "/var/lib/morris"}) == Path("/var/lib/morris")
+    assert Config().state_dir({"XDG_STATE_HOME": str(tmp_path)}) == tmp_path / "morris"
+    keyed = parse_config(f'[paths]\nstate_dir = "{tmp_path}"\n')
+    assert keyed.state_dir({"STATE_DIRECTORY": "/x"}) == tmp_path
+    assert keyed.games_dir({}) == tmp_path / "games"
+
+
+def test_bad_config_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text("[game]\nlevel = 99\n")
+    assert main(["config", "check", str(path)]) == 2
+    assert "game.level" in capsys.readouterr().err
+    assert main(["run", "--config", str(path)]) == 2
+
+
+def test_config_template_command_prints_a_valid_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["config", "template"]) == 0
+    parse_config(capsys.readouterr().out)

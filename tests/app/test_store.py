@@ -1,0 +1,100 @@
+"""Saving games: atomic saves of the unfinished game, records of finished ones, damaged files."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+import morris
+from morris.app.store import GameStore, SavedGame, StoreError, atomic_write, decode_game
+
+TURNS = "d6 f4 d2 b4 d7 g7 a7 g1 c5 g4xd2".split()
+
+
+def _played() -> morris.Board:
+    board = morris.Board()
+    for turn in TURNS:
+        board.push_notation(turn)
+    return board
+
+
+def test_saved_game_comes_back_whole(tmp_path: Path) -> None:
+    store = GameStore(tmp_path)
+    store.save(SavedGame(_played(), mode="vs-ai", human="black", level=7))
+    loaded = GameStore(tmp_path).load()
+    assert loaded is not None
+    assert [str(m) for m in loaded.board.move_stack] == TURNS
+    assert loaded.board.position() == _played().position()
+    assert (loaded.mode, loaded.human, loaded.level) == ("vs-ai", "black", 7)
+    loaded.board.pop()  # the turns can be taken back after a restart
+
+
+def test_settings_and_variant_survive(tmp_path: Path) -> None:
+    board = morris.TwelveMensMorris(flying=False, no_removal_limit=None)
+    board.push_notation("a1")
+    store = GameStore(tmp_path)
+    store.save(SavedGame(board))
+    loaded = store.load()
+    assert loaded is not None
+    assert isinstance(loaded.board, morris.TwelveMensMorris)
+    assert loaded.board.flying is False
+    assert loaded.board.no_removal_limit is None
+
+
+def test_no_saved_game(tmp_path: Path) -> None:
+    assert GameStore(tmp_path).load() is None
+
+
+def test_damaged_file_is_moved_aside(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    store = GameStore(tmp_path)
+    store.current_path.write_text('{"format": 1, "variant": "standard", "sett')
+    assert store.load() is None
+    assert not store.current_path.exists()
+    assert (tmp_path / "game.json.bad").exists()
+    assert "bad JSON" in caplog.text
+
+
+def test_illegal_saved_move_is_named() -> None:
+    text = (
+        '{"format": 1, "variant": "standard", "settings": {}, '
+        '"start": "......../......../........ w 9 9 0 1 -", "moves": ["d6", "d6"]}'
+    )
+    with pytest.raises(StoreError, match=r"move 2 \(d6\) is illegal: d6 is occupied"):
+        decode_game(text)
+
+
+def test_atomic_write_leaves_old_file_when_writing_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "game.json"
+    atomic_write(path, "old")
+
+    def broken_fsync(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    with pytest.raises(OSError):
+        atomic_write(path, "new")
+    assert path.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left
+
+
+def test_finished_game_becomes_a_record(tmp_path: Path) -> None:
+    board = morris.Board()
+    for line in (Path(__file__).parents[1] / "data" / "strong-games.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            for turn in line.split()[2:]:
+                board.push_notation(turn)
+            break
+    store = GameStore(tmp_path)
+    path = store.finish(board, white="Ann", black="morris level 5", now=datetime(2026, 11, 29))
+    assert path.parent == tmp_path / "games"
+    record = morris.read_game(path.read_text())
+    assert record.tags["White"] == "Ann"
+    assert record.result == board.result() != "*"
+    assert record.board().position() == board.position()
+    again = store.finish(board, white="Ann", black="morris level 5", now=datetime(2026, 11, 29))
+    assert again != path  # two games in the same second are both kept
