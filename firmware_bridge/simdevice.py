@@ -238,8 +238,8 @@ class _FdPort:
             return b""
         return data
 
-    def write(self, data: bytes) -> None:
-        if self.owner.silent:
+    def write(self, data: bytes, force: bool = False) -> None:
+        if self.owner.silent and not force:
             return
         view = memoryview(data)
         while view:
@@ -347,8 +347,8 @@ class PtyDevice:
     # --- reaching into the running firmware ----------------------------------------------
 
     def write_raw(self, data: bytes) -> None:
-        """Send bytes to the host as if the firmware had sent them (garbage, forged frames)."""
-        self.call(lambda fw: fw.port.write(data))
+        """Send bytes to the host between two ticks (garbage, forged frames), even if silent."""
+        self.call(lambda fw: fw.port.write(data, force=True))
 
     def call(self, fn: Callable[[boardfw.Firmware], None]) -> None:
         """Run ``fn(firmware)`` on the firmware thread, between two ticks; wait for it."""

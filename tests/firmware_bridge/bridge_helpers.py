@@ -1,0 +1,111 @@
+"""Helpers for the serial bridge tests: a virtual clock, callback recorders, a test harness."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from firmware_bridge import SerialBoard
+from firmware_bridge.simdevice import PtyDevice
+from hardware.interface import POINTS, ButtonPress, SensorReading
+
+T = TypeVar("T")
+
+#: Upper bound for anything that should happen "at once" across the pty (real seconds).
+PROMPT = 5.0
+
+
+class FakeClock:
+    """A virtual clock for the host: time moves only when a test moves it."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return self.now
+
+    def set(self, when: float) -> None:
+        with self._lock:
+            self.now = max(self.now, when)
+
+    def advance(self, seconds: float) -> float:
+        with self._lock:
+            self.now += seconds
+            return self.now
+
+
+class Recorder(Generic[T]):
+    """Collects callback arguments (from any thread) and lets a test wait for them."""
+
+    def __init__(self) -> None:
+        self.items: list[T] = []
+        self._cond = threading.Condition()
+
+    def __call__(self, item: T) -> None:
+        with self._cond:
+            self.items.append(item)
+            self._cond.notify_all()
+
+    def wait_for(self, predicate: Callable[[list[T]], bool], timeout: float = PROMPT) -> bool:
+        with self._cond:
+            return self._cond.wait_for(lambda: predicate(self.items), timeout)
+
+    def wait_count(self, count: int, timeout: float = PROMPT) -> list[T]:
+        assert self.wait_for(lambda items: len(items) >= count, timeout), (
+            f"expected {count} callbacks, got {self.items}"
+        )
+        return list(self.items)
+
+
+class Harness:
+    """A SerialBoard on virtual time, linked over a pty to the simulated firmware."""
+
+    def __init__(self, device: PtyDevice, clock: FakeClock, **kwargs: object) -> None:
+        self.device = device
+        self.sim = device.board
+        self.clock = clock
+        self.changes: Recorder[SensorReading] = Recorder()
+        self.presses: Recorder[ButtonPress] = Recorder()
+        self.links: Recorder[bool] = Recorder()
+        self.board = SerialBoard(
+            device.url,
+            clock=clock,
+            when_changed=self.changes,
+            when_pressed=self.presses,
+            when_link_changed=self.links,
+            **kwargs,  # type: ignore[arg-type]
+        )
+
+    def place(self, *names: str) -> None:
+        for name in names:
+            self.sim.place(POINTS.index(name))
+
+    def lift(self, *names: str) -> None:
+        for name in names:
+            self.sim.lift(POINTS.index(name))
+
+    def wait_sensors(self, expected: set[str]) -> SensorReading:
+        """Wait for the change report whose snapshot is ``expected``."""
+        target = frozenset(expected)
+        assert self.changes.wait_for(lambda items: bool(items) and items[-1].occupied == target), (
+            f"never reported {sorted(target)}; reports: {self.changes.items}"
+        )
+        return self.changes.items[-1]
+
+    def drive_until_up(self, limit: float = 10.0) -> float:
+        """Call poll at the deadlines it asks for (virtual time) until the link is up.
+
+        Returns the virtual time taken. Real time is only waited on while a handshake is under
+        way, so a slow machine can make this slower but never makes it fail.
+        """
+        start = self.clock()
+        while not self.board.is_link_up:
+            assert self.clock() - start <= limit, "link not back within the limit"
+            deadline = self.board.poll(self.clock())
+            if self.board.link_state.value == "connecting" and self.board.wait_for_link(0.5):
+                break
+            self.clock.set(deadline)
+        return self.clock() - start
