@@ -72,6 +72,8 @@ __all__ = [
 DECODE_WINDOW: float = BLINK_TIMING[Signal.SLOW][0]
 #: Blink edges closer than this are a fast blink (fast: 0.125 s apart, slow: 0.5 s).
 _FAST_GAP = 0.3
+#: A matrix LED whose row has not been selected for this long is dark (the refresh stopped).
+_STALE = 0.05
 #: How much LED history is kept.
 _KEEP = 2.0 * DECODE_WINDOW
 
@@ -171,6 +173,7 @@ class BoardEmulator:
         #: Per output, the recorded LED levels: (time, lit) at each change.
         self.history: dict[Hashable, list[tuple[float, bool]]] = {}
         self._pins: list[EmulatedPin] = []
+        self._matrix_row_of: dict[Hashable, int] = {}
         self._wire_inputs(factory)
         self._wire_outputs(factory)
 
@@ -254,6 +257,7 @@ class BoardEmulator:
             m = w.output_matrix
             row_names, col_names = list(m.rows), list(m.columns)
             self._out_rows = [self._pin(factory, p) for p in m.rows.values()]
+            self._row_off_since: list[float | None] = [None] * len(self._out_rows)
             self._out_cols = [self._pin(factory, p) for p in m.columns.values()]
             self._led_at: dict[tuple[int, int], Hashable] = {
                 (row_names.index(v.row), col_names.index(v.column)): k
@@ -262,6 +266,7 @@ class BoardEmulator:
             }
             for r, pin in enumerate(self._out_rows):
                 pin.listener = self._row_listener(r)
+            self._matrix_row_of = {key: rc[0] for rc, key in self._led_at.items()}
             for c, pin in enumerate(self._out_cols):
                 pin.listener = self._column_listener(c)
         if w.chain is not None:
@@ -280,6 +285,7 @@ class BoardEmulator:
 
     def _row_listener(self, row: int) -> Callable[[bool], None]:
         def changed(level: bool) -> None:
+            self._row_off_since[row] = None if level else self.time()
             if level:  # selected: its LEDs show what the columns sink
                 for c, col in enumerate(self._out_cols):
                     key = self._led_at.get((row, c))
@@ -397,11 +403,26 @@ class BoardEmulator:
             if history[-1][1] != lit:
                 history.append((self.time(), lit))
 
+    def _effective(self, key: Hashable, now: float) -> list[tuple[float, bool]]:
+        history = self.history[key]
+        row = self._matrix_row_of.get(key)
+        if row is not None and history[-1][1]:
+            off_since = self._row_off_since[row]
+            if off_since is not None and now - off_since > _STALE:
+                return [*history, (off_since, False)]  # no longer refreshed: dark
+        return history
+
+    def level(self, key: Hashable, now: float) -> bool:
+        """Whether the LED ``key`` is lit at ``now`` (as far as an eye can tell)."""
+        if key not in self.history:
+            return False
+        return self._effective(key, now)[-1][1]
+
     def signal(self, key: Hashable, now: float) -> Signal:
         """Decode what the LED ``key`` showed over the last :data:`DECODE_WINDOW` seconds."""
-        history = self.history.get(key)
-        if history is None:
+        if key not in self.history:
             return Signal.OFF  # not wired: a missing LED is dark
+        history = self._effective(key, now)
         start = now - DECODE_WINDOW
         edges = [t for t, _ in history if start < t <= now]
         level = history[-1][1]
