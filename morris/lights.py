@@ -1,0 +1,133 @@
+"""The light language of DESIGN.md: the referee's state in, a signal per point out.
+
+Pure functions of the referee's state (and, for a hint, the time): rendering twice gives the same
+lights, and nothing blinks because a sensor flickered below the debounce time.
+
+========  ===================================================================================
+signal    shown on
+========  ===================================================================================
+``on``    the Pi's placement or target; a lifted piece's legal targets; a missing piece
+``slow``  the Pi's origin; the Pi's removal once its action is carried out; every piece that
+          may be removed after a person's mill
+``fast``  an unexpected piece; an unremovable piece lifted after a mill
+``off``   everything else, and every point once the game is over
+========  ===================================================================================
+
+While a board is flagged, the points of the Pi's own turn keep their signals (its origin stays
+``slow``, its target ``on``), so a mistake elsewhere never changes what the Pi asks for.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from morris.core import NUM_POINTS, WHITE, Move, Point
+from morris.referee import Referee
+
+__all__ = ["STATUS_LIGHTS", "Light", "compute_lights", "status_lights", "turn_lights"]
+
+
+class Light(enum.StrEnum):
+    """What one LED shows; the same strings as ``hardware.interface.Signal``."""
+
+    OFF = "off"  # nothing to do here
+    ON = "on"  # put a piece here
+    SLOW = "slow"  # take the piece from here (a request, or one of several allowed choices)
+    FAST = "fast"  # something is wrong here
+
+
+#: The status LEDs, by the names ``hardware.interface.StatusLight`` uses.
+STATUS_LIGHTS: tuple[str, ...] = ("turn", "thinking", "error", "game_over")
+
+
+def turn_lights(move: Move, sensed: int, *, removal_at_once: bool = False) -> dict[Point, Light]:
+    """A turn in the light language, against the board ``sensed``.
+
+    The origin is ``slow`` while its piece stands, the target ``on`` while it is empty, and the
+    removal ``slow`` once the action is carried out (``removal_at_once``: from the start, for a
+    hint). Points already done are left out.
+    """
+    lights: dict[Point, Light] = {}
+    origin = move.from_point
+    if origin is not None and sensed >> origin & 1:
+        lights[origin] = Light.SLOW
+    if not sensed >> move.to_point & 1:
+        lights[move.to_point] = Light.ON
+    done = (origin is None or not sensed >> origin & 1) and bool(sensed >> move.to_point & 1)
+    if move.remove is not None and sensed >> move.remove & 1 and (done or removal_at_once):
+        lights[move.remove] = Light.SLOW
+    return lights
+
+
+def _mask(move: Move) -> int:
+    mask = 1 << move.to_point
+    for p in (move.from_point, move.remove):
+        if p is not None:
+            mask |= 1 << p
+    return mask
+
+
+def compute_lights(referee: Referee, now: float) -> dict[Point, Light]:
+    """The signal of every one of the 24 points for the referee's state at ``now``."""
+    lights = dict.fromkeys(range(NUM_POINTS), Light.OFF)
+    if referee.is_game_over:
+        return lights
+    sensed = referee.sensed
+    expected = referee.expected
+    mismatch = referee.mismatch
+    if mismatch is not None:
+        keep = 0  # points rendered by the Pi's turn rather than by the difference
+        if expected is not None and not referee.is_guiding:
+            keep = _mask(expected)
+            lights.update(turn_lights(expected, sensed))
+        for p in range(NUM_POINTS):
+            if keep >> p & 1:
+                continue
+            if mismatch.unexpected >> p & 1:
+                lights[p] = Light.FAST
+            elif mismatch.missing >> p & 1:
+                lights[p] = Light.ON
+        return lights
+    hint = referee.hint_shown(now)
+    if hint is not None:
+        lights.update(turn_lights(hint, sensed, removal_at_once=True))
+        return lights
+    if expected is not None:
+        lights.update(turn_lights(expected, sensed))
+    for p in range(NUM_POINTS):
+        bit = 1 << p
+        if referee.illegal_removal & bit:
+            lights[p] = Light.FAST
+        elif referee.removable & bit:
+            lights[p] = Light.SLOW
+        elif referee.targets & bit:
+            lights[p] = Light.ON
+    return lights
+
+
+def status_lights(referee: Referee, thinking: bool) -> dict[str, Light]:
+    """The status LEDs: ``turn``, ``thinking``, ``error``, ``game_over``.
+
+    ``turn`` is lit while the person is to move (in referee mode: while white is to move);
+    ``error`` blinks fast while the board is flagged or the link is down, and is lit while the
+    lights guide the board back to the game (takeback, new game, resumed game).
+    """
+    over = referee.is_game_over
+    if over:
+        turn = False
+    elif referee.pi_color is None:
+        turn = referee.board.turn == WHITE
+    else:
+        turn = not referee.pi_to_move
+    if referee.is_flagged or not referee.link_up:
+        error = Light.FAST
+    elif referee.mismatch is not None:
+        error = Light.ON
+    else:
+        error = Light.OFF
+    return {
+        "turn": Light.ON if turn else Light.OFF,
+        "thinking": Light.ON if thinking else Light.OFF,
+        "error": error,
+        "game_over": Light.ON if over else Light.OFF,
+    }

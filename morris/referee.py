@@ -1,0 +1,805 @@
+"""The referee: timed sensor snapshots in, turns of the game out.
+
+The board senses *that* a piece stands on a point, never its colour. The referee keeps the
+accepted game (a :class:`~morris.core.Board`) and reads each sensed snapshot against it: a finished
+legal turn is accepted, a half-done one (a piece in the hand, a mill waiting for its removal) is
+normal, and a board that no legal turn explains is flagged. It is pure: no threads, no clock, no
+I/O. Time comes in as ``now`` on every call and the caller polls at
+:meth:`Referee.next_deadline`.
+
+Timings (all in :class:`RefereeConfig`):
+
+- each point is debounced on its own: a change must last ``debounce`` seconds before it counts, so
+  a bouncing reed contact or a weak magnet's flicker never reaches the game, and a flickering point
+  never holds up the others;
+- a settled board that is a legal turn is accepted once it has stayed so for ``accept_delay``
+  (defaults: 0.1 + 0.5 s, inside the 1 s the product promises); a piece slid across points on its
+  way is never there that long;
+- a board no legal turn explains is flagged after ``flag_delay``; the earlier position restored
+  counts as a takeback after ``takeback_delay``; an empty board starts a new game after
+  ``clear_delay``.
+
+>>> from morris.core import Board, parse_point
+>>> referee = Referee(Board(), pi_color=None)
+>>> referee.update(1 << parse_point("d6"), now=1.0)
+[]
+>>> referee.poll(now=2.0)
+[TurnAccepted(move=Move.parse('d6'), color=True, by_pi=False)]
+
+See docs/REFEREE.md for how physical actions are read and the failure list this answers.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from dataclasses import dataclass, field
+
+from morris.core import (
+    COLOR_NAMES,
+    NUM_POINTS,
+    POINT_NAMES,
+    Board,
+    Color,
+    MorrisError,
+    Move,
+    Outcome,
+    Point,
+)
+
+__all__ = [
+    "Event",
+    "Flagged",
+    "GameOver",
+    "IllegalRemoval",
+    "MillClosed",
+    "Mismatch",
+    "NewGame",
+    "PiToMove",
+    "Referee",
+    "RefereeConfig",
+    "RefereeError",
+    "Resolved",
+    "SearchCancelled",
+    "TakenBack",
+    "TurnAccepted",
+    "names",
+]
+
+logger = logging.getLogger(__name__)
+
+_ALL = (1 << NUM_POINTS) - 1
+
+
+class RefereeError(MorrisError, ValueError):
+    """A call the referee cannot honour (a turn for the wrong side, an illegal turn)."""
+
+
+@dataclass(frozen=True)
+class RefereeConfig:
+    """The referee's timings, in seconds. Delays count from the moment the board settled."""
+
+    #: A point's change must last this long to count (contact bounce, a weak magnet's flicker).
+    debounce: float = 0.1
+    #: A settled legal turn is accepted after this long (keep ``debounce + accept_delay <= 1``).
+    accept_delay: float = 0.5
+    #: A settled board that no legal turn explains is flagged after this long.
+    flag_delay: float = 5.0
+    #: An earlier position restored on the board must stand this long to count as a takeback.
+    takeback_delay: float = 1.5
+    #: An empty board this long (while the game has pieces) starts a new game.
+    clear_delay: float = 2.0
+
+    def __post_init__(self) -> None:
+        for name in ("debounce", "accept_delay", "flag_delay", "takeback_delay", "clear_delay"):
+            value = getattr(self, name)
+            if not value >= 0:
+                raise ValueError(f"RefereeConfig.{name} must be a time >= 0, not {value!r}")
+
+
+# -- events ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the daemon should know; every referee call returns a list of them in order."""
+
+
+@dataclass(frozen=True)
+class TurnAccepted(Event):
+    """A turn is now part of the game (``by_pi``: the Pi's own turn, carried out on the board)."""
+
+    move: Move
+    color: Color
+    by_pi: bool
+
+
+@dataclass(frozen=True)
+class MillClosed(Event):
+    """A person's action closed a mill; lifting one of ``removable`` (a bitmask) finishes it."""
+
+    action: Move
+    removable: int
+
+
+@dataclass(frozen=True)
+class Flagged(Event):
+    """The board is wrong: ``missing`` and ``unexpected`` are bitmasks against what it should be."""
+
+    missing: int
+    unexpected: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Resolved(Event):
+    """A flagged board is right again (or the game it was wrong for has been replaced)."""
+
+
+@dataclass(frozen=True)
+class TakenBack(Event):
+    """Turns were undone, oldest first."""
+
+    moves: list[Move]
+
+
+@dataclass(frozen=True)
+class NewGame(Event):
+    """A new game started from the empty board."""
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    """The game ended; emitted once per game."""
+
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class PiToMove(Event):
+    """It is now the Pi's turn: the daemon starts a search (on a copy of the board)."""
+
+
+@dataclass(frozen=True)
+class SearchCancelled(Event):
+    """A takeback or new game happened while the Pi was to move: drop the search and its result."""
+
+
+@dataclass(frozen=True)
+class IllegalRemoval(Event):
+    """After a mill a person lifted a piece that may not be removed (it stands in a mill)."""
+
+    point: Point
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """How the board differs from what it should be, shown since ``since``."""
+
+    missing: int
+    unexpected: int
+    since: float
+
+
+def names(mask: int) -> str:
+    """The point names in a bitmask, space-separated (``"a7 d7"``); for messages and tests."""
+    return " ".join(POINT_NAMES[p] for p in _points(mask))
+
+
+def _points(mask: int) -> list[Point]:
+    return [p for p in range(NUM_POINTS) if mask >> p & 1]
+
+
+def _single(mask: int) -> bool:
+    return mask != 0 and mask & (mask - 1) == 0
+
+
+def _index(mask: int) -> Point:
+    return mask.bit_length() - 1
+
+
+def _footprint(move: Move) -> tuple[int, int]:
+    """The points a turn fills and the points it clears."""
+    cleared = 0
+    if move.from_point is not None:
+        cleared |= 1 << move.from_point
+    if move.remove is not None:
+        cleared |= 1 << move.remove
+    return 1 << move.to_point, cleared
+
+
+# -- readings: what the settled board means -------------------------------------------------------
+
+
+class _Kind(enum.Enum):
+    IDLE = "idle"  # game over: nothing is read but an empty board
+    SAME = "same"  # the board shows the accepted position
+    TURN = "turn"  # a complete turn (or the Pi's turn and the person's reply)
+    COMMIT = "commit"  # the Pi's turn carried out and the person's next turn begun
+    MILL = "mill"  # a person's mill-closing action done, its removal pending
+    ILLEGAL = "illegal"  # ... and an unremovable opponent piece lifted
+    PARTIAL = "partial"  # a person's turn begun: a piece in the hand, or the removal first
+    PI_PARTIAL = "pi-partial"  # the Pi's turn not (fully) carried out yet
+    TAKEBACK = "takeback"  # an earlier position restored
+    CLEAR = "clear"  # the board cleared
+    GUIDE = "guide"  # the board must be set to the game first (takeback button, new game, resume)
+    UNEXPLAINED = "unexplained"
+
+
+@dataclass
+class _Reading:
+    kind: _Kind
+    moves: tuple[Move, ...] = ()  # TURN: turns to accept; COMMIT: the Pi's turn
+    action: Move | None = None  # MILL, ILLEGAL: the mill-closing action
+    removable: int = 0  # MILL, ILLEGAL: opponent pieces that may be removed
+    illegal: int = 0  # ILLEGAL: unremovable opponent pieces lifted
+    targets: int = 0  # PARTIAL, COMMIT: where a piece may go
+    undo: int = 0  # TAKEBACK: turns to undo
+    reason: str = ""  # UNEXPLAINED, PI_PARTIAL: for the Flagged event
+    due: float | None = None
+    fired: bool = False
+    flaggable: bool = field(default=False)
+
+
+def _person_reading(board: Board, sensed: int) -> _Reading | None:
+    """Read ``sensed`` (not the accepted occupancy) as a turn of the side to move, or ``None``."""
+    occupied = board.occupied
+    added = sensed & ~occupied
+    removed = occupied & ~sensed
+    turn = board.turn
+    own_lifted = removed & board.occupied_co(turn)
+    opp_lifted = removed & board.occupied_co(not turn)
+    if added & (added - 1) or own_lifted & (own_lifted - 1):
+        return None
+    origin = _index(own_lifted) if own_lifted else None
+    legal = list(board.generate_legal_moves())
+    if own_lifted or added:  # the lifted piece moves, or (nothing lifted) a piece is placed
+        legal = [m for m in legal if m.from_point == origin]
+    if added:
+        to = _index(added)
+        actions = [m for m in legal if m.to_point == to]
+        if not actions:
+            return None
+        if actions[0].remove is None:  # no mill (or nothing to remove): the action is the turn
+            return None if opp_lifted else _Reading(_Kind.TURN, moves=(actions[0],))
+        action = actions[0].without_removal()
+        removable = 0
+        for m in actions:
+            assert m.remove is not None
+            removable |= 1 << m.remove
+        if not opp_lifted:
+            return _Reading(_Kind.MILL, action=action, removable=removable)
+        if _single(opp_lifted) and opp_lifted & removable:
+            return _Reading(_Kind.TURN, moves=(Move(origin, to, _index(opp_lifted)),))
+        if not opp_lifted & removable:
+            return _Reading(_Kind.ILLEGAL, action=action, removable=removable, illegal=opp_lifted)
+        return None
+    if opp_lifted:  # the removal before the action ("removal first")
+        if not _single(opp_lifted):
+            return None
+        targets = 0
+        for m in legal:
+            if m.remove == _index(opp_lifted):
+                targets |= 1 << m.to_point
+        return _Reading(_Kind.PARTIAL, targets=targets) if targets else None
+    if own_lifted:
+        targets = 0
+        for m in legal:
+            targets |= 1 << m.to_point
+        return _Reading(_Kind.PARTIAL, targets=targets) if targets else None
+    return None
+
+
+def _pi_reading(board: Board, move: Move, sensed: int) -> _Reading | None:
+    """Read ``sensed`` as the Pi's ``move`` being carried out (and maybe the person's reply)."""
+    occupied = board.occupied
+    added = sensed & ~occupied
+    removed = occupied & ~sensed
+    fills, clears = _footprint(move)
+    if added == fills and removed == clears:
+        return _Reading(_Kind.TURN, moves=(move,))
+    if not added & ~fills and not removed & ~clears:
+        origin = move.from_point
+        if added and origin is not None and not removed >> origin & 1:
+            return None  # the target filled but the origin still there: an extra piece
+        if not added and not removed:
+            return _Reading(_Kind.PI_PARTIAL)
+        return _Reading(
+            _Kind.PI_PARTIAL,
+            flaggable=True,
+            reason=f"the Pi's turn {move} is only partly carried out",
+        )
+    after = board.copy()
+    after.push(move)
+    reply = _person_reading(after, sensed)
+    if reply is None:
+        return None
+    if reply.kind is _Kind.TURN:
+        return _Reading(_Kind.TURN, moves=(move, *reply.moves))
+    return _Reading(_Kind.COMMIT, moves=(move,), targets=reply.targets)
+
+
+# -- the referee ----------------------------------------------------------------------------------
+
+
+class Referee:
+    """Turns timed sensor snapshots (bit ``p`` = a piece on point ``p``) into turns of ``board``.
+
+    ``pi_color`` is the Pi's colour, or ``None`` in referee mode (two people). ``sensed`` is the
+    board's snapshot at ``now``; if it differs from ``board`` (a game resumed after a restart, a
+    board not yet cleared) the lights guide the person to set it right before play goes on.
+    ``None`` means "the board shows the game".
+
+    Every call takes the time and returns the :class:`Event` s that happened up to it, in order.
+    The referee pushes and pops turns on ``board``; search on a copy of it.
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        *,
+        pi_color: Color | None,
+        config: RefereeConfig = RefereeConfig(),
+        now: float = 0.0,
+        sensed: int | None = None,
+    ) -> None:
+        self.board = board
+        self.pi_color = pi_color
+        self.config = config
+        self._now = now
+        snapshot = board.occupied if sensed is None else sensed & _ALL
+        self._raw = snapshot
+        self._changed_at = [now] * NUM_POINTS  # when each point's raw reading last changed
+        self._settled = snapshot
+        self._settled_at = now
+        self._expected: Move | None = None
+        self._announced: Move | None = None  # the mill action MillClosed was sent for
+        self._flagged = False
+        self._flag_since = now
+        self._guiding = snapshot != board.occupied and board.outcome() is None
+        self._guide_since = now
+        self._mismatch: Mismatch | None = None
+        self._hint: Move | None = None
+        self._hint_until = now
+        self._link_up = True
+        self._reading = _Reading(_Kind.SAME)
+        self._evaluate([])
+
+    # -- state --------------------------------------------------------------------------------
+
+    @property
+    def sensed(self) -> int:
+        """The debounced snapshot: what the referee believes stands on the board."""
+        return self._settled
+
+    @property
+    def pi_to_move(self) -> bool:
+        """Whether it is the Pi's turn (vs-Pi mode, game not over)."""
+        return (
+            self.pi_color is not None
+            and self.board.turn == self.pi_color
+            and self.board.outcome() is None
+        )
+
+    @property
+    def expected(self) -> Move | None:
+        """The Pi's chosen turn, waiting to be carried out on the board."""
+        return self._expected
+
+    @property
+    def mismatch(self) -> Mismatch | None:
+        """The difference the lights show: a flagged board, or guidance to set the board right."""
+        return self._mismatch
+
+    @property
+    def is_flagged(self) -> bool:
+        """Whether the board is flagged as wrong (a Flagged or IllegalRemoval not yet resolved)."""
+        return self._flagged
+
+    @property
+    def is_guiding(self) -> bool:
+        """Whether the board must first be set to the game (after takeback, new game, resume)."""
+        return self._guiding
+
+    @property
+    def is_game_over(self) -> bool:
+        """Whether the accepted game has ended."""
+        return self.board.outcome() is not None
+
+    @property
+    def link_up(self) -> bool:
+        """``False`` between :meth:`link_lost` and :meth:`link_restored`."""
+        return self._link_up
+
+    @property
+    def lifted(self) -> int:
+        """Pieces of the side to move that are off their points (a bitmask)."""
+        if self.is_game_over:
+            return 0
+        return self.board.occupied_co(self.board.turn) & ~self._settled
+
+    @property
+    def pending_action(self) -> Move | None:
+        """A person's mill-closing action on the board, waiting for its removal (once announced)."""
+        r = self._reading
+        if r.kind in (_Kind.MILL, _Kind.ILLEGAL) and (r.fired or r.action == self._announced):
+            return r.action
+        return None
+
+    @property
+    def removable(self) -> int:
+        """The opponent pieces that may be removed now, while :attr:`pending_action` is set."""
+        return self._reading.removable if self.pending_action is not None else 0
+
+    @property
+    def illegal_removal(self) -> int:
+        """Unremovable opponent pieces lifted after a mill (flagged), as a bitmask."""
+        r = self._reading
+        return r.illegal if r.kind is _Kind.ILLEGAL and r.fired else 0
+
+    @property
+    def targets(self) -> int:
+        """Points where a person's lifted piece (or the action after a removal) may go."""
+        return self._reading.targets if self._reading.kind in (_Kind.PARTIAL, _Kind.COMMIT) else 0
+
+    def hint_shown(self, now: float) -> Move | None:
+        """The hinted turn if it is still to be shown at ``now``."""
+        return self._hint if self._hint is not None and now < self._hint_until else None
+
+    # -- calls from the daemon -------------------------------------------------------------------
+
+    def update(self, sensed: int, now: float) -> list[Event]:
+        """A new raw sensor snapshot (bit ``p`` = point ``p``) at ``now``."""
+        events = self._advance(now)
+        if not self._link_up:
+            return events  # a stray reading from a link we consider lost
+        sensed &= _ALL
+        changed = sensed ^ self._raw
+        for p in _points(changed):
+            self._changed_at[p] = self._now
+        self._raw = sensed
+        events += self._advance(now)
+        return events
+
+    def poll(self, now: float) -> list[Event]:
+        """Time passed with no change; call it at :meth:`next_deadline`."""
+        return self._advance(now)
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`poll` must next be called, or ``None`` while nothing is pending."""
+        return self._next_due()
+
+    def expect(self, move: Move, now: float) -> list[Event]:
+        """The Pi chose ``move``: from now on the board should show it carried out.
+
+        Raises :class:`RefereeError` if it is not the Pi's turn or the move is illegal; a daemon
+        that drops its search on :class:`SearchCancelled` never sees that.
+        """
+        events = self._advance(now)
+        if not self.pi_to_move:
+            raise RefereeError(
+                f"expect({move}): it is not the Pi's turn in {self.board.position()}"
+            )
+        reason = self.board.illegal_reason(move)
+        if reason is not None:
+            raise RefereeError(f"expect({move}): {reason}, in {self.board.position()}")
+        self._expected = move
+        self._hint = None
+        self._evaluate(events)
+        events += self._advance(now)
+        return events
+
+    def takeback(self, now: float) -> list[Event]:
+        """The takeback button: undo the last person's turn (and the Pi's reply to it).
+
+        The lights then show how to set the board back (missing ``on``, unexpected ``fast``).
+        Does nothing when no person's turn is left to undo.
+        """
+        events = self._advance(now)
+        count = self._takeback_count()
+        if not count:
+            return events
+        self._undo(count, events)
+        events += self._advance(now)
+        return events
+
+    def new_game(self, now: float, board: Board | None = None) -> list[Event]:
+        """The new-game button: a fresh game (same variant and settings unless ``board``).
+
+        Pieces still standing blink ``fast`` until removed; the game starts once the board is
+        empty.
+        """
+        events = self._advance(now)
+        self._start_new_game(events, board)
+        events += self._advance(now)
+        return events
+
+    def hint(self, move: Move, now: float, duration: float = 4.0) -> list[Event]:
+        """Show ``move`` (for the side to move) for ``duration`` or until the board changes."""
+        events = self._advance(now)
+        reason = self.board.illegal_reason(move)
+        if reason is not None:
+            raise RefereeError(f"hint({move}): {reason}, in {self.board.position()}")
+        self._hint = move
+        self._hint_until = self._now + duration
+        return events
+
+    def link_lost(self, now: float) -> list[Event]:
+        """The board's link is down: nothing is read or accepted until :meth:`link_restored`."""
+        events = self._advance(now)
+        self._link_up = False
+        logger.warning("board link lost at %.2f", self._now)
+        return events
+
+    def link_restored(self, sensed: int, now: float) -> list[Event]:
+        """The link is back with a fresh snapshot.
+
+        Whatever happened while it was down is not replayed: the snapshot is a new raw reading that
+        must settle and stay as usual, so it can only become a turn if it is one, whole.
+        """
+        events = self._advance(now)
+        self._link_up = True
+        sensed &= _ALL
+        self._raw = sensed
+        for p in _points(sensed ^ self._settled):
+            self._changed_at[p] = self._now
+        self._settled_at = self._now  # what settled before the outage must stand again
+        self._evaluate(events)
+        events += self._advance(now)
+        return events
+
+    # -- time ---------------------------------------------------------------------------------
+
+    def _next_due(self) -> float | None:
+        candidates: list[float] = []
+        if self._link_up:
+            pending = self._raw ^ self._settled
+            if pending:
+                candidates.append(
+                    min(self._changed_at[p] for p in _points(pending)) + self.config.debounce
+                )
+            if self._reading.due is not None and not self._reading.fired:
+                candidates.append(max(self._reading.due, self._now))
+        if self._hint is not None:
+            candidates.append(self._hint_until)
+        return min(candidates) if candidates else None
+
+    def _advance(self, now: float) -> list[Event]:
+        events: list[Event] = []
+        now = max(now, self._now)
+        for _ in range(10_000):  # each step settles a point or fires a timer; never spins
+            due = self._next_due()
+            if due is None or due > now:
+                break
+            self._now = max(due, self._now)
+            self._step(events)
+        self._now = now
+        return events
+
+    def _step(self, events: list[Event]) -> None:
+        """Do what is due at ``self._now``: settle points first, then the reading's timer."""
+        now = self._now
+        if self._link_up:
+            pending = self._raw ^ self._settled
+            ripe = 0
+            for p in _points(pending):
+                if self._changed_at[p] + self.config.debounce <= now:
+                    ripe |= 1 << p
+            if ripe:
+                self._settled ^= ripe
+                self._settled_at = now
+                self._hint = None  # the board changed
+                self._evaluate(events)
+                return
+            r = self._reading
+            if r.due is not None and not r.fired and r.due <= now:
+                self._fire(events)
+                return
+        if self._hint is not None and self._hint_until <= now:
+            self._hint = None
+
+    # -- reading the board --------------------------------------------------------------------
+
+    def _read(self) -> _Reading:
+        board = self.board
+        sensed = self._settled
+        occupied = board.occupied
+        if board.outcome() is not None:
+            return _Reading(_Kind.CLEAR if sensed == 0 and occupied else _Kind.IDLE)
+        if self._guiding:
+            return _Reading(_Kind.CLEAR if sensed == 0 else _Kind.GUIDE)
+        if self.pi_to_move:
+            if self._expected is not None:
+                reading = _pi_reading(board, self._expected, sensed)
+                if reading is not None:
+                    return reading
+            elif sensed == occupied:
+                return _Reading(_Kind.SAME)
+        else:
+            if sensed == occupied:
+                return _Reading(_Kind.SAME)
+            reading = _person_reading(board, sensed)
+            if reading is not None:
+                return reading
+        # A legal forward reading always wins; only then may the board be a takeback.
+        count = self._takeback_count()
+        if count:
+            earlier = board.copy()
+            for _ in range(count):
+                earlier.pop()
+            if sensed == earlier.occupied:
+                return _Reading(_Kind.TAKEBACK, undo=count)
+        if sensed == 0 and occupied:
+            return _Reading(_Kind.CLEAR)
+        return _Reading(_Kind.UNEXPLAINED, flaggable=True, reason=self._unexplained_reason())
+
+    def _unexplained_reason(self) -> str:
+        board = self.board
+        sensed = self._settled
+        added = sensed & ~board.occupied
+        removed = board.occupied & ~sensed
+        parts = []
+        if self.pi_to_move:
+            if self._expected is None:
+                parts.append("the board changed while the Pi thinks")
+            else:
+                parts.append(f"the Pi's turn {self._expected} is carried out wrongly")
+        else:
+            parts.append(f"no legal turn of {COLOR_NAMES[board.turn]} explains the board")
+        if added:
+            parts.append(f"new pieces on {names(added)}")
+        if removed:
+            parts.append(f"pieces gone from {names(removed)}")
+        return "; ".join(parts)
+
+    def _evaluate(self, events: list[Event]) -> None:
+        """Read the settled board again after it or the game changed; set the reading's timer."""
+        if self._guiding and (self._settled == self.board.occupied or self.is_game_over):
+            self._guiding = False
+        reading = self._read()
+        cfg = self.config
+        start = self._settled_at
+        kind = reading.kind
+        if kind in (_Kind.TURN, _Kind.COMMIT, _Kind.ILLEGAL):
+            reading.due = start + cfg.accept_delay
+        elif kind is _Kind.MILL:
+            if reading.action == self._announced:
+                reading.fired = True  # already announced: its lights stay on without a wait
+            else:
+                reading.due = start + cfg.accept_delay
+        elif kind is _Kind.TAKEBACK:
+            reading.due = start + cfg.takeback_delay
+        elif kind is _Kind.CLEAR:
+            reading.due = start + cfg.clear_delay
+        elif reading.flaggable and not self._flagged:
+            reading.due = start + cfg.flag_delay
+        if self._flagged and not reading.flaggable and kind is not _Kind.ILLEGAL:
+            self._flagged = False
+            events.append(Resolved())
+        self._reading = reading
+        self._update_mismatch()
+
+    def _update_mismatch(self) -> None:
+        sensed = self._settled
+        if self._guiding:
+            reference = self.board.occupied
+            since = self._guide_since
+        elif self._flagged and self._reading.flaggable:
+            reference = self._reference()
+            since = self._flag_since
+        else:
+            self._mismatch = None
+            return
+        self._mismatch = Mismatch(reference & ~sensed, sensed & ~reference, since)
+
+    def _reference(self) -> int:
+        """What a wrong board should be: the Pi's turn done, or the position (or mill action)."""
+        board = self.board
+        if self._expected is not None:
+            after = board.copy()
+            after.push(self._expected)
+            return after.occupied
+        candidates = [board.occupied]
+        if self._announced is not None:
+            fills, clears = _footprint(self._announced)
+            candidates.append(board.occupied & ~clears | fills)
+        return min(candidates, key=lambda ref: (ref ^ self._settled).bit_count())
+
+    # -- acting on a reading --------------------------------------------------------------------
+
+    def _fire(self, events: list[Event]) -> None:
+        r = self._reading
+        r.fired = True
+        kind = r.kind
+        if kind in (_Kind.TURN, _Kind.COMMIT):
+            for move in r.moves:
+                if not self._accept(move, events):
+                    break
+            self._after_change(events, was_pi_to_move=False)
+        elif kind in (_Kind.MILL, _Kind.ILLEGAL):
+            assert r.action is not None
+            if self._announced != r.action:
+                self._announced = r.action
+                events.append(MillClosed(r.action, r.removable))
+            if kind is _Kind.ILLEGAL:
+                self._flag(events)
+                for p in _points(r.illegal):
+                    events.append(IllegalRemoval(p))
+        elif kind is _Kind.TAKEBACK:
+            self._undo(r.undo, events)
+        elif kind is _Kind.CLEAR:
+            self._start_new_game(events, None)
+        elif r.flaggable:
+            self._flag(events)
+            self._update_mismatch()
+            assert self._mismatch is not None
+            events.append(Flagged(self._mismatch.missing, self._mismatch.unexpected, r.reason))
+            logger.info("flagged: %s", r.reason)
+
+    def _flag(self, events: list[Event]) -> None:
+        if not self._flagged:
+            self._flagged = True
+            self._flag_since = self._now
+
+    def _accept(self, move: Move, events: list[Event]) -> bool:
+        """Push ``move``; return whether the game goes on."""
+        color = self.board.turn
+        by_pi = color == self.pi_color
+        self.board.push(move)
+        self._announced = None
+        if by_pi:
+            self._expected = None
+        events.append(TurnAccepted(move, color, by_pi))
+        logger.info("accepted %s (%s)", move, "Pi" if by_pi else COLOR_NAMES[color])
+        outcome = self.board.outcome()
+        if outcome is not None:
+            events.append(GameOver(outcome))
+            return False
+        return True
+
+    def _after_change(self, events: list[Event], *, was_pi_to_move: bool) -> None:
+        """The game changed: read the board again and tell the daemon if the Pi is now to move."""
+        self._hint = None
+        self._evaluate(events)
+        if self.pi_to_move and not was_pi_to_move:
+            events.append(PiToMove())
+
+    def _takeback_count(self) -> int:
+        """How many turns a takeback undoes: the person's last turn and the Pi's reply to it."""
+        stack = self.board.move_stack
+        if self.pi_color is None:
+            return 1 if stack else 0
+        if self.board.turn == self.pi_color:  # the person's turn was the last one
+            return 1 if stack else 0
+        return 2 if len(stack) >= 2 else 0
+
+    def _undo(self, count: int, events: list[Event]) -> None:
+        was_pi_to_move = self.pi_to_move
+        undone = [self.board.pop() for _ in range(count)]
+        undone.reverse()
+        self._expected = None
+        self._announced = None
+        if was_pi_to_move:
+            events.append(SearchCancelled())
+        events.append(TakenBack(undone))
+        logger.info("taken back: %s", " ".join(str(m) for m in undone))
+        if self._settled != self.board.occupied:  # the button: guide the board back
+            self._guiding = True
+            self._guide_since = self._now
+        self._after_change(events, was_pi_to_move=False)
+
+    def _start_new_game(self, events: list[Event], board: Board | None) -> None:
+        if self.pi_to_move:
+            events.append(SearchCancelled())
+        if board is None:
+            self.board.reset()
+        else:
+            self.board = board
+        self._expected = None
+        self._announced = None
+        events.append(NewGame())
+        logger.info("new game")
+        if self._settled != self.board.occupied:
+            self._guiding = True
+            self._guide_since = self._now
+        self._after_change(events, was_pi_to_move=False)
