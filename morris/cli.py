@@ -19,6 +19,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "morris.commands.config",
     "morris.commands.service",
     "morris.commands.selftest",
+    "morris.commands.engine",
+    "morris.commands.match",
 )
 
 

@@ -1,0 +1,130 @@
+"""``morris match A B``: play engines against each other and estimate their Elo difference."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+
+def register(subparsers: Any) -> None:
+    """Add ``morris match``."""
+    parser = subparsers.add_parser(
+        "match",
+        help="play two engines against each other",
+        description=(
+            "Play engines against each other, colours alternating, from varied short openings. "
+            "A player is level:N (the built-in engine, 1..10), random, greedy, or "
+            "'cmd:COMMAND ARGS' (an external engine speaking the UCI-style protocol)."
+        ),
+    )
+    parser.add_argument("first", metavar="A", help="first player (the scores are its)")
+    parser.add_argument("second", metavar="B", help="second player")
+    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    parser.add_argument(
+        "--movetime",
+        type=int,
+        default=None,
+        metavar="MS",
+        help="time per move in milliseconds (a cap for built-in levels; default: levels use "
+        "their own budgets, external engines 1000 ms)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the players' randomness")
+    parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="save games here")
+    parser.add_argument(
+        "--tables",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="endgame table directory (default: the data directory, if tables are there)",
+    )
+    parser.add_argument("--no-tables", action="store_true", help="do not use endgame tables")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run)
+
+
+def load_tables(directory: Path | None) -> Any:
+    """The endgame tables in ``directory`` (or the default data directory), or ``None``."""
+    from morris.engine.tables import EndgameTables, TableError
+
+    if directory is None:
+        try:
+            from morris.app.paths import tables_dir  # type: ignore[import-not-found]
+        except ImportError:
+            return None
+        directory = Path(tables_dir())
+    if not (directory / "manifest.json").exists():
+        logger.info("no endgame tables in %s", directory)
+        return None
+    try:
+        return EndgameTables.load(directory, check=False)
+    except TableError as exc:
+        logger.warning("endgame tables in %s not used: %s", directory, exc)
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the match, print the table, save the games."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.table import Table
+
+    from morris.engine.match import format_elo, make_player, run_match, save_games
+
+    console = Console()
+    if args.games < 1:
+        console.print("[red]--games must be at least 1[/red]")
+        return 2
+    tables = None if args.no_tables else load_tables(args.tables)
+    movetime = None if args.movetime is None else args.movetime / 1000
+    try:
+        first = make_player(args.first, seed=args.seed, tables=tables)
+        second = make_player(args.second, seed=args.seed + 1, tables=tables)
+    except (ValueError, OSError) as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    try:
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[score]}"),
+            console=console,
+            disable=args.quiet,
+            transient=False,
+        ) as progress:
+            task = progress.add_task(f"{first.name} vs {second.name}", total=args.games, score="")
+
+            def advance(result: Any, _game: Any) -> None:
+                progress.update(
+                    task,
+                    advance=1,
+                    score=f"+{result.wins} ={result.draws} -{result.losses}",
+                )
+
+            result = run_match(first, second, games=args.games, movetime=movetime, progress=advance)
+    finally:
+        for player in (first, second):
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
+    diff, margin = result.elo()
+    table = Table(title=f"{result.first} vs {result.second}")
+    for column in ("games", "wins", "draws", "losses", "score", "Elo (95%)"):
+        table.add_column(column, justify="right")
+    table.add_row(
+        str(result.games_played),
+        str(result.wins),
+        str(result.draws),
+        str(result.losses),
+        f"{100 * result.score:.1f}%",
+        format_elo(diff, margin),
+    )
+    console.print(table)
+    if args.out is not None:
+        paths = save_games(result, args.out)
+        console.print(f"{len(paths)} games saved in {args.out}")
+    return 0

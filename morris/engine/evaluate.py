@@ -1,0 +1,161 @@
+"""The static evaluation, for the side to move, in centi-pieces (a piece is :data:`PIECE`).
+
+Terms (each for the side to move minus the same for the opponent):
+
+- material: pieces on the board plus pieces in hand;
+- placing phase: open twos (two pieces of a mill and the third point empty), a bonus when the side
+  to move can close a mill at once (it will), a malus when the opponent has two closing points
+  (only one can be blocked);
+- moving phase: mobility (empty neighbours), blocked pieces, a near-win bonus when the opponent has
+  no move at all, threats (an open two whose empty point one of our other pieces can reach next
+  turn), running mills (a piece of a closed mill that can step out to close another: a mill every
+  turn) and open mills (a closed mill with a piece free to step out and back).
+
+Flying sides have no mobility terms and every open two is a threat for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from morris.core.points import ALL_POINTS
+from morris.engine.movegen import Rules
+
+#: The value of a piece.
+PIECE = 100
+
+Evaluator = Callable[[int, int, int, int], int]
+
+
+def make_evaluator(rules: Rules) -> Evaluator:
+    """A fast ``evaluate(us, them, us_hand, them_hand)`` for ``rules``."""
+    masks = rules.mill_masks
+    nb = rules.neighbours
+    flying = rules.flying
+    everything = ALL_POINTS
+
+    def evaluate(us: int, them: int, uh: int, th: int) -> int:
+        pu = us.bit_count()
+        pt = them.bit_count()
+        score = (pu + uh - pt - th) * PIECE
+        empty = everything ^ (us | them)
+        if uh or th:
+            twos_us = twos_them = 0
+            close_us = close_them = 0
+            for m in masks:
+                a = us & m
+                b = them & m
+                if not b:
+                    if a and a != m and a.bit_count() == 2:
+                        twos_us += 1
+                        close_us |= m ^ a
+                elif not a and b != m and b.bit_count() == 2:
+                    twos_them += 1
+                    close_them |= m ^ b
+            score += 14 * (twos_us - twos_them)
+            if close_us and uh:
+                score += 70 if close_us & (close_us - 1) == 0 else 85
+            if close_them and th and close_them & (close_them - 1):
+                score -= 45
+            # Points with many free neighbours are worth holding while placing.
+            mob = 0
+            own = us
+            while own:
+                low = own & -own
+                own ^= low
+                mob += (nb[low.bit_length() - 1] & empty).bit_count()
+            own = them
+            while own:
+                low = own & -own
+                own ^= low
+                mob -= (nb[low.bit_length() - 1] & empty).bit_count()
+            return score + 3 * mob
+        fly_us = flying and pu == 3
+        fly_them = flying and pt == 3
+        mob_us = mob_them = 0
+        blocked_us = blocked_them = 0
+        if not fly_us:
+            own = us
+            while own:
+                low = own & -own
+                own ^= low
+                n = (nb[low.bit_length() - 1] & empty).bit_count()
+                if n:
+                    mob_us += n
+                else:
+                    blocked_us += 1
+        if not fly_them:
+            own = them
+            while own:
+                low = own & -own
+                own ^= low
+                n = (nb[low.bit_length() - 1] & empty).bit_count()
+                if n:
+                    mob_them += n
+                else:
+                    blocked_them += 1
+            if not mob_them:
+                score += 3 * PIECE  # the opponent is blocked unless our move frees them
+        score += 6 * (mob_us - mob_them) - 10 * (blocked_us - blocked_them)
+        closed_us = closed_them = 0
+        threats_us = threats_them = 0
+        running_us = running_them = 0
+        for m in masks:
+            a = us & m
+            b = them & m
+            if a == m:
+                closed_us |= m
+            elif b == m:
+                closed_them |= m
+            elif not b:
+                if a and a.bit_count() == 2:
+                    q = m ^ a
+                    movers = (us if fly_us else nb[q.bit_length() - 1] & us) & ~m
+                    if movers:
+                        threats_us += 1
+            elif not a and b.bit_count() == 2:
+                q = m ^ b
+                movers = (them if fly_them else nb[q.bit_length() - 1] & them) & ~m
+                if movers:
+                    threats_them += 1
+        # Running and open mills: a piece of a closed mill with an empty neighbour.
+        if closed_us and not fly_us:
+            own = closed_us
+            while own:
+                low = own & -own
+                own ^= low
+                p = low.bit_length() - 1
+                free = nb[p] & empty
+                if free:
+                    running_us += 1
+                    rest = us ^ low
+                    while free:
+                        fl = free & -free
+                        free ^= fl
+                        for m in masks:
+                            if m & fl and rest & m == m ^ fl:
+                                running_us += 3
+        if closed_them and not fly_them:
+            own = closed_them
+            while own:
+                low = own & -own
+                own ^= low
+                p = low.bit_length() - 1
+                free = nb[p] & empty
+                if free:
+                    running_them += 1
+                    rest = them ^ low
+                    while free:
+                        fl = free & -free
+                        free ^= fl
+                        for m in masks:
+                            if m & fl and rest & m == m ^ fl:
+                                running_them += 3
+        score += 12 * (running_us - running_them)
+        if threats_us:
+            score += 60 + 10 * threats_us
+        if threats_them:
+            score -= 10 * threats_them + (40 if threats_them > 1 else 0)
+        return score
+
+    return evaluate

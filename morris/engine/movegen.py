@@ -1,0 +1,216 @@
+"""The search's own move generator: positions as plain ints, turns as small ints.
+
+The rules core (:class:`morris.core.board.Board`) is written to be read; the search needs raw
+speed, so it keeps a position as a handful of ints passed down the recursion (nothing to undo)
+and a turn as one int, ``from | to << 5 | remove << 10`` with :data:`NONE` (31) for "no origin"
+(a placement) and "no removal". :func:`perft` here and :func:`morris.core.perft` must agree (a
+test checks it), which ties this generator to the rules.
+
+A position is seen from the side to move: ``us`` and ``them`` are bitboards, ``us_hand`` and
+``them_hand`` the pieces still to place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from morris.core.board import Board
+from morris.core.moves import Move
+from morris.core.points import ALL_POINTS, MILL_MASKS, NEIGHBOURS
+
+#: "No point" in an encoded turn: no origin (a placement) or no removal.
+NONE = 31
+#: The encoded turns fit below this (for move-indexed tables such as the history heuristic).
+MOVE_SPACE = 1 << 15
+
+
+def encode(move: Move) -> int:
+    """The int form of ``move``."""
+    frm = NONE if move.from_point is None else move.from_point
+    rem = NONE if move.remove is None else move.remove
+    return frm | move.to_point << 5 | rem << 10
+
+
+def decode(code: int) -> Move:
+    """The :class:`Move` of an encoded turn."""
+    frm = code & 31
+    rem = code >> 10
+    return Move(None if frm == NONE else frm, code >> 5 & 31, None if rem == NONE else rem)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What the search needs to know about a board's rules, read once from the board."""
+
+    neighbours: tuple[int, ...]
+    mill_masks: tuple[int, ...]
+    mills_through: tuple[tuple[int, ...], ...]
+    pieces_per_side: int
+    flying: bool
+    threefold_repetition: bool
+    no_removal_limit: int | None
+    full_board_is_draw: bool
+
+    @classmethod
+    def of(cls, board: Board) -> Rules:
+        """The rules of ``board`` (its variant class and its settings)."""
+        return cls(
+            neighbours=type(board).neighbours,
+            mill_masks=type(board).mill_masks,
+            mills_through=type(board).mills_through,
+            pieces_per_side=type(board).pieces_per_side,
+            flying=board.flying,
+            threefold_repetition=board.threefold_repetition,
+            no_removal_limit=board.no_removal_limit,
+            full_board_is_draw=type(board).full_board_is_draw,
+        )
+
+    @property
+    def is_standard(self) -> bool:
+        """Whether the board is the standard one (what the endgame tables cover)."""
+        return self.neighbours == NEIGHBOURS and self.mill_masks == MILL_MASKS
+
+
+def removable(them: int, mill_masks: tuple[int, ...]) -> int:
+    """The pieces of ``them`` a mill may remove: those outside mills, or all if none is outside."""
+    in_mill = 0
+    for m in mill_masks:
+        if them & m == m:
+            in_mill |= m
+    free = them & ~in_mill
+    return free if free else them
+
+
+def generate(rules: Rules, us: int, them: int, us_hand: int) -> tuple[list[int], list[int]]:
+    """The turns of the side to move as ``(mill_turns, quiet_turns)``.
+
+    Mill turns close a mill and remove a piece; quiet turns do not. Whether the game is over is
+    not checked (an empty result in the moving phase means the side to move is blocked).
+    """
+    empty = ALL_POINTS & ~(us | them)
+    mills_through = rules.mills_through
+    mill_turns: list[int] = []
+    quiet: list[int] = []
+    rem_mask = -1
+    if us_hand:
+        e = empty
+        while e:
+            low = e & -e
+            e ^= low
+            to = low.bit_length() - 1
+            new = us | low
+            closed = False
+            for m in mills_through[to]:
+                if new & m == m:
+                    closed = True
+                    break
+            if closed and them:
+                if rem_mask < 0:
+                    rem_mask = removable(them, rules.mill_masks)
+                base = NONE | to << 5
+                r = rem_mask
+                while r:
+                    rl = r & -r
+                    r ^= rl
+                    mill_turns.append(base | (rl.bit_length() - 1) << 10)
+            else:
+                quiet.append(NONE | to << 5 | NONE << 10)
+        return mill_turns, quiet
+    flies = rules.flying and us.bit_count() == 3
+    neighbours = rules.neighbours
+    own = us
+    while own:
+        fl = own & -own
+        own ^= fl
+        frm = fl.bit_length() - 1
+        base_us = us ^ fl
+        t = empty if flies else neighbours[frm] & empty
+        while t:
+            low = t & -t
+            t ^= low
+            to = low.bit_length() - 1
+            new = base_us | low
+            closed = False
+            for m in mills_through[to]:
+                if new & m == m:
+                    closed = True
+                    break
+            if closed and them:
+                if rem_mask < 0:
+                    rem_mask = removable(them, rules.mill_masks)
+                base = frm | to << 5
+                r = rem_mask
+                while r:
+                    rl = r & -r
+                    r ^= rl
+                    mill_turns.append(base | (rl.bit_length() - 1) << 10)
+            else:
+                quiet.append(frm | to << 5 | NONE << 10)
+    return mill_turns, quiet
+
+
+def has_moves(rules: Rules, us: int, them: int, us_hand: int) -> bool:
+    """Whether the side to move has any turn (the core's ``Board.has_moves``)."""
+    empty = ALL_POINTS & ~(us | them)
+    if not empty:
+        return False
+    if us_hand or (rules.flying and us.bit_count() == 3):
+        return True
+    neighbours = rules.neighbours
+    own = us
+    while own:
+        fl = own & -own
+        own ^= fl
+        if neighbours[fl.bit_length() - 1] & empty:
+            return True
+    return False
+
+
+def perft(board: Board, depth: int) -> int:
+    """:func:`morris.core.perft` computed with this generator (for checking it against the core).
+
+    Draw rules are ignored, as they are by the core's perft only when they cannot trigger: use it
+    on positions and depths where no repetition or no-removal draw can occur.
+    """
+    rules = Rules.of(board)
+    turn = board.turn
+    return _perft(
+        rules,
+        board.occupied_co(turn),
+        board.occupied_co(not turn),
+        board.pieces_in_hand(turn),
+        board.pieces_in_hand(not turn),
+        depth,
+    )
+
+
+def _over(rules: Rules, us: int, them: int, uh: int, th: int) -> bool:
+    if us.bit_count() + uh < 3 or them.bit_count() + th < 3:
+        return True
+    if rules.full_board_is_draw and not uh and not th and us | them == ALL_POINTS:
+        return True
+    return not has_moves(rules, us, them, uh)
+
+
+def _perft(rules: Rules, us: int, them: int, uh: int, th: int, depth: int) -> int:
+    if depth == 0:
+        return 1
+    if _over(rules, us, them, uh, th):
+        return 0
+    mills, quiet = generate(rules, us, them, uh)
+    if depth == 1:
+        return len(mills) + len(quiet)
+    total = 0
+    for code in mills + quiet:
+        frm = code & 31
+        to = code >> 5 & 31
+        rem = code >> 10
+        if frm == NONE:
+            nus = us | 1 << to
+            nuh = uh - 1
+        else:
+            nus = us ^ (1 << frm | 1 << to)
+            nuh = uh
+        nthem = them if rem == NONE else them & ~(1 << rem)
+        total += _perft(rules, nthem, nus, th, nuh, depth - 1)
+    return total

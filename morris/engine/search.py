@@ -1,0 +1,681 @@
+"""The in-process engine: iterative-deepening principal-variation search.
+
+>>> from morris import Board
+>>> engine = Engine(level=3, seed=1)
+>>> result = engine.play(Board())
+>>> result.move in Board().legal_moves
+True
+
+The search is a negamax PVS with a transposition table on Zobrist keys, iterative deepening, move
+ordering (transposition move, mill turns, killers, history), a mild late-move reduction, and the
+draw rules of the board (threefold repetition, the no-removal count). Positions are plain ints
+passed down the recursion (see :mod:`morris.engine.movegen`); the caller's board is only read.
+
+Levels (:data:`LEVELS`) are depth and node budgets, never wall-clock time, so a level, a seed and a
+position always give the same move on any machine. ``movetime`` is an extra safety cap: the only
+thing the clock is read for. The engine keeps nothing between calls: each :meth:`Engine.play`
+starts with an empty transposition table, so the move does not depend on what was searched before.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
+
+from morris.core.board import Board
+from morris.core.moves import Move
+from morris.core.points import ALL_POINTS
+from morris.engine.evaluate import PIECE, make_evaluator
+from morris.engine.movegen import (
+    MOVE_SPACE,
+    NONE,
+    Rules,
+    decode,
+    encode,
+    generate,
+    has_moves,
+)
+
+if TYPE_CHECKING:
+    from morris.engine.tables import EndgameTables
+
+logger = logging.getLogger(__name__)
+
+#: The score of a won game at the root; a win in ``n`` turns scores ``MATE - n``.
+MATE: Final = 100_000
+#: Scores beyond this (in absolute value) are wins or losses, not evaluations.
+MATE_BOUND: Final = MATE - 1_000
+_INF: Final = 1_000_000
+_MAX_DEPTH: Final = 64
+_TT_MAX: Final = 1_500_000
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+#: Within this many turns of the no-removal limit, the count becomes part of the hash key.
+_NEAR_LIMIT: Final = 48
+
+
+class _Abort(Exception):
+    """Raised inside the search when the node budget, the time cap or ``stop()`` ends it."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """A playing level: a search budget plus randomness among near-best moves.
+
+    ``depth`` and ``nodes`` bound the search (``None``: no bound from this side); ``margin`` (in
+    centi-pieces) lets the engine pick at random, with its seed, among root moves scoring within
+    that much of the best; ``tables`` says whether the endgame tables are used.
+    """
+
+    number: int
+    depth: int
+    nodes: int | None
+    margin: int
+    tables: bool
+    description: str
+
+
+#: The levels, 1 (a beginner can win) to 10 (the full search with tables).
+LEVELS: Final[dict[int, Level]] = {
+    lv.number: lv
+    for lv in (
+        Level(1, 1, None, 150, False, "1 turn deep, picks among moves up to 1.5 pieces worse"),
+        Level(2, 2, None, 80, False, "2 turns deep, picks among moves up to 0.8 pieces worse"),
+        Level(3, 3, 5_000, 35, False, "3 turns deep, a little randomness"),
+        Level(4, 4, 10_000, 12, False, "4 turns deep, slight randomness"),
+        Level(5, _MAX_DEPTH, 30_000, 0, False, "30k nodes: the daemon's default"),
+        Level(6, _MAX_DEPTH, 80_000, 0, False, "80k nodes"),
+        Level(7, _MAX_DEPTH, 200_000, 0, True, "200k nodes, endgame tables"),
+        Level(8, _MAX_DEPTH, 500_000, 0, True, "500k nodes, endgame tables"),
+        Level(9, _MAX_DEPTH, 1_200_000, 0, True, "1.2M nodes, endgame tables"),
+        Level(
+            10, _MAX_DEPTH, 3_000_000, 0, True, "3M nodes, endgame tables (cap it with movetime)"
+        ),
+    )
+}
+MIN_LEVEL: Final = 1
+MAX_LEVEL: Final = max(LEVELS)
+
+
+def win_distance(score: int) -> int | None:
+    """For a won (positive) or lost (negative) score, the turns to the end of the game."""
+    if abs(score) <= MATE_BOUND:
+        return None
+    return MATE - abs(score)
+
+
+def format_score(score: int) -> str:
+    """A score as the protocol writes it: ``cp N`` or ``mate N`` (N in moves, negative if lost)."""
+    plies = win_distance(score)
+    if plies is None:
+        return f"cp {score}"
+    moves = (plies + 1) // 2
+    return f"mate {moves if score > 0 else -moves}"
+
+
+@dataclass(frozen=True)
+class SearchInfo:
+    """Progress of a search, reported after each completed depth."""
+
+    depth: int
+    score: int
+    nodes: int
+    elapsed: float
+    pv: list[Move] = field(default_factory=list)
+
+    @property
+    def nps(self) -> int:
+        """Nodes per second."""
+        return int(self.nodes / self.elapsed) if self.elapsed > 0 else 0
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What :meth:`Engine.play` found: the turn to play (with its removal) and how.
+
+    ``score`` is for the side to move in centi-pieces, or ``±(MATE - n)`` for a game won or lost in
+    ``n`` turns (see :func:`win_distance`).
+    """
+
+    move: Move
+    score: int
+    depth: int
+    nodes: int
+    pv: list[Move]
+    elapsed: float
+
+    @property
+    def nps(self) -> int:
+        """Nodes per second."""
+        return int(self.nodes / self.elapsed) if self.elapsed > 0 else 0
+
+
+def _zobrist(rules: Rules) -> tuple[list[list[int]], list[list[int]], int, list[int]]:
+    rng = random.Random(0x5EED_0F_B0A2D)
+    pieces = [[rng.getrandbits(64) for _ in range(24)] for _ in range(2)]
+    hands = [[rng.getrandbits(64) for _ in range(rules.pieces_per_side + 1)] for _ in range(2)]
+    side = rng.getrandbits(64)
+    limit = rules.no_removal_limit or 0
+    counts = [rng.getrandbits(64) for _ in range(limit + 2)]
+    return pieces, hands, side, counts
+
+
+class _Search:
+    """One search: the position of the root, the tables of the search and its budget."""
+
+    def __init__(
+        self,
+        board: Board,
+        *,
+        tables: EndgameTables | None,
+        node_limit: int | None,
+        deadline: float | None,
+        clock: Callable[[], float],
+        stop: Callable[[], bool] | None,
+    ) -> None:
+        self.rules = rules = Rules.of(board)
+        self.evaluate = make_evaluator(rules)
+        self.tables = tables if tables is not None and rules.is_standard else None
+        self.table_pieces = (
+            max((k.mover + k.opponent for k in self.tables.keys), default=0) if self.tables else 0
+        )
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.clock = clock
+        self.stop = stop
+        self.nodes = 0
+        self.check_at = 0
+        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.history = [0] * MOVE_SPACE
+        self.killers = [[-1, -1] for _ in range(_MAX_DEPTH + 2)]
+        self.zp, self.zh, self.zside, self.zn = _zobrist(rules)
+        turn = board.turn
+        self.color = int(turn)
+        self.us = board.occupied_co(turn)
+        self.them = board.occupied_co(not turn)
+        self.uh = board.pieces_in_hand(turn)
+        self.th = board.pieces_in_hand(not turn)
+        self.nrc = board.no_removal_count
+        self.key = self._key(self.us, self.them, self.uh, self.th, self.color)
+        self.path = self._history(board)
+        self.root_index = len(self.path) - 1
+        self._check_every = 256 if deadline is not None else 1024
+        self._schedule()
+
+    # -- keys and history -------------------------------------------------------------------
+
+    def _key(self, us: int, them: int, uh: int, th: int, c: int) -> int:
+        key = self.zh[c][uh] ^ self.zh[1 - c][th] ^ (self.zside if c else 0)
+        for p in range(24):
+            if us >> p & 1:
+                key ^= self.zp[c][p]
+            elif them >> p & 1:
+                key ^= self.zp[1 - c][p]
+        return key
+
+    def _history(self, board: Board) -> list[int]:
+        """Keys of the positions since the last irreversible turn, oldest first, root last."""
+        occ = {True: board.occupied_co(True), False: board.occupied_co(False)}
+        hand = {True: board.pieces_in_hand(True), False: board.pieces_in_hand(False)}
+        keys = [self.key]
+        mover = not board.turn
+        for move in reversed(board.move_stack):
+            if move.from_point is None or move.remove is not None:
+                break
+            occ[mover] ^= 1 << move.from_point | 1 << move.to_point
+            c = int(mover)
+            keys.append(self._key(occ[mover], occ[not mover], hand[mover], hand[not mover], c))
+            mover = not mover
+        keys.reverse()
+        return keys
+
+    # -- budget -----------------------------------------------------------------------------
+
+    def _schedule(self) -> None:
+        self.check_at = self.nodes + self._check_every
+        if self.node_limit is not None:
+            self.check_at = min(self.check_at, self.node_limit)
+
+    def check(self) -> None:
+        """End the search (raise :class:`_Abort`) if a budget is spent or a stop was asked."""
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise _Abort
+        if self.stop is not None and self.stop():
+            raise _Abort
+        if self.deadline is not None and self.clock() >= self.deadline:
+            raise _Abort
+        self._schedule()
+
+    # -- the search -------------------------------------------------------------------------
+
+    def negamax(
+        self,
+        us: int,
+        them: int,
+        uh: int,
+        th: int,
+        c: int,
+        key: int,
+        nrc: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        rep_start: int,
+    ) -> int:
+        """The score of the position for the side to move (fail-soft alpha-beta)."""
+        self.nodes += 1
+        if self.nodes >= self.check_at:
+            self.check()
+        rules = self.rules
+        limit = rules.no_removal_limit
+        path = self.path
+        # Draws. A side to move that is blocked has lost even then (losses are checked first).
+        if rules.full_board_is_draw and not uh and not th and us | them == ALL_POINTS:
+            return 0
+        draw = limit is not None and nrc >= limit
+        if not draw and rules.threefold_repetition:
+            i = len(path) - 3
+            if i >= rep_start:
+                seen_before_root = 0
+                root_index = self.root_index
+                while i >= rep_start:
+                    if path[i] == key:
+                        if i > root_index:
+                            draw = True  # repeated inside the search: the repeater can force it
+                            break
+                        seen_before_root += 1
+                        if seen_before_root >= 2:
+                            draw = True
+                            break
+                    i -= 2
+        if draw:
+            return 0 if has_moves(rules, us, them, uh) else -(MATE - ply)
+        # Endgame tables: exact, unless the no-removal limit could come first.
+        if (
+            self.tables is not None
+            and not uh
+            and not th
+            and us.bit_count() + them.bit_count() <= self.table_pieces
+        ):
+            if c:
+                res = self.tables.probe(us, them, True, rules.flying)
+            else:
+                res = self.tables.probe(them, us, False, rules.flying)
+            if res is not None:
+                dist = res.distance
+                value = res.value.value
+                if value == "draw":
+                    return 0
+                if limit is None or nrc + dist < limit:
+                    return MATE - ply - dist if value == "win" else -(MATE - ply - dist)
+        if depth <= 0:
+            if not has_moves(rules, us, them, uh):
+                return -(MATE - ply)
+            return self.evaluate(us, them, uh, th)
+        # Transposition table.
+        tkey = key if limit is None or nrc < limit - _NEAR_LIMIT else key ^ self.zn[nrc]
+        entry = self.tt.get(tkey)
+        tt_move = -1
+        if entry is not None:
+            e_depth, e_flag, e_score, tt_move = entry
+            if e_depth >= depth:
+                if e_score > MATE_BOUND:
+                    e_score -= ply
+                elif e_score < -MATE_BOUND:
+                    e_score += ply
+                if e_flag == _EXACT:
+                    return e_score
+                if e_flag == _LOWER:
+                    if e_score >= beta:
+                        return e_score
+                elif e_score <= alpha:
+                    return e_score
+        mills, quiet = generate(rules, us, them, uh)
+        if not mills and not quiet:
+            return -(MATE - ply)
+        history = self.history
+        killers = self.killers[ply]
+        if len(quiet) > 1:
+            quiet.sort(key=history.__getitem__, reverse=True)
+            for k in (killers[1], killers[0]):
+                if k >= 0 and k in quiet:
+                    quiet.remove(k)
+                    quiet.insert(0, k)
+        if len(mills) > 1:
+            mills.sort(key=history.__getitem__, reverse=True)
+        moves = mills + quiet if mills else quiet
+        if tt_move >= 0 and tt_move != moves[0] and tt_move in moves:
+            moves.remove(tt_move)
+            moves.insert(0, tt_move)
+        n_mills = len(mills)
+        zp_us = self.zp[c]
+        zp_them = self.zp[1 - c]
+        zh_us = self.zh[c]
+        zside = self.zside
+        nc = 1 - c
+        best = -_INF
+        best_move = moves[0]
+        orig_alpha = alpha
+        negamax = self.negamax
+        th_left = them.bit_count() + th
+        for i, mv in enumerate(moves):
+            frm = mv & 31
+            to = mv >> 5 & 31
+            rem = mv >> 10
+            if frm == NONE:
+                nus = us | 1 << to
+                nuh = uh - 1
+                nkey = key ^ zp_us[to] ^ zh_us[uh] ^ zh_us[nuh] ^ zside
+                nnrc = nrc
+                irreversible = True
+            else:
+                nus = us ^ (1 << frm | 1 << to)
+                nuh = uh
+                nkey = key ^ zp_us[frm] ^ zp_us[to] ^ zside
+                nnrc = nrc + 1
+                irreversible = False
+            if rem != NONE:
+                if th_left <= 3:
+                    # The opponent is down to two pieces: won at once, nothing can be better.
+                    score = MATE - ply - 1
+                    best = score
+                    best_move = mv
+                    break
+                nthem = them & ~(1 << rem)
+                nkey ^= zp_them[rem]
+                nnrc = 0
+                irreversible = True
+            else:
+                nthem = them
+            path.append(nkey)
+            nrs = len(path) - 1 if irreversible else rep_start
+            if i == 0:
+                score = -negamax(
+                    nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta, -alpha, ply + 1, nrs
+                )
+            else:
+                r = 1 if depth >= 3 and i >= 4 and i >= n_mills and mv not in killers else 0
+                score = -negamax(
+                    nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1 - r,
+                    -alpha - 1, -alpha, ply + 1, nrs,
+                )  # fmt: skip
+                if score > alpha and r:
+                    score = -negamax(
+                        nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1,
+                        -alpha - 1, -alpha, ply + 1, nrs,
+                    )  # fmt: skip
+                if alpha < score < beta:
+                    score = -negamax(
+                        nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1,
+                        -beta, -alpha, ply + 1, nrs,
+                    )  # fmt: skip
+            path.pop()
+            if score > best:
+                best = score
+                best_move = mv
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if rem == NONE:
+                            history[mv] += depth * depth
+                            if killers[0] != mv:
+                                killers[1] = killers[0]
+                                killers[0] = mv
+                        break
+        stored = best
+        if stored > MATE_BOUND:
+            stored += ply
+        elif stored < -MATE_BOUND:
+            stored -= ply
+        flag = _UPPER if best <= orig_alpha else _LOWER if best >= beta else _EXACT
+        tt = self.tt
+        if len(tt) >= _TT_MAX:
+            tt.clear()
+        tt[tkey] = (depth, flag, stored, best_move)
+        return best
+
+    def child(self, mv: int) -> tuple[int, int, int, int, int, int, int, bool, bool]:
+        """The child of the root after ``mv``: its state, whether it is irreversible, and whether
+        the turn wins at once (the opponent is left with two pieces)."""
+        us, them, uh, th, c, key, nrc = (
+            self.us, self.them, self.uh, self.th, self.color, self.key, self.nrc,
+        )  # fmt: skip
+        frm, to, rem = mv & 31, mv >> 5 & 31, mv >> 10
+        if frm == NONE:
+            nus, nuh = us | 1 << to, uh - 1
+            key ^= self.zp[c][to] ^ self.zh[c][uh] ^ self.zh[c][nuh] ^ self.zside
+            irreversible = True
+        else:
+            nus, nuh = us ^ (1 << frm | 1 << to), uh
+            key ^= self.zp[c][frm] ^ self.zp[c][to] ^ self.zside
+            nrc += 1
+            irreversible = False
+        nthem = them
+        wins = False
+        if rem != NONE:
+            nthem = them & ~(1 << rem)
+            key ^= self.zp[1 - c][rem]
+            nrc = 0
+            irreversible = True
+            wins = nthem.bit_count() + th < 3
+        return nthem, nus, th, nuh, key, nrc, 1 - c, irreversible, wins
+
+    def search_root_move(self, mv: int, depth: int, alpha: int, beta: int) -> int:
+        """The score of root move ``mv`` searched ``depth`` turns deep in the window."""
+        nthem, nus, th, nuh, key, nrc, nc, irreversible, wins = self.child(mv)
+        if wins:
+            return MATE - 1
+        self.path.append(key)
+        rep_start = len(self.path) - 1 if irreversible else 0
+        score = -self.negamax(
+            nthem, nus, th, nuh, nc, key, nrc, depth - 1, -beta, -alpha, 1, rep_start
+        )
+        self.path.pop()
+        return score
+
+    def pv(self, first: int, limit: int) -> list[int]:
+        """The principal variation from the transposition table, starting with ``first``."""
+        line = [first]
+        us, them, uh, th, c = self.us, self.them, self.uh, self.th, self.color
+        nthem, nus, th2, nuh, key, _, nc, _, wins = self.child(first)
+        us, them, uh, th, c = nthem, nus, th2, nuh, nc
+        seen = {key}
+        while len(line) < limit and not wins:
+            entry = self.tt.get(key)
+            if entry is None:
+                break
+            mv = entry[3]
+            mills, quiet = generate(self.rules, us, them, uh)
+            if mv not in mills and mv not in quiet:
+                break
+            line.append(mv)
+            frm, to, rem = mv & 31, mv >> 5 & 31, mv >> 10
+            if frm == NONE:
+                key ^= self.zp[c][to] ^ self.zh[c][uh] ^ self.zh[c][uh - 1] ^ self.zside
+                us, uh = us | 1 << to, uh - 1
+            else:
+                key ^= self.zp[c][frm] ^ self.zp[c][to] ^ self.zside
+                us ^= 1 << frm | 1 << to
+            if rem != NONE:
+                key ^= self.zp[1 - c][rem]
+                them &= ~(1 << rem)
+                wins = them.bit_count() + th < 3
+            us, them, uh, th, c = them, us, th, uh, 1 - c
+            if key in seen:
+                break
+            seen.add(key)
+        return line
+
+
+class Engine:
+    """The built-in engine at a level, with a seed for its randomness.
+
+    ``clock`` is read only to honour ``movetime`` (inject a fake one in tests); ``tables`` are the
+    endgame tables, used from level 7 up when given.
+    """
+
+    def __init__(
+        self,
+        level: int = 5,
+        *,
+        seed: int = 0,
+        clock: Callable[[], float] = time.monotonic,
+        tables: EndgameTables | None = None,
+    ) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"level must be {MIN_LEVEL}..{MAX_LEVEL}, not {level!r}")
+        self.level = level
+        self.seed = seed
+        self.clock = clock
+        self.tables = tables
+
+    @property
+    def name(self) -> str:
+        """A name for game records and match tables."""
+        return f"morris level {self.level}"
+
+    def __repr__(self) -> str:
+        return f"Engine(level={self.level}, seed={self.seed})"
+
+    def play(
+        self,
+        board: Board,
+        *,
+        movetime: float | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+        stop: Callable[[], bool] | None = None,
+        info: Callable[[SearchInfo], None] | None = None,
+        searchmoves: Collection[Move] | None = None,
+    ) -> SearchResult:
+        """Search ``board`` and return the turn to play (a whole turn, removal included).
+
+        ``depth`` and ``nodes`` replace the level's budget; ``movetime`` (seconds) caps the search
+        by the clock; ``stop()`` is polled and ends the search early (the best move so far is
+        returned); ``info`` is called after each completed depth; ``searchmoves`` restricts the
+        turns considered at the root. The board is not changed.
+
+        Raises :class:`ValueError` if the game is over, a budget is not positive or no legal turn
+        is in ``searchmoves``.
+        """
+        outcome = board.outcome()
+        if outcome is not None:
+            raise ValueError(
+                f"the game is over ({outcome.termination.value}, {outcome.result()}): "
+                f"no move to search in {board.position()}"
+            )
+        if depth is not None and depth < 1:
+            raise ValueError(f"depth must be at least 1, not {depth}")
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"nodes must be at least 1, not {nodes}")
+        if movetime is not None and movetime < 0:
+            raise ValueError(f"movetime must not be negative, not {movetime}")
+        level = LEVELS[self.level]
+        max_depth = min(depth if depth is not None else level.depth, _MAX_DEPTH)
+        node_limit = level.nodes if depth is None and nodes is None else nodes
+        start = self.clock()
+        deadline = None if movetime is None else start + movetime
+        search = _Search(
+            board,
+            tables=self.tables if level.tables else None,
+            node_limit=node_limit,
+            deadline=deadline,
+            clock=self.clock,
+            stop=stop,
+        )
+        rng = random.Random(f"{self.seed}:{self.level}:{board.position()}")
+        root = None if searchmoves is None else {encode(m) for m in searchmoves}
+        best_mv, score, reached = self._iterate(
+            search, max_depth, level.margin, rng, info, start, root
+        )
+        elapsed = max(self.clock() - start, 0.0)
+        pv = [decode(m) for m in search.pv(best_mv, max(reached, 1))]
+        logger.debug(
+            "level %d: %s score %d depth %d nodes %d", self.level, decode(best_mv), score, reached,
+            search.nodes,
+        )  # fmt: skip
+        return SearchResult(decode(best_mv), score, reached, search.nodes, pv, elapsed)
+
+    def _iterate(
+        self,
+        search: _Search,
+        max_depth: int,
+        margin: int,
+        rng: random.Random,
+        info: Callable[[SearchInfo], None] | None,
+        start: float,
+        root: set[int] | None,
+    ) -> tuple[int, int, int]:
+        """Iterative deepening at the root; returns (move, score, depth completed)."""
+        mills, quiet = generate(search.rules, search.us, search.them, search.uh)
+        moves = mills + quiet
+        if root is not None:
+            moves = [m for m in moves if m in root]
+        if not moves:
+            raise ValueError("none of the moves to search is legal")
+        best_mv, best_score, reached = moves[0], 0, 0
+        if len(moves) == 1:
+            return best_mv, search.evaluate(search.us, search.them, search.uh, search.th), 0
+        scores: dict[int, int] = {}
+        iter_best, iter_score = -1, -_INF
+        try:
+            for d in range(1, max_depth + 1):
+                iter_scores: dict[int, int] = {}
+                alpha = -_INF
+                iter_best, iter_score = -1, -_INF
+                for i, mv in enumerate(moves):
+                    if margin or i == 0:
+                        s = search.search_root_move(mv, d, -_INF, _INF)
+                    else:
+                        s = search.search_root_move(mv, d, alpha, alpha + 1)
+                        if s > alpha:
+                            s = search.search_root_move(mv, d, alpha, _INF)
+                    iter_scores[mv] = s
+                    if s > iter_score:
+                        iter_best, iter_score = mv, s
+                        alpha = max(alpha, s)
+                scores = iter_scores
+                best_mv, best_score, reached = iter_best, iter_score, d
+                # Best first next time; the others by this depth's (bounded) scores.
+                moves.sort(key=lambda m: (m != iter_best, -iter_scores[m]))
+                if info is not None:
+                    elapsed = max(search.clock() - start, 0.0)
+                    pv = [decode(m) for m in search.pv(best_mv, d)]
+                    info(SearchInfo(d, best_score, search.nodes, elapsed, pv))
+                if abs(best_score) > MATE_BOUND and MATE - abs(best_score) <= d:
+                    break  # a forced result seen to its end: deeper changes nothing
+                search.check()
+        except _Abort:
+            # The first move searched is the previous best, so a completed move of the unfinished
+            # depth is the previous best or a move that beat it.
+            if iter_best >= 0 and (not margin or reached == 0):
+                best_mv, best_score = iter_best, iter_score
+        if margin and scores:
+            top = max(scores.values())
+            if top <= MATE_BOUND:
+                candidates = sorted(m for m, s in scores.items() if s >= top - margin)
+                if candidates:
+                    best_mv = rng.choice(candidates)
+                    best_score = scores[best_mv]
+        return best_mv, best_score, reached
+
+
+__all__ = [
+    "LEVELS",
+    "MATE",
+    "MATE_BOUND",
+    "MAX_LEVEL",
+    "MIN_LEVEL",
+    "PIECE",
+    "Engine",
+    "Level",
+    "SearchInfo",
+    "SearchResult",
+    "encode",
+    "format_score",
+    "win_distance",
+]

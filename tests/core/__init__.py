@@ -1,0 +1,1 @@
+"""Tests of the rules core, one module per concept."""
