@@ -8,6 +8,7 @@ deep counts stay affordable.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -45,7 +46,7 @@ def _read_diagram() -> tuple[dict[str, frozenset[str]], frozenset[frozenset[str]
     for row in sorted({r for r, _ in names}):
         cols = sorted(c for r, c in names if r == row)
         chain = [names[row, cols[0]]]
-        for left, right in zip(cols, cols[1:], strict=False):
+        for left, right in itertools.pairwise(cols):
             between = lines[row][left + 2 : right]
             if between and set(between) == {"-"}:
                 links.add(frozenset((names[row, left], names[row, right])))
@@ -58,7 +59,7 @@ def _read_diagram() -> tuple[dict[str, frozenset[str]], frozenset[frozenset[str]
     for col in sorted({c for _, c in names}):
         rows = sorted(r for r, c in names if c == col)
         chain = [names[rows[0], col]]
-        for top, bottom in zip(rows, rows[1:], strict=False):
+        for top, bottom in itertools.pairwise(rows):
             if all(lines[r][col] == "|" for r in range(top + 1, bottom)):
                 links.add(frozenset((names[top, col], names[bottom, col])))
                 chain.append(names[bottom, col])

@@ -21,8 +21,8 @@ from morris.core import (
 from .games import make_board, position_after, strong_games
 
 #: A placing order that closes no mill and leaves white blocked when placing ends.
-BLOCKING_WHITE = "a4 a7 b2 b6 c3 c5 d1 d5 g1".split()
-BLOCKING_BLACK = "a1 b4 c4 d2 d3 d6 d7 e5 g4".split()
+BLOCKING_WHITE = ["a4", "a7", "b2", "b6", "c3", "c5", "d1", "d5", "g1"]
+BLOCKING_BLACK = ["a1", "b4", "c4", "d2", "d3", "d6", "d7", "e5", "g4"]
 
 
 def legal(board: Board) -> set[str]:
@@ -216,7 +216,27 @@ FLYING_BLACK = "b2 d2 c5 e3 f6"
 
 def test_a_player_with_exactly_three_pieces_and_none_in_hand_flies() -> None:
     board = make_board(FLYING_WHITE, FLYING_BLACK)
-    empty = {f"a1-{p}" for p in "a4 a7 b4 b6 c3 c4 d1 d3 d5 d6 e4 e5 f2 f4 g1 g7".split()}
+    empty = {
+        f"a1-{p}"
+        for p in [
+            "a4",
+            "a7",
+            "b4",
+            "b6",
+            "c3",
+            "c4",
+            "d1",
+            "d3",
+            "d5",
+            "d6",
+            "e4",
+            "e5",
+            "f2",
+            "f4",
+            "g1",
+            "g7",
+        ]
+    }
     assert board.can_fly(WHITE)
     assert from_point(board, "a1") == empty
     assert len(legal(board)) == 3 * 16

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from morris.core import InvalidMoveError, Move, MorrisError, parse_point
+from morris.core import InvalidMoveError, MorrisError, Move, parse_point
 
 
 def test_a_placement_is_the_point() -> None:

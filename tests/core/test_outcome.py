@@ -143,9 +143,7 @@ def test_losses_are_decided_before_draws() -> None:
     assert blocked.outcome() == Outcome(Termination.BLOCKED, BLACK)
 
 
-@pytest.mark.parametrize(
-    ("winner", "result"), [(WHITE, "1-0"), (BLACK, "0-1"), (None, "1/2-1/2")]
-)
+@pytest.mark.parametrize(("winner", "result"), [(WHITE, "1-0"), (BLACK, "0-1"), (None, "1/2-1/2")])
 def test_outcome_result_strings(winner: bool | None, result: str) -> None:
     assert Outcome(Termination.BLOCKED, winner).result() == result
 

@@ -31,7 +31,7 @@ def test_there_are_24_points_with_the_names_of_the_diagram() -> None:
     assert NUM_POINTS == 24
     assert len(set(POINT_NAMES)) == 24
     assert frozenset(POINT_NAMES) == reference.POINTS
-    assert POINTS == tuple(range(24))
+    assert tuple(range(24)) == POINTS
 
 
 @pytest.mark.parametrize("name", sorted(reference.POINTS))
