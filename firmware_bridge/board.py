@@ -196,6 +196,7 @@ class SerialBoard:
         self._points = [P.SIG_OFF] * len(POINTS)
         self._status = [P.SIG_OFF] * len(STATUS_LIGHTS)
         self._generation = 1
+        self._lights_resent = -1e9
         now = clock()
         self._last_rx = now
         self._connect_started = now
@@ -571,7 +572,8 @@ class SerialBoard:
             self._backoff = self._backoff_initial
             self._next_heartbeat = self._clock()
             self._up_event.set()
-            self._events.append(("link", True))
+            if not self._silent_first:  # the constructor's own first link is no news
+                self._events.append(("link", True))
             self._send_lights_locked()
             logger.info("link to %s up", self.url)
         elif self._resync_pending:
@@ -620,7 +622,10 @@ class SerialBoard:
             return
         if not self._resync_pending and sensor_seq != self._seq:
             self._start_resync_locked(f"device at sensor event {sensor_seq}, host at {self._seq}")
-        if generation != self._generation:
+        now = self._clock()
+        if generation != self._generation and now - self._lights_resent >= self._heartbeat_interval:
+            # At most once per interval: a flood of stale heartbeats must not become one of LIGHTS.
+            self._lights_resent = now
             self._send_lights_locked()
 
     def _on_error(self, payload: bytes) -> None:

@@ -119,6 +119,13 @@ class SimBoard:
                 return 1 - self._active
             return self._outputs.get(pin_id, 0)
 
+    def power_cycle(self) -> None:
+        """Power lost and back: every output low, the LEDs dark; the pieces stay where they are."""
+        with self._lock:
+            self._outputs.clear()
+            self._shift = []
+            self.leds = []
+
     def _show(self, pixels: list[Color]) -> None:
         with self._lock:
             self.leds = list(pixels)
@@ -248,7 +255,7 @@ class _FdPort:
             except BlockingIOError:
                 # The host is not reading. A real USB CDC port would stall the same way; wait a
                 # little, then drop (the protocol recovers through sequence numbers).
-                if not select.select([], [self.fd], [], 0.2)[1]:
+                if not select.select([], [self.fd], [], 5.0 if force else 0.2)[1]:
                     self.owner.dropped += len(view)
                     return
                 continue
@@ -305,6 +312,7 @@ class PtyDevice:
         os.symlink(os.ttyname(slave), tmp)
         os.replace(tmp, self.url)
         self.boots += 1
+        self.board.power_cycle()
         self._stop = threading.Event()
         port = _FdPort(master, self)
         self.firmware = boardfw.build(

@@ -127,7 +127,7 @@ def test_starting_without_waiting_connects_on_poll(device: PtyDevice, clock: Fak
         assert not harness.board.is_link_up
         assert harness.board.sensors() == frozenset()
         harness.drive_until_up()
-        assert harness.links.items == [True]
+        assert harness.links.wait_for(lambda items: items == [True])
         # The first snapshot differs from the empty one reported before: it is a change.
         harness.wait_sensors({POINTS[5]})
     finally:
