@@ -8,11 +8,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from firmware_bridge import DeviceNotFoundError, discovery, find_device
+from firmware_bridge import DeviceNotFoundError, find_device
 
 
 def _ports(monkeypatch: pytest.MonkeyPatch, *ports: SimpleNamespace) -> None:
-    monkeypatch.setattr(discovery.list_ports, "comports", lambda: list(ports))
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: list(ports))
 
 
 def _port(
