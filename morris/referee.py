@@ -657,9 +657,18 @@ class Referee:
         if self._guiding and (self._settled == self.board.occupied or self.is_game_over):
             self._guiding = False
         reading = self._read()
+        kind = reading.kind
+        if self._flagged:
+            # A wrong board stays flagged while it stays wrong; a half-done Pi turn only until the
+            # board changes (its timer then starts again).
+            still_wrong = kind in (_Kind.UNEXPLAINED, _Kind.ILLEGAL) or (
+                reading.flaggable and self._settled_at <= self._flag_since
+            )
+            if not still_wrong:
+                self._flagged = False
+                events.append(Resolved())
         cfg = self.config
         start = self._settled_at
-        kind = reading.kind
         if kind in (_Kind.TURN, _Kind.COMMIT, _Kind.ILLEGAL):
             reading.due = start + cfg.accept_delay
         elif kind is _Kind.MILL:
@@ -673,9 +682,6 @@ class Referee:
             reading.due = start + cfg.clear_delay
         elif reading.flaggable and not self._flagged:
             reading.due = start + cfg.flag_delay
-        if self._flagged and not reading.flaggable and kind is not _Kind.ILLEGAL:
-            self._flagged = False
-            events.append(Resolved())
         self._reading = reading
         self._update_mismatch()
 
