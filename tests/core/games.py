@@ -65,7 +65,7 @@ def play_random_game(board: Board, rng: random.Random, max_plies: int = 5000) ->
 
     Raises AssertionError if the game has not ended after ``max_plies`` turns.
     """
-    boards = []
+    boards: list[Board] = []
     for _ in range(max_plies):
         moves = list(board.legal_moves)
         if not moves:

@@ -85,9 +85,8 @@ def test_no_piece_moves_while_pieces_are_in_hand() -> None:
 
 def test_the_moving_phase_starts_when_all_eighteen_pieces_are_placed() -> None:
     game = strong_games()[0]
-    board = position_after(game, 17)
-    assert board.phase is Phase.PLACING
-    board.push_notation(game.turns[17])
+    assert position_after(game, 17).phase is Phase.PLACING
+    board = position_after(game, 18)
     assert board.phase is Phase.MOVING
     assert board.pieces_in_hand(WHITE) == board.pieces_in_hand(BLACK) == 0
     assert "no piece in hand and must move" in illegal_reason(board, "e3")

@@ -1,0 +1,104 @@
+"""Properties over random games (hypothesis): undo, notation, position strings, counts, ends."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from morris.core import COLORS, Board, Move, Phase, TwelveMensMorris
+
+from .games import play_random_game
+
+seeds = st.integers(0, 2**32 - 1)
+
+
+def random_game(seed: int, flying: bool = True, twelve: bool = False) -> Board:
+    board: Board = TwelveMensMorris(flying=flying) if twelve else Board(flying=flying)
+    play_random_game(board, random.Random(seed))
+    return board
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, flying=st.booleans(), twelve=st.booleans())
+def test_every_random_game_ends(seed: int, flying: bool, twelve: bool) -> None:
+    board = random_game(seed, flying, twelve)
+    outcome = board.outcome()
+    assert outcome is not None
+    assert board.is_game_over()
+    assert board.result() == outcome.result()
+    # At most 100 moving turns between removals, and at most one removal per piece.
+    assert len(board.move_stack) <= 2 * board.pieces_per_side + (2 * board.pieces_per_side) * 100
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=seeds, flying=st.booleans())
+def test_pop_restores_the_position_exactly(seed: int, flying: bool) -> None:
+    board = random_game(seed, flying)
+    positions = []
+    replay = Board(flying=flying)
+    for move in board.move_stack:
+        positions.append((replay.position(), replay.outcome(), replay.legal_moves.count()))
+        replay.push(move)
+    while board.move_stack:
+        board.pop()
+        position, outcome, count = positions.pop()
+        assert board.position() == position
+        assert board.outcome() == outcome
+        assert board.legal_moves.count() == count
+    assert board == Board()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=seeds)
+def test_push_then_pop_of_every_legal_move_changes_nothing(seed: int) -> None:
+    board = random_game(seed)
+    rng = random.Random(seed)
+    while len(board.move_stack) > rng.randrange(len(board.move_stack) + 1):
+        board.pop()
+    before = board.position()
+    repetition = board.is_repetition(2)
+    for move in list(board.legal_moves):
+        board.push(move)
+        assert board.pop() == move
+        assert board.position() == before
+        assert board.is_repetition(2) == repetition
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=seeds, twelve=st.booleans())
+def test_notation_and_position_strings_round_trip(seed: int, twelve: bool) -> None:
+    board = random_game(seed, twelve=twelve)
+    cls = type(board)
+    replay = cls()
+    for move in board.move_stack:
+        for legal in replay.legal_moves:
+            assert Move.parse(str(legal)) == legal
+        assert replay.push_notation(str(move)) == move
+        again = cls.from_position(replay.position())
+        assert again == replay
+        assert again.position() == replay.position()
+        assert again.outcome() == replay.outcome()
+        assert set(again.legal_moves) == set(replay.legal_moves)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, flying=st.booleans(), twelve=st.booleans())
+def test_piece_counts_stay_consistent(seed: int, flying: bool, twelve: bool) -> None:
+    board = random_game(seed, flying, twelve)
+    cls = type(board)
+    replay = cls(flying=flying)
+    removed = {color: 0 for color in COLORS}
+    for move in board.move_stack:
+        mover = replay.turn
+        replay.push(move)
+        if move.remove is not None:
+            removed[not mover] += 1
+        for color in COLORS:
+            on_board = replay.pieces_on_board(color)
+            assert on_board == sum(1 for c in replay.pieces().values() if c == color)
+            assert on_board + replay.pieces_in_hand(color) + removed[color] == cls.pieces_per_side
+        assert replay.occupied.bit_count() == len(replay.pieces())
+        in_hand = replay.pieces_in_hand(True) + replay.pieces_in_hand(False)
+        assert (replay.phase is Phase.PLACING) == (in_hand > 0)
