@@ -16,6 +16,7 @@ from collections.abc import Sequence
 COMMAND_MODULES: tuple[str, ...] = (
     "morris.commands.play",
     "morris.commands.run",
+    "morris.commands.sim",
     "morris.commands.config",
     "morris.commands.service",
     "morris.commands.selftest",

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Protocol
 
 from hardware.interface import ButtonName, ButtonPress, SensorReading, StatusLight
 from hardware.profiles import DEFAULT_PROFILE
 from hardware.sim import SimulatedBoard
 from morris.app.config import Config
 from morris.app.controller import Controller, SearchJob
-from morris.app.search import SearchFunction, VirtualRunner, make_search
+from morris.app.search import Deliver, SearchFunction, VirtualRunner, make_search
 from morris.app.store import GameStore
 from morris.core import Board, Move
 
@@ -37,12 +38,24 @@ THINK_TIME = 0.3
 _MIN_STEP = 0.001
 
 
+class SimulationRunner(Protocol):
+    """A search runner the simulation drives: answers are handed over inside :meth:`wait`."""
+
+    def start(self, job: SearchJob) -> None: ...
+    def cancel(self, job: SearchJob) -> None: ...
+    def next_deadline(self) -> float | None: ...
+    def deliver_due(self, now: float, deliver: Deliver) -> None: ...
+    def close(self) -> None: ...
+
+
 class Simulation:
     """A person at a simulated board, playing the Pi (``mode="vs-ai"``) or refereed (``"referee"``).
 
     ``human`` is the person's colour against the Pi, ``level`` the Pi's level (1-10), ``seed``
     its randomness. ``flying`` and the other settings come from ``config`` where not given.
     ``state_dir`` keeps the game across simulations (as the daemon does across restarts).
+    ``runner`` replaces the default :class:`VirtualRunner` (``search`` and ``think_time`` are then
+    unused); the caller closes it.
     """
 
     def __init__(
@@ -60,6 +73,7 @@ class Simulation:
         resume: bool = True,
         think_time: float = THINK_TIME,
         search: SearchFunction | None = None,
+        runner: SimulationRunner | None = None,
     ) -> None:
         base = config or Config()
         self.config = base.with_overrides(
@@ -74,8 +88,13 @@ class Simulation:
         self.now = 0.0
         self.hardware = SimulatedBoard(profile or DEFAULT_PROFILE, clock=self._clock)
         device = self.hardware.device
-        self.runner = VirtualRunner(
-            search or make_search(self.config, virtual=True), self._clock, think_time
+        # Another runner (the terminal app's worker thread) trades determinism for a live UI.
+        self.runner: SimulationRunner = (
+            runner
+            if runner is not None
+            else VirtualRunner(
+                search or make_search(self.config, virtual=True), self._clock, think_time
+            )
         )
         store = GameStore(Path(state_dir)) if state_dir is not None else None
         self.controller = Controller(
