@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import enum
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from morris.core import (
     COLOR_NAMES,
@@ -238,7 +238,7 @@ class _Reading:
     reason: str = ""  # UNEXPLAINED, PI_PARTIAL: for the Flagged event
     due: float | None = None
     fired: bool = False
-    flaggable: bool = field(default=False)
+    flaggable: bool = False
 
 
 def _person_reading(board: Board, sensed: int) -> _Reading | None:
