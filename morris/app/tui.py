@@ -54,6 +54,8 @@ MOVE_PAUSE = 0.3
 TOKEN_PAUSE = 1.0
 #: How many events the side panel lists.
 EVENT_LINES = 6
+#: The width of the side panel's text.
+PANEL_WIDTH = 38
 
 _FILES = "abcdefg"
 _POINT_SET = frozenset(POINTS)
@@ -797,6 +799,8 @@ class SimulatorApp(App[None]):
         """Enter in the input line."""
         if self.submit(event.value):
             event.input.value = ""
+        else:
+            event.input.select_all()  # kept to be corrected, or replaced by typing anew
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """A click on one of the buttons."""
@@ -849,7 +853,10 @@ class SimulatorApp(App[None]):
     # -- drawing ----------------------------------------------------------------------------
 
     def _note(self, event: str) -> None:
-        self.events.append(f"{self.sim.now:6.1f}s  {event}")
+        line = f"{self.sim.now:5.0f}s  {event}"
+        if len(line) > PANEL_WIDTH:  # one line each; the lights show the details
+            line = line[: PANEL_WIDTH - 1] + "…"
+        self.events.append(line)
 
     def refresh_view(self) -> None:
         """Show the simulation's state in every widget."""

@@ -132,6 +132,46 @@ def test_a_typed_point_and_a_typed_move() -> None:
     run_app(test, mode="referee")
 
 
+def test_a_wrong_board_is_drawn_with_its_lights_and_the_error_led() -> None:
+    async def test(app: SimulatorApp, pilot: Pilot[None]) -> None:
+        await type_line(pilot, "a7")
+        app.advance(1.0)
+        await type_line(pilot, "xa7 g1")  # black takes white's piece away and puts one on g1
+        app.advance(8.0)  # past the grace time
+        await pilot.pause()
+        views = app.query_one(BoardView).views
+        assert views["a7"].lifted and views["a7"].signal.value == "on"  # put it back
+        assert views["g1"].piece == "unknown" and views["g1"].signal.value == "fast"
+        assert app.sim.status()["error"] == "fast"
+        assert "the board does not match" in app.panel_text("game")
+        assert all(len(line) <= 38 for line in app.panel_text("events").splitlines())
+
+        await type_line(pilot, "a7 xg1")  # put right: the game goes on
+        app.advance(3.0)
+        await pilot.pause()
+        assert lit_points(app) == {}
+        assert "does not match" not in app.panel_text("game")
+
+    run_app(test, mode="referee")
+
+
+def test_in_real_time_the_pi_answers_from_its_thread() -> None:
+    app = SimulatorApp(Config().with_overrides(game_level=1))  # autoplay, threaded
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await click_point(app, pilot, "d6")
+            for _ in range(200):  # the real-time loop moves the clock; at most ~10 s
+                await pilot.pause(0.05)
+                if lit_points(app):
+                    break
+            assert app.sim.now > 0.5
+            assert list(lit_points(app).values()) == ["on"]
+            assert "Pi plays" in app.panel_text("events")
+
+    asyncio.run(main())
+
+
 @pytest.mark.parametrize(
     ("line", "error"),
     [
