@@ -499,8 +499,11 @@ def parse_actions(text: str, present: frozenset[str], now: float) -> list[_Actio
 
     ``d6`` toggles a piece on d6, ``a1-a4`` lifts the piece on a1 and puts it on a4, ``xg7``
     takes the piece off g7; several may be given (``d6 f4``, ``d6xg7``), each a turn apart.
+    ``clear`` takes every piece off (for a new game).
     Raises :class:`InputError` naming the bad part; then nothing is done.
     """
+    if text.strip().lower() == "clear":
+        return [_Action(now, "lift", name) for name in POINTS if name in present]
     tokens = [t for t in re.split(r"[\s,;]+|(?=x)", text.strip().lower()) if t]
     if not tokens:
         raise InputError("type a point (d6), a move (a1-a4) or a removal (xg7)")

@@ -21,8 +21,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "sim",
         help="play on a simulated board in the terminal",
         description="The board drawn with every point's light. Click a point (or type it: d6, "
-        "a1-a4, xg7) to put a piece there or take it off; keys n, t, h, m press the new-game, "
-        "takeback, hint and mode buttons; s sets up a new game; q quits.",
+        "a1-a4, xg7; clear) to put a piece there or take it off; keys n, t, h, m press the "
+        "new-game, takeback, hint and mode buttons; s sets up a new game; q quits.",
     )
     parser.add_argument("--config", metavar="FILE", help="the TOML configuration file")
     parser.add_argument(

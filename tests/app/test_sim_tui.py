@@ -206,6 +206,8 @@ def test_parse_actions_reads_points_moves_and_removals() -> None:
     assert actions[0].due == 10.0 and actions[1].due > 10.0 and actions[2].due > actions[1].due
     toggles = parse_actions("d6, d6", frozenset(), now=0.0)
     assert [(a.kind, a.point) for a in toggles] == [("place", "d6"), ("lift", "d6")]
+    cleared = parse_actions("clear", frozenset({"a1", "g7"}), now=0.0)
+    assert sorted((a.kind, a.point) for a in cleared) == [("lift", "a1"), ("lift", "g7")]
     with pytest.raises(InputError, match="already has a piece"):
         parse_actions("a1-a4", frozenset({"a1", "a4"}), now=0.0)
     with pytest.raises(InputError):
