@@ -125,23 +125,21 @@ class MatchResult:
     def elo(self) -> tuple[float, float]:
         """The Elo difference (first minus second) and its 95% margin, from the score.
 
-        The margin comes from the standard error of the per-game scores. A score of 0 or 1 gives
-        an infinite difference (``math.inf`` with the sign of the result).
+        The margin is 1.96 standard errors of the per-game scores, carried to Elo through the
+        slope of the logistic curve at the score. A score of 0 or 1 gives an infinite difference
+        (``math.inf`` with the sign of the result) and an infinite margin.
         """
         n = self.games_played
-        if n == 0:
-            return 0.0, math.inf
         mean = self.score
+        diff = _elo(mean)
+        if n == 0 or math.isinf(diff):
+            return diff, math.inf
         var = (
             self.wins * (1 - mean) ** 2 + self.draws * (0.5 - mean) ** 2 + self.losses * mean**2
         ) / n
         stderr = math.sqrt(var / n)
-        lo = _elo(max(mean - 1.96 * stderr, 0.0))
-        hi = _elo(min(mean + 1.96 * stderr, 1.0))
-        diff = _elo(mean)
-        if math.isinf(diff):
-            return diff, math.inf
-        return diff, (hi - lo) / 2
+        slope = 400 / (math.log(10) * mean * (1 - mean))
+        return diff, 1.96 * stderr * slope
 
     def add(self, outcome: GameOutcome) -> None:
         """Count one game."""
@@ -166,9 +164,10 @@ def format_elo(diff: float, margin: float) -> str:
     """``+123 ± 45``, or ``+inf`` when one side scored everything."""
     if math.isinf(diff):
         return "+inf" if diff > 0 else "-inf"
+    rounded = round(diff) or 0  # no "-0"
     if math.isinf(margin):
-        return f"{diff:+.0f} ± inf"
-    return f"{diff:+.0f} ± {margin:.0f}"
+        return f"{rounded:+d} ± inf"
+    return f"{rounded:+d} ± {margin:.0f}"
 
 
 def play_game(

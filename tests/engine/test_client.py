@@ -1,0 +1,118 @@
+"""The external-engine client against our own server as a subprocess, and against broken engines."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from morris import Board
+from morris.engine.client import EngineError, UciEngine, parse_score
+from morris.engine.search import MATE
+
+SERVER = [sys.executable, "-m", "morris.engine.uci"]
+
+
+@pytest.fixture(scope="module")
+def engine() -> UciEngine:
+    with UciEngine.spawn(SERVER, timeout=30) as eng:
+        yield eng  # type: ignore[misc]
+
+
+def test_spawn_reads_the_engine_name(engine: UciEngine) -> None:
+    assert engine.name.startswith("morris")
+
+
+def test_play_returns_a_whole_legal_turn(engine: UciEngine) -> None:
+    board = Board()
+    for text in ("d6", "f4", "d5", "b4"):
+        board.push_notation(text)
+    result = engine.play(board, depth=2)
+    assert board.is_legal(result.move)
+    # d7 closes a mill: the client asks for the removal and joins it to the action.
+    assert str(result.move) in ("d7xf4", "d7xb4")
+    assert result.depth == 2 and result.nodes > 0
+
+
+def test_play_with_options_and_a_position_string(engine: UciEngine) -> None:
+    engine.configure(Level=3)
+    board = Board("WWB...../...B..../........ b 6 6 0 2 -", flying=False)
+    result = engine.play(board, depth=1)
+    assert board.is_legal(result.move)
+
+
+def _fake_engine(tmp_path: Path, body: str) -> list[str]:
+    script = tmp_path / "fake_engine.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import sys
+            from pathlib import Path
+            marker = Path(sys.argv[1])
+            def say(line):
+                sys.stdout.write(line + "\\n")
+                sys.stdout.flush()
+            for line in sys.stdin:
+                cmd = line.split()[0] if line.split() else ""
+                if cmd == "uci":
+                    say("id name fake")
+                    say("uciok")
+                elif cmd == "isready":
+                    say("readyok")
+                elif cmd == "quit":
+                    break
+                elif cmd == "go":
+            """
+        )
+        + textwrap.indent(textwrap.dedent(body), " " * 8)
+    )
+    return [sys.executable, str(script), str(tmp_path / "marker")]
+
+
+def test_a_crashed_engine_is_restarted_and_given_the_position_again(tmp_path: Path) -> None:
+    command = _fake_engine(
+        tmp_path,
+        """
+        if not marker.exists():
+            marker.write_text("crashed once")
+            sys.exit(3)
+        say("info depth 1 score cp 5 nodes 1 pv d6")
+        say("bestmove d6")
+        """,
+    )
+    with UciEngine.spawn(command, timeout=10) as eng:
+        result = eng.play(Board(), movetime=0.01)
+        assert str(result.move) == "d6"
+        assert eng.restarts == 1
+
+
+def test_an_engine_that_never_answers_times_out(tmp_path: Path) -> None:
+    command = _fake_engine(tmp_path, "pass\n")
+    with UciEngine.spawn(command, timeout=0.3) as eng, pytest.raises(EngineError):
+        eng.play(Board(), movetime=0.01)
+
+
+def test_an_illegal_answer_is_an_error(tmp_path: Path) -> None:
+    command = _fake_engine(tmp_path, 'say("bestmove a1-a4")\n')
+    with UciEngine.spawn(command, timeout=5) as eng, pytest.raises(EngineError, match="illegal"):
+        eng.play(Board(), movetime=0.01)
+
+
+def test_a_command_that_does_not_exist_fails_to_spawn() -> None:
+    with pytest.raises(EngineError):
+        UciEngine.spawn(["/nonexistent/engine"])
+
+
+def test_close_is_safe_twice() -> None:
+    eng = UciEngine.spawn(SERVER, timeout=30)
+    eng.close()
+    eng.close()
+
+
+def test_scores_are_read_in_both_notations() -> None:
+    assert parse_score(["cp", "-35"]) == -35
+    assert parse_score(["mate", "2"]) == MATE - 3
+    assert parse_score(["mate", "-1"]) == -(MATE - 2)
+    assert parse_score(["wdl", "1"]) is None

@@ -1,0 +1,172 @@
+"""Protocol conversations with the engine server, over a scripted transport (python-chess style)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from morris import Board, Move
+from morris.engine.uci import ProtocolError, UciServer, apply_tokens, moves_to_tokens
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Conversation:
+    """A server with a scripted transport: ``send`` lines, read the answers."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.server = UciServer(self.lines.append)
+
+    def send(self, *lines: str) -> list[str]:
+        start = len(self.lines)
+        for line in lines:
+            self.server.handle(line)
+        self.server.wait()
+        return self.lines[start:]
+
+
+@pytest.fixture
+def conv() -> Conversation:
+    return Conversation()
+
+
+def test_uci_handshake_lists_the_options(conv: Conversation) -> None:
+    answer = conv.send("uci")
+    assert answer[0].startswith("id name ")
+    assert answer[1].startswith("id author ")
+    assert answer[-1] == "uciok"
+    options = " ".join(answer)
+    for name in ("Level", "MoveTime", "Flying", "Threads"):
+        assert f"option name {name} type" in options
+    assert conv.send("isready") == ["readyok"]
+
+
+def test_go_depth_gives_info_lines_then_a_legal_bestmove(conv: Conversation) -> None:
+    answer = conv.send("ucinewgame", "position startpos moves d6 f4", "go depth 3")
+    infos = [line for line in answer if line.startswith("info depth")]
+    assert [line.split()[2] for line in infos] == ["1", "2", "3"]
+    for word in ("score", "nodes", "nps", "pv"):
+        assert f" {word} " in infos[-1]
+    assert answer[-1].startswith("bestmove ")
+    board = Board()
+    board.push_notation("d6")
+    board.push_notation("f4")
+    assert Move.parse(answer[-1].split()[1]) in board.legal_moves
+
+
+def test_after_a_mill_closing_action_go_answers_the_removal(conv: Conversation) -> None:
+    # d7 closes d7-d6-d5: the removal comes as its own token.
+    answer = conv.send("position startpos moves d6 f4 d5 b4 d7", "go depth 2")
+    best = answer[-1].split()[1]
+    assert best in ("xf4", "xb4")
+    assert conv.send(f"position startpos moves d6 f4 d5 b4 d7 {best}", "d")[-1].startswith(
+        "info string position"
+    )
+
+
+def test_the_engine_answers_only_the_action_of_a_mill_turn(conv: Conversation) -> None:
+    answer = conv.send("position startpos moves d6 f4 d5 b4", "go depth 2")
+    assert answer[-1] == "bestmove d7"  # the removal comes on the next go
+
+
+def test_compound_and_split_removals_are_both_accepted(conv: Conversation) -> None:
+    for moves in ("d6 f4 d5 b4 d7xf4 g7", "d6 f4 d5 b4 d7 xf4 g7"):
+        answer = conv.send(f"position startpos moves {moves}", "d")
+        assert not any("error" in line for line in answer)
+        assert answer[-1] == "info string position .WB...../.W.....B/.W...... w 6 6 0 4 -"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "hello",
+        "go depth x",
+        "go sideways",
+        "setoption name Level value 99",
+        "setoption name NoSuchOption value 1",
+        "setoption name Threads value 4",
+        "position somewhere",
+        "position startpos moves d6 d6",
+        "position startpos moves xg7",
+        "position startpos moves d6 f4 d5 b4 d7 g7",
+        "position fen not a position",
+    ],
+)
+def test_bad_input_gets_an_error_line_never_a_crash(conv: Conversation, line: str) -> None:
+    answer = conv.send(line)
+    assert len(answer) == 1 and answer[0].startswith("info string error ")
+    assert conv.send("isready") == ["readyok"]
+
+
+def test_a_bad_position_keeps_the_previous_one(conv: Conversation) -> None:
+    conv.send("position startpos moves d6")
+    conv.send("position startpos moves d6 d6")
+    assert conv.server.board.move_stack == [Move.parse("d6")]
+
+
+def test_options_change_the_game(conv: Conversation) -> None:
+    conv.send("setoption name Flying value false", "setoption name Level value 2")
+    assert conv.server.board.flying is False
+    assert conv.server.options.level == 2
+    conv.send("setoption name Variant value twelve", "position startpos")
+    assert conv.server.board.pieces_in_hand(True) == 12
+
+
+def test_isready_and_stop_are_answered_during_a_search(conv: Conversation) -> None:
+    server = conv.server
+    server.handle("position startpos")
+    server.handle("go infinite")
+    server.handle("isready")
+    server.handle("stop")
+    server.wait()
+    assert "readyok" in conv.lines
+    assert conv.lines.index("readyok") < len(conv.lines) - 1
+    assert conv.lines[-1].startswith("bestmove ")
+
+
+def test_go_on_a_finished_game_says_so(conv: Conversation) -> None:
+    answer = conv.send("position fen WWW...../......../BB...... b 0 0 0 1 -", "go depth 1")
+    assert answer[-1] == "bestmove (none)"
+    assert "game over" in answer[0]
+
+
+def test_quit_ends_the_conversation(conv: Conversation) -> None:
+    conv.server.handle("position startpos")
+    conv.server.handle("go infinite")
+    assert conv.server.handle("quit") is False
+    assert not conv.server.searching
+
+
+def test_tokens_round_trip_a_game() -> None:
+    board = Board()
+    for text in ("d6", "f4", "d5", "b4", "d7xf4"):
+        board.push_notation(text)
+    tokens = moves_to_tokens(board.move_stack)
+    assert tokens == ["d6", "f4", "d5", "b4", "d7", "xf4"]
+    replay = Board()
+    assert apply_tokens(replay, tokens) is None
+    assert replay == board
+    assert apply_tokens(Board(), tokens[:-1]) == Move.parse("d7")
+    with pytest.raises(ProtocolError, match="removal"):
+        apply_tokens(Board(), ["d6", "xf4"])
+
+
+def test_a_real_subprocess_conversation() -> None:
+    script = "uci\nisready\nposition startpos moves d6 f4\ngo depth 2\nquit\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "morris", "engine", "--no-tables"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert "uciok" in out and "readyok" in out
+    assert out[-1].startswith("bestmove ")
