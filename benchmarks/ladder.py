@@ -16,8 +16,11 @@ import sys
 import time
 from pathlib import Path
 
-from morris.commands import match as match_command
-from morris.engine.match import format_elo, make_player, run_match, save_games
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from morris.commands import match as match_command  # noqa: E402
+from morris.engine.match import format_elo, make_player, run_match, save_games  # noqa: E402
 
 
 def pairings(args: argparse.Namespace) -> list[tuple[str, str, int, int | None]]:
