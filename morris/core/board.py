@@ -87,6 +87,50 @@ def _bits(mask: int) -> Iterator[Point]:
         mask ^= low
 
 
+# Move generation is the engine's inner loop, so it avoids per-call work: the points of a
+# bitboard come from three byte tables (a tuple concatenation instead of a bit loop), and every
+# Move is built once here and looked up, as constructing a frozen dataclass costs more than
+# generating it.
+_BYTE_POINTS: Final = tuple(
+    tuple(tuple(shift + i for i in range(8) if byte >> i & 1) for byte in range(256))
+    for shift in (0, 8, 16)
+)
+_LOW, _MID, _HIGH = _BYTE_POINTS
+
+
+def _points(mask: int) -> tuple[Point, ...]:
+    return _LOW[mask & 255] + _MID[mask >> 8 & 255] + _HIGH[mask >> 16]
+
+
+# _MOVES[((frm + 1) * 24 + to) * 25 + removed + 1] is Move(frm, to, removed), with -1 for None.
+_MOVES: Final = tuple(
+    Move(None if frm < 0 else frm, to, None if removed < 0 else removed)
+    for frm in range(-1, NUM_POINTS)
+    for to in range(NUM_POINTS)
+    for removed in range(-1, NUM_POINTS)
+)
+
+
+def _partner_masks(mills_through: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """For each point, each mill through it without the point: what must be owned to close it."""
+    return tuple(tuple(m & ~(1 << p) for m in mills) for p, mills in enumerate(mills_through))
+
+
+def _spread_tables(neighbours: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per byte of a bitboard, the union of the neighbours of its points."""
+    tables = []
+    for shift in (0, 8, 16):
+        table = []
+        for byte in range(256):
+            union = 0
+            for i in range(8):
+                if byte >> i & 1:
+                    union |= neighbours[shift + i]
+            table.append(union)
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
 class LegalMoveView:
     """The legal turns of a board, generated lazily.
 
@@ -94,26 +138,47 @@ class LegalMoveView:
     Empty once the game is over.
     """
 
-    __slots__ = ("_board",)
+    __slots__ = ("_board", "_generated")
 
     def __init__(self, board: Board) -> None:
         self._board = board
+        # list(view) iterates the view and then asks its len(): the turns are kept with the
+        # state they were generated in, so that this (and len-then-iterate) generates them once.
+        self._generated: tuple[object, list[Move]] | None = None
+
+    def _state(self) -> object:
+        """Everything the legal turns depend on (the repetition window holds the pieces)."""
+        board = self._board
+        return (
+            board._keys[board._rep_start :],
+            board.no_removal_count,
+            board.flying,
+            board.threefold_repetition,
+            board.no_removal_limit,
+        )
+
+    def _moves(self) -> list[Move]:
+        state = self._state()
+        generated = self._generated
+        if generated is None or generated[0] != state:
+            generated = self._generated = (state, list(self._board.generate_legal_moves()))
+        return generated[1]
 
     def __iter__(self) -> Iterator[Move]:
-        return self._board.generate_legal_moves()
+        return iter(self._moves())
 
     def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and self._board.is_legal(move)
 
     def __bool__(self) -> bool:
-        return any(True for _ in self)
+        return bool(self._moves())
 
     def __len__(self) -> int:
-        return self.count()
+        return len(self._moves())
 
     def count(self) -> int:
         """The number of legal turns."""
-        return sum(1 for _ in self)
+        return len(self)
 
     def __repr__(self) -> str:
         return f"<LegalMoveView ({', '.join(str(m) for m in self)})>"
@@ -150,8 +215,17 @@ class Board:
     #: Whether a full board at the end of placing is a draw (twelve men's morris).
     full_board_is_draw: ClassVar[bool] = False
 
+    # Derived from the tables above, per class (see __init_subclass__).
+    _partners: ClassVar[tuple[tuple[int, ...], ...]] = _partner_masks(MILLS_THROUGH)
+    _spread: ClassVar[tuple[tuple[int, ...], ...]] = _spread_tables(NEIGHBOURS)
+
     turn: Color
     move_stack: list[Move]
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._partners = _partner_masks(cls.mills_through)
+        cls._spread = _spread_tables(cls.neighbours)
 
     def __init__(
         self,
@@ -247,7 +321,7 @@ class Board:
 
     def forms_mill(self, own: int, point: Point) -> bool:
         """Whether ``own`` (a bitboard including ``point``) has a mill through ``point``."""
-        return any(own & m == m for m in self.mills_through[point])
+        return own >> point & 1 == 1 and any(own & m == m for m in self._partners[point])
 
     def pieces_in_mills(self, color: Color) -> int:
         """The bitboard of ``color``'s pieces that stand in a mill."""
@@ -278,34 +352,45 @@ class Board:
         own = self._occ[turn]
         opp = self._occ[not turn]
         empty = ALL_POINTS & ~(own | opp)
-        mills_through = self.mills_through
+        partners = self._partners
+        moves = _MOVES
+        out: list[Move] = []
+        append = out.append
         removable = -1  # computed when the first mill is found
         if self._hand[turn]:
-            for to in _bits(empty):
-                new_own = own | 1 << to
-                if any(new_own & m == m for m in mills_through[to]):
-                    if removable < 0:
-                        removable = self.removable(not turn)
-                    if removable:
-                        for r in _bits(removable):
-                            yield Move(None, to, r)
-                        continue
-                yield Move(None, to)
-            return
+            for to in _points(empty):
+                index = to * 25  # see _MOVES
+                for need in partners[to]:
+                    if own & need == need:
+                        if removable < 0:
+                            removable = self.removable(not turn)
+                        if removable:
+                            out += [moves[index + 1 + r] for r in _points(removable)]
+                        else:
+                            append(moves[index])
+                        break
+                else:
+                    append(moves[index])
+            return iter(out)
         flying = self.flying and own.bit_count() == 3
         neighbours = self.neighbours
-        for frm in _bits(own):
-            base = own ^ (1 << frm)
-            for to in _bits(empty if flying else neighbours[frm] & empty):
-                new_own = base | 1 << to
-                if any(new_own & m == m for m in mills_through[to]):
-                    if removable < 0:
-                        removable = self.removable(not turn)
-                    if removable:
-                        for r in _bits(removable):
-                            yield Move(frm, to, r)
-                        continue
-                yield Move(frm, to)
+        for frm in _points(own):
+            rest = own ^ (1 << frm)
+            row = (frm + 1) * 24
+            for to in _points(empty if flying else neighbours[frm] & empty):
+                index = (row + to) * 25
+                for need in partners[to]:
+                    if rest & need == need:
+                        if removable < 0:
+                            removable = self.removable(not turn)
+                        if removable:
+                            out += [moves[index + 1 + r] for r in _points(removable)]
+                        else:
+                            append(moves[index])
+                        break
+                else:
+                    append(moves[index])
+        return iter(out)
 
     def generate_legal_moves(self) -> Iterator[Move]:
         """The legal turns; nothing once the game is over."""
@@ -327,8 +412,8 @@ class Board:
             return False
         if self._hand[turn] or (self.flying and own.bit_count() == 3):
             return True
-        neighbours = self.neighbours
-        return any(neighbours[frm] & empty for frm in _bits(own))
+        low, mid, high = self._spread
+        return bool((low[own & 255] | mid[own >> 8 & 255] | high[own >> 16]) & empty)
 
     def illegal_reason(self, move: Move) -> str | None:
         """Why ``move`` is not legal here, or ``None`` if it is."""
@@ -459,14 +544,7 @@ class Board:
     def is_repetition(self, count: int = 3) -> bool:
         """Whether the current position has occurred ``count`` times (this time included)."""
         keys = self._keys
-        key = keys[-1]
-        seen = 0
-        for i in range(len(keys) - 1, self._rep_start - 1, -1):
-            if keys[i] == key:
-                seen += 1
-                if seen >= count:
-                    return True
-        return False
+        return keys[self._rep_start :].count(keys[-1]) >= count
 
     def outcome(self) -> Outcome | None:
         """``None`` while the game goes on, else how it ended.
