@@ -250,6 +250,18 @@ def test_legal_moves_view_follows_the_board() -> None:
     assert view.count() == 24
     board.push_notation("d6")
     assert view.count() == 23
+    assert len(list(view)) == 23
+    assert Move.parse("d6") not in list(view)
+    board.pop()
+    assert len(view) == 24
+
+
+def test_legal_moves_view_follows_the_settings() -> None:
+    board = make_board("a1 d7 g4", "b2 d2 c5 e3 f6")
+    view = board.legal_moves
+    assert len(view) == 48
+    board.flying = False
+    assert len(view) == len(list(view)) == 8  # a1, d7 and g4 slide to their empty neighbours
 
 
 def test_legal_moves_view_is_empty_once_the_game_is_over() -> None:
