@@ -1,0 +1,233 @@
+"""``morris play``: a game between two people at the terminal, refereed by the rules core.
+
+Each turn shows the board, whose turn it is and the pieces in hand, then reads the turn in the
+notation of RULES.md (``d6``, ``a1-a4``, ``d6xg7``). A turn that closes a mill without naming a
+removal is followed by a prompt for the piece to remove. ``undo`` takes back the last turn,
+``moves`` lists the legal turns, ``help`` explains the notation and ``quit`` ends the game.
+Illegal input is refused with the reason and the game goes on. With ``--save PATH`` the game is
+written as a game record when it ends.
+
+This interim command will be superseded by the simulator (``morris sim``) as the main way to
+play on a screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any, TextIO
+
+from morris.core import (
+    COLOR_NAMES,
+    VARIANTS,
+    Board,
+    GameRecord,
+    InvalidMoveError,
+    Move,
+    Phase,
+    Termination,
+    find_variant,
+    parse_point,
+    write_game,
+)
+
+__all__ = ["play_game", "register", "run"]
+
+HELP = """\
+Turns: a placement is the point (d6); a slide or fly is from-to (a1-a4); when the turn closes
+a mill, add the piece to remove with x (d6xg7, a1-a4xg7) or name it when asked.
+Commands: undo (take back the last turn), moves (list the legal turns), help, quit."""
+
+ENDINGS = {
+    Termination.BLOCKED: "{loser} cannot move",
+    Termination.TOO_FEW_PIECES: "{loser} is down to two pieces",
+    Termination.THREEFOLD_REPETITION: "the same position occurred three times",
+    Termination.NO_REMOVAL: "{limit} moving turns without a removal",
+    Termination.FULL_BOARD: "the board is full",
+}
+
+
+def register(subparsers: Any) -> None:
+    """Add ``morris play`` to the ``morris`` parser."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game between two people at the terminal",
+        description="Two people play at the terminal; the rules core referees every turn.",
+        epilog=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--flying",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="a player with three pieces left may fly (default: on)",
+    )
+    parser.add_argument(
+        "--variant",
+        default="standard",
+        choices=sorted(VARIANTS),
+        help="the game to play (default: %(default)s)",
+    )
+    parser.add_argument("--save", type=Path, metavar="PATH", help="write the game record here")
+    parser.add_argument("--white", default="White", help="white player's name for the record")
+    parser.add_argument("--black", default="Black", help="black player's name for the record")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play at the terminal with the options of ``args``; return the exit code."""
+    board = find_variant(args.variant)(flying=args.flying)
+    return play_game(
+        board,
+        sys.stdin,
+        sys.stdout,
+        save=args.save,
+        tags={"White": args.white, "Black": args.black},
+    )
+
+
+def play_game(
+    board: Board,
+    input: TextIO,
+    output: TextIO,
+    *,
+    save: Path | None = None,
+    tags: dict[str, str] | None = None,
+) -> int:
+    """Referee a game on ``board``, reading turns from ``input`` and writing to ``output``.
+
+    Returns 0 when the game ends or a player quits, 1 when the input ends first. With ``save``,
+    the game (finished or not) is written there as a game record.
+    """
+
+    def say(text: str = "") -> None:
+        output.write(text + "\n")
+        output.flush()
+
+    def ask(prompt: str) -> str | None:
+        output.write(prompt)
+        output.flush()
+        line = input.readline()
+        if not line:
+            return None
+        return line.strip()
+
+    say(f"{_title(board)}. Type 'help' for the notation, 'quit' to stop.")
+    code = 0
+    show = True  # the board is shown again after a turn is played or taken back
+    while True:
+        outcome = board.outcome()
+        if outcome is not None:
+            say()
+            say(str(board))
+            say(f"Game over: {_describe_ending(board)}. Result {outcome.result()}.")
+            break
+        if show:
+            say()
+            say(str(board))
+            say(_status(board))
+            show = False
+        side = COLOR_NAMES[board.turn]
+        text = ask(f"{side}> ")
+        if text is None:
+            say()
+            say("Input ended before the game did.")
+            code = 1
+            break
+        command = text.lower()
+        if not command:
+            continue
+        if command in ("quit", "exit"):
+            say("Game stopped.")
+            break
+        if command in ("help", "?"):
+            say(HELP)
+            continue
+        if command == "undo":
+            if board.move_stack:
+                say(f"Took back {board.pop()}.")
+                show = True
+            else:
+                say("There is no turn to take back.")
+            continue
+        if command == "moves":
+            say("Legal turns: " + " ".join(str(m) for m in board.legal_moves))
+            continue
+        move = _read_turn(board, text, ask, say)
+        if move is not None:
+            board.push(move)
+            show = True
+    if save is not None:
+        record_tags = {"Event": "morris play", "Date": date.today().strftime("%Y.%m.%d")}
+        record_tags.update(tags or {})
+        save.write_text(write_game(GameRecord.from_board(board, **record_tags)), encoding="utf-8")
+        say(f"Saved the game to {save}.")
+    return code
+
+
+def _read_turn(board: Board, text: str, ask: Any, say: Any) -> Move | None:
+    """The legal turn ``text`` names (asking for a removal if needed), or None after saying why."""
+    try:
+        move = Move.parse(text)
+    except InvalidMoveError as exc:
+        say(f"Not a turn: {exc}. Type 'help' for the notation.")
+        return None
+    reason = board.illegal_reason(move)
+    if reason is None:
+        return move
+    closes_mill = move.remove is None and any(
+        m.from_point == move.from_point and m.to_point == move.to_point for m in board.legal_moves
+    )
+    if not closes_mill:
+        say(f"Illegal: {reason}.")
+        return None
+    opponent = COLOR_NAMES[not board.turn]
+    while True:
+        answer = ask(f"{move} closes a mill. Remove which {opponent} piece? ")
+        if answer is None or answer.lower() in ("", "cancel", "undo", "quit"):
+            say(f"{move} not played.")
+            return None
+        try:
+            point = parse_point(answer.lower().removeprefix("x"))
+        except ValueError as exc:
+            say(f"{exc}.")
+            continue
+        candidate = Move(move.from_point, move.to_point, point)
+        reason = board.illegal_reason(candidate)
+        if reason is None:
+            return candidate
+        say(f"Cannot remove {answer}: {reason}.")
+
+
+def _title(board: Board) -> str:
+    name = "Twelve men's morris" if board.pieces_per_side == 12 else "Nine men's morris"
+    return f"{name}, flying {'on' if board.flying else 'off'}"
+
+
+def _status(board: Board) -> str:
+    side = COLOR_NAMES[board.turn]
+    white_hand, black_hand = board.pieces_in_hand(True), board.pieces_in_hand(False)
+    if board.phase is Phase.PLACING:
+        doing = "place a piece"
+    elif board.can_fly(board.turn):
+        doing = "fly a piece"
+    else:
+        doing = "move a piece"
+    last = f"Last turn: {board.peek()}. " if board.move_stack else ""
+    return (
+        f"{last}Turn {board.fullmove_number}: {side} to {doing}. "
+        f"In hand: white {white_hand}, black {black_hand}. "
+        f"On the board: white {board.pieces_on_board(True)}, black {board.pieces_on_board(False)}."
+    )
+
+
+def _describe_ending(board: Board) -> str:
+    outcome = board.outcome()
+    assert outcome is not None
+    loser = COLOR_NAMES[not outcome.winner] if outcome.winner is not None else ""
+    why = ENDINGS[outcome.termination].format(loser=loser, limit=board.no_removal_limit)
+    if outcome.winner is None:
+        return f"a draw, {why}"
+    return f"{COLOR_NAMES[outcome.winner]} wins, {why}"
