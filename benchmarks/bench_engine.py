@@ -30,13 +30,15 @@ POSITIONS = {
 }
 
 
-def bench_positions(seconds: float) -> None:
-    print(f"## Search, {seconds:g} s per position (level 10, no tables)")
+def bench_positions(seconds: float, cpu: bool) -> None:
+    clock = time.process_time if cpu else time.monotonic
+    kind = "CPU " if cpu else ""
+    print(f"## Search, {seconds:g} {kind}s per position (level 10, no tables)")
     print("| position | depth | nodes | nps | best | score |")
     print("|---|---:|---:|---:|---|---:|")
     for name, text in POSITIONS.items():
         board = Board(text)
-        result = Engine(10).play(board, movetime=seconds)
+        result = Engine(10, clock=clock).play(board, movetime=seconds)
         print(
             f"| {name} | {result.depth} | {result.nodes} | {result.nps} | {result.move} | "
             f"{result.score} |"
@@ -80,8 +82,11 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--tables", action="store_true", help="also time the table generation")
     parser.add_argument("--no-levels", action="store_true")
+    parser.add_argument(
+        "--cpu", action="store_true", help="count CPU time, not wall time (for a loaded machine)"
+    )
     args = parser.parse_args()
-    bench_positions(args.seconds)
+    bench_positions(args.seconds, args.cpu)
     if not args.no_levels:
         bench_levels()
     if args.tables:
