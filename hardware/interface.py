@@ -25,7 +25,7 @@ POINTS: tuple[str, ...] = (
 )  # fmt: skip
 
 
-class Signal(str, enum.Enum):  # noqa: UP042 (str() gives the name)
+class Signal(str, enum.Enum):  # noqa: UP042 (StrEnum would change str())
     """What a point LED (or a status LED) shows. See the light language in DESIGN.md."""
 
     OFF = "off"  # nothing to do here
@@ -51,7 +51,7 @@ def signal_level(signal: Signal, now: float) -> bool:
     return (now % period) < on_time
 
 
-class StatusLight(str, enum.Enum):  # noqa: UP042 (str() gives the name)
+class StatusLight(str, enum.Enum):  # noqa: UP042 (StrEnum would change str())
     """The status LEDs beside the board."""
 
     TURN = "turn"  # lit while it is the person's turn (or white's turn in referee mode)
@@ -60,7 +60,7 @@ class StatusLight(str, enum.Enum):  # noqa: UP042 (str() gives the name)
     GAME_OVER = "game_over"
 
 
-class ButtonName(str, enum.Enum):  # noqa: UP042 (str() gives the name)
+class ButtonName(str, enum.Enum):  # noqa: UP042 (StrEnum would change str())
     """The buttons beside the board."""
 
     NEW = "new"

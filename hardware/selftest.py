@@ -238,6 +238,8 @@ def _check_leds(
         report.faults.append(Fault("LED stuck on", name, f"lit with every output off; {where}"))
     targets: list[str] = [*POINTS, *(s.value for s in profile.status)]
     for name in targets:
+        if name in stuck:
+            continue  # already reported
         is_point = name in profile.leds
         if is_point:
             device.show({name: Signal.ON})
