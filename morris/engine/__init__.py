@@ -13,6 +13,7 @@ protocol server), :mod:`~morris.engine.client` (external engines), :mod:`~morris
 (the :class:`Player` protocol, random and greedy players), :mod:`~morris.engine.match`.
 """
 
+from morris.engine.client import EngineError, UciEngine
 from morris.engine.players import GreedyPlayer, Player, RandomPlayer
 from morris.engine.search import (
     LEVELS,
@@ -33,12 +34,14 @@ __all__ = [
     "MAX_LEVEL",
     "MIN_LEVEL",
     "Engine",
+    "EngineError",
     "GreedyPlayer",
     "Level",
     "Player",
     "RandomPlayer",
     "SearchInfo",
     "SearchResult",
+    "UciEngine",
     "format_score",
     "win_distance",
 ]
