@@ -109,6 +109,7 @@ class GpioBoard(BoardBase):
         self._slot_period = 1.0 / (profile.refresh_hz * rows)
         self._signals: dict[Hashable, Signal] = {}
         self._blinking: set[Signal] = set()
+        self._dirty = True
         self._occupied: frozenset[str] = frozenset()
         self._pressed: frozenset[ButtonName] = frozenset()
         start = clock()
@@ -212,7 +213,11 @@ class GpioBoard(BoardBase):
                 slot_time = self._origin + self._slot_index * self._slot_period
                 if now >= slot_time:
                     rows = self._output_matrix.row_count
-                    self._output_matrix.show_row(self._slot_index % rows, self._levels(now))
+                    signals = self._signals
+                    self._output_matrix.show_row(
+                        self._slot_index % rows,
+                        lambda key: signal_level(signals.get(key, Signal.OFF), now),
+                    )
                     self._slot_index += 1
                     if self._origin + self._slot_index * self._slot_period <= now:
                         behind = math.floor((now - self._origin) / self._slot_period) + 1
@@ -265,6 +270,7 @@ class GpioBoard(BoardBase):
 
     def _outputs_changed(self) -> None:
         self._blinking = {s for s in self._signals.values() if s in BLINK_TIMING}
+        self._dirty = True
         now = self._clock()
         self.now = now
         self._apply_outputs(now)
@@ -273,6 +279,9 @@ class GpioBoard(BoardBase):
         """Drive the direct and 74HC595 LEDs (the LED matrix is driven row by row in poll)."""
         if self._chain is None and self._direct_outputs is None:
             return
+        if not self._blinking and not self._dirty:
+            return  # steady lights are already on the pins
+        self._dirty = False
         levels = self._levels(now)
         if self._chain is not None:
             self._chain.write(levels)

@@ -15,7 +15,7 @@ Every block's constructor closes what it opened if it fails, and ``close()`` may
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from gpiozero import LED, InputDevice, OutputDevice
@@ -119,16 +119,22 @@ class InputMatrix(_Block):
 
         self._opened(build)
         for r in range(len(rows)):
+            # The columns' pins are read directly: a scan reads them hundreds of times a second,
+            # and the device layers above a pin only turn "low" into "active" (pulled up here).
             self._reads.append(
-                [(self._columns[c], keys[(r, c)]) for c in range(len(columns)) if (r, c) in keys]
+                [
+                    (self._columns[c].pin, keys[(r, c)])
+                    for c in range(len(columns))
+                    if (r, c) in keys
+                ]
             )
 
     def scan(self, active: set[Hashable]) -> None:
         """Drive each row in turn and add the keys read active to ``active``."""
         for row, reads in zip(self._rows, self._reads, strict=True):
             row.on()
-            for column, key in reads:
-                if column.is_active:
+            for pin, key in reads:
+                if not pin.state:
                     active.add(key)
             row.off()
 
@@ -225,17 +231,17 @@ class OutputMatrix(_Block):
         """The number of row lines (the multiplex ratio)."""
         return len(self._rows)
 
-    def show_row(self, row: int, levels: Mapping[Hashable, bool]) -> None:
-        """Light row ``row`` with each LED's level from ``levels`` (missing keys are off)."""
+    def show_row(self, row: int, level: Callable[[Hashable], bool]) -> None:
+        """Light row ``row``, each LED lit if ``level(key)`` is true."""
         if self._selected is not None and self._selected != row:
             # Deselect before changing the columns, so no LED of the old row flashes.
             self._rows[self._selected].off()
             self._selected = None
         for c, key in enumerate(self._row_keys[row]):
-            level = key is not None and levels.get(key, False)
-            if self._column_levels[c] != level:
-                self._columns[c].value = level
-                self._column_levels[c] = level
+            lit = key is not None and level(key)
+            if self._column_levels[c] != lit:
+                self._columns[c].value = lit
+                self._column_levels[c] = lit
         if self._selected is None:
             self._rows[row].on()
             self._selected = row
