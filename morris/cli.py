@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "morris.commands.selftest",
     "morris.commands.engine",
     "morris.commands.match",
+    "morris.commands.tables",
 )
 
 

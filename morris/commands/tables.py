@@ -1,0 +1,212 @@
+"""``morris tables``: build, summarise and check the endgame tables.
+
+``morris tables build`` solves the tables by retrograde analysis into the data directory,
+``morris tables info`` prints what each table holds (won, drawn and lost positions for the side to
+move, over every placement of the pieces) and ``morris tables verify`` checks every stored value
+against the values of its successors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+_FLYING = {"both": (True, False), "on": (True,), "off": (False,)}
+
+
+def default_tables_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where the tables live: ``$MORRIS_DATA_DIR``, else ``$XDG_DATA_HOME/morris/tables``.
+
+    ``$XDG_DATA_HOME`` defaults to ``~/.local/share``.
+    """
+    env = os.environ if environ is None else environ
+    if env.get("MORRIS_DATA_DIR"):
+        return Path(env["MORRIS_DATA_DIR"]).expanduser()
+    base = env.get("XDG_DATA_HOME") or str(Path("~/.local/share").expanduser())
+    return Path(base).expanduser() / "morris" / "tables"
+
+
+def register(subparsers: Any) -> None:
+    """Add ``morris tables build|info|verify``."""
+    parser = subparsers.add_parser(
+        "tables",
+        help="endgame tables: build, info, verify",
+        description="Endgame tables (3v3, 4v3, 3v4 and up): exact values by retrograde analysis.",
+    )
+    sub = parser.add_subparsers(dest="tables_command", metavar="ACTION", required=True)
+
+    def add_dir(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--dir",
+            type=Path,
+            default=None,
+            help="table directory (default: $MORRIS_DATA_DIR or $XDG_DATA_HOME/morris/tables)",
+        )
+
+    build = sub.add_parser("build", help="solve the tables (skips those already built)")
+    add_dir(build)
+    build.add_argument("--flying", choices=sorted(_FLYING), default="both", help="flying rule")
+    build.add_argument(
+        "--max-pieces",
+        type=int,
+        default=7,
+        metavar="N",
+        help="most pieces on the board in all (7: 3v3, 4v3, 3v4; 8 adds 4v4, 5v3, 3v5)",
+    )
+    build.add_argument("--force", action="store_true", help="rebuild tables already built")
+    build.add_argument("--quiet", action="store_true", help="no progress bar")
+    build.set_defaults(run=run_build)
+
+    info = sub.add_parser("info", help="won/drawn/lost counts and the longest win of each table")
+    add_dir(info)
+    info.set_defaults(run=run_info)
+
+    verify = sub.add_parser("verify", help="check every value against its successors")
+    add_dir(verify)
+    verify.add_argument(
+        "--sample", type=int, default=None, metavar="N", help="check N random positions per table"
+    )
+    verify.add_argument("--seed", type=int, default=0, help="seed of the sample")
+    verify.add_argument("--quiet", action="store_true", help="no progress bar")
+    verify.set_defaults(run=run_verify)
+
+
+def _progress_bar(quiet: bool) -> Any:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    return Progress(
+        TextColumn("{task.description:<24}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        disable=quiet,
+    )
+
+
+def _callback(progress: Any) -> Any:
+    tasks: dict[str, Any] = {}
+
+    def update(description: str, done: int, total: int) -> None:
+        if description not in tasks:
+            tasks[description] = progress.add_task(description, total=total)
+        progress.update(tasks[description], completed=done, total=total)
+
+    return update
+
+
+def run_build(args: argparse.Namespace) -> int:
+    """Build the tables; print where they went and how big they are."""
+    from rich.console import Console
+
+    from morris.engine.tables import TableError, build_tables
+
+    console = Console()
+    directory = args.dir or default_tables_dir()
+    if args.max_pieces < 6:
+        console.print("[red]--max-pieces must be at least 6 (3 against 3)[/red]")
+        return 2
+    try:
+        with _progress_bar(args.quiet) as progress:
+            infos = build_tables(
+                directory,
+                flying=_FLYING[args.flying],
+                max_pieces=args.max_pieces,
+                force=args.force,
+                progress=_callback(progress),
+            )
+    except TableError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 1
+    size = sum(i.nbytes for i in infos)
+    console.print(f"{len(infos)} tables, {size / 1e6:.1f} MB in {directory}")
+    return 0
+
+
+def run_info(args: argparse.Namespace) -> int:
+    """Print one row per table and side to move (a stored table answers for both colours)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from morris.engine.tables import TableError, read_manifest
+
+    console = Console()
+    directory = args.dir or default_tables_dir()
+    try:
+        infos = read_manifest(directory)
+    except TableError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 1
+    if not infos:
+        console.print(f"no tables in {directory} (build them with `morris tables build`)")
+        return 1
+    table = Table(title=f"Endgame tables in {directory}", caption="pieces: white v black")
+    for column in ("pieces", "flying", "to move", "positions", "won", "drawn", "lost", "longest"):
+        table.add_column(column, justify="right", no_wrap=True)
+    rows = []
+    for info in infos.values():
+        k = info.key
+        # The stored table is for the side to move: white to move with white having k.mover
+        # pieces, or black to move with black having them.
+        rows.append((k.mover, k.opponent, k.flying, "white", info))
+        rows.append((k.opponent, k.mover, k.flying, "black", info))
+    for white, black, flying, side, info in sorted(
+        rows, key=lambda r: (not r[2], r[0] + r[1], -r[0], r[3])
+    ):
+        table.add_row(
+            f"{white}v{black}",
+            "on" if flying else "off",
+            side,
+            f"{info.key.size:,}",
+            f"{info.won:,}",
+            f"{info.drawn:,}",
+            f"{info.lost:,}",
+            str(info.longest_win),
+        )
+    console.print(table)
+    console.print(
+        "Counts are over every placement of the pieces (no symmetry reduction), for the side to"
+        " move; the longest win is in turns (plies). Draw rules are not part of the tables."
+    )
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Check the tables; exit 1 if any value disagrees with its successors."""
+    from rich.console import Console
+
+    from morris.engine.tables import EndgameTables, TableError, verify_tables
+
+    console = Console()
+    directory = args.dir or default_tables_dir()
+    try:
+        tables = EndgameTables.load(directory)
+    except TableError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 1
+    if not tables.keys:
+        console.print(f"no tables in {directory}")
+        return 1
+    with _progress_bar(args.quiet) as progress:
+        reports = verify_tables(
+            tables, sample=args.sample, seed=args.seed, progress=_callback(progress)
+        )
+    ok = True
+    for report in reports:
+        status = "[green]ok[/green]" if report.ok else f"[red]{report.errors} errors[/red]"
+        console.print(f"{report.key.name:<16} {report.checked:>12,} positions checked  {status}")
+        for example in report.examples:
+            console.print(f"  {example}")
+        ok = ok and report.ok
+    return 0 if ok else 1
