@@ -137,7 +137,6 @@ def run_build(args: argparse.Namespace) -> int:
 def run_info(args: argparse.Namespace) -> int:
     """Print one row per table and side to move (a stored table answers for both colours)."""
     from rich.console import Console
-    from rich.table import Table
 
     from morris.engine.tables import TableError, read_manifest
 
@@ -151,9 +150,12 @@ def run_info(args: argparse.Namespace) -> int:
     if not infos:
         console.print(f"no tables in {directory} (build them with `morris tables build`)")
         return 1
-    table = Table(title=f"Endgame tables in {directory}", caption="pieces: white v black")
-    for column in ("pieces", "flying", "to move", "positions", "won", "drawn", "lost", "longest"):
-        table.add_column(column, justify="right", no_wrap=True)
+    console.print(f"Endgame tables in {directory}")
+    console.print(
+        f"{'pieces':>6} {'flying':>6} {'to move':>7} {'positions':>12} {'won':>12} {'drawn':>12}"
+        f" {'lost':>12} {'longest win':>11}",
+        highlight=False,
+    )
     rows = []
     for info in infos.values():
         k = info.key
@@ -164,20 +166,16 @@ def run_info(args: argparse.Namespace) -> int:
     for white, black, flying, side, info in sorted(
         rows, key=lambda r: (not r[2], r[0] + r[1], -r[0], r[3])
     ):
-        table.add_row(
-            f"{white}v{black}",
-            "on" if flying else "off",
-            side,
-            f"{info.key.size:,}",
-            f"{info.won:,}",
-            f"{info.drawn:,}",
-            f"{info.lost:,}",
-            str(info.longest_win),
+        console.print(
+            f"{f'{white}v{black}':>6} {'on' if flying else 'off':>6} {side:>7}"
+            f" {info.key.size:>12,} {info.won:>12,} {info.drawn:>12,} {info.lost:>12,}"
+            f" {info.longest_win:>11}",
+            highlight=False,
         )
-    console.print(table)
     console.print(
-        "Counts are over every placement of the pieces (no symmetry reduction), for the side to"
-        " move; the longest win is in turns (plies). Draw rules are not part of the tables."
+        "pieces: white v black. Counts are over every placement of the pieces (no symmetry"
+        " reduction), for the side to move; the longest win is in turns (plies). The draw rules"
+        " are not part of the tables."
     )
     return 0
 
