@@ -155,6 +155,7 @@ def run_info(args: argparse.Namespace) -> int:
         f"{'pieces':>6} {'flying':>6} {'to move':>7} {'positions':>12} {'won':>12} {'drawn':>12}"
         f" {'lost':>12} {'longest win':>11}",
         highlight=False,
+        soft_wrap=True,
     )
     rows = []
     for info in infos.values():
@@ -171,6 +172,7 @@ def run_info(args: argparse.Namespace) -> int:
             f" {info.key.size:>12,} {info.won:>12,} {info.drawn:>12,} {info.lost:>12,}"
             f" {info.longest_win:>11}",
             highlight=False,
+            soft_wrap=True,
         )
     console.print(
         "pieces: white v black. Counts are over every placement of the pieces (no symmetry"
