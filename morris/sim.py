@@ -24,7 +24,7 @@ from typing import Protocol
 
 from hardware.interface import ButtonName, ButtonPress, SensorReading, StatusLight
 from hardware.profiles import DEFAULT_PROFILE
-from hardware.sim import SimulatedBoard
+from hardware.sim import SimulatedBoard, VirtualClock
 from morris.app.config import Config
 from morris.app.controller import Controller, SearchJob
 from morris.app.search import Deliver, SearchFunction, VirtualRunner, make_search
@@ -85,8 +85,8 @@ class Simulation:
             engine_seed=seed,
             hardware_backend="sim",
         )
-        self.now = 0.0
-        self.hardware = SimulatedBoard(profile or DEFAULT_PROFILE, clock=self._clock)
+        self.clock = VirtualClock(0.0)
+        self.hardware = SimulatedBoard(profile or DEFAULT_PROFILE, clock=self.clock)
         device = self.hardware.device
         # Another runner (the terminal app's worker thread) trades determinism for a live UI.
         self.runner: SimulationRunner = (
@@ -130,21 +130,28 @@ class Simulation:
     # -- time -------------------------------------------------------------------------------
 
     def _clock(self) -> float:
-        return self.now
+        return self.clock()
+
+    @property
+    def now(self) -> float:
+        """The virtual time, seconds since the simulation started."""
+        return self.clock()
 
     def wait(self, seconds: float) -> None:
         """Let ``seconds`` of virtual time pass, doing everything that falls due in order."""
         if seconds < 0:
             raise ValueError(f"cannot wait a negative time: {seconds}")
         end = self.now + seconds
+        device = self.hardware.device
         while True:
-            due = [end]
+            now = self.now
+            due = [end, max(device.next_poll, now)]
             for deadline in (self.controller.next_deadline(), self.runner.next_deadline()):
                 if deadline is not None:
-                    due.append(max(deadline, self.now + _MIN_STEP))
+                    due.append(max(deadline, now + _MIN_STEP))
             step = min(due)
-            self.hardware.advance(step)
-            self.now = step
+            self.hardware.advance(step)  # device scans and blink edges up to ``step``
+            self.clock.set(step)
             self.runner.deliver_due(step, self._deliver)
             self.controller.poll(step)
             if step >= end:
