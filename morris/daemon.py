@@ -14,9 +14,9 @@ import os
 import queue
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -39,6 +39,10 @@ MAX_SLEEP = 1.0
 
 class HardwareUnavailable(RuntimeError):
     """The configured hardware cannot be opened; the message says what to do instead."""
+
+
+class DeviceFailed(RuntimeError):
+    """The board device stopped working while the daemon ran (its runner failed)."""
 
 
 @dataclass
@@ -114,7 +118,10 @@ class Daemon:
         store: GameStore | None = None,
         status_path: Path | None = None,
         search: SearchFunction | None = None,
+        overrides: Mapping[str, Any] | None = None,
     ) -> None:
+        """``overrides`` are the command line's :meth:`Config.with_overrides` arguments; a
+        reload (SIGHUP) applies them again on top of the reread ``config_path``."""
         self.config = config
         self.board = board
         self.config_path = config_path
@@ -123,9 +130,13 @@ class Daemon:
         self.store = store
         self.status_path = status_path
         self._search = search
-        self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.overrides: dict[str, Any] = dict(overrides or {})
+        # A SimpleQueue, not a Queue: the signal handlers put items from the main thread, which
+        # may be interrupted inside Queue.get while holding the Queue's (non-reentrant) lock, and
+        # would then wait for that lock forever. SimpleQueue.put is reentrant.
+        self.events: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
         self.controller: Controller | None = None
-        self._started = datetime.now()
+        self._started = datetime.now(UTC)
         self._link = "up"
         self._last_status = ""
         self._stopping = False
@@ -146,7 +157,12 @@ class Daemon:
     # -- the loop ---------------------------------------------------------------------------
 
     def run(self, *, install_signals: bool = True) -> int:
-        """Run until stopped; return 0 after a clean stop."""
+        """Run until stopped; return 0 after a clean stop, 1 after a failure.
+
+        A failure (the board stops answering, an error in the loop) is logged, the lights are
+        switched off and the game is saved as on a clean stop, and the exit code is 1, so that
+        systemd's ``Restart=on-failure`` starts the daemon again (and it resumes the game).
+        """
         if install_signals:
             signal.signal(signal.SIGTERM, self._on_signal)
             signal.signal(signal.SIGHUP, self._on_signal)
@@ -155,26 +171,32 @@ class Daemon:
         search = self._search or make_search(self.config, tables=self._tables())
         runner = ThreadedRunner(search, lambda job, move: self.post("search", (job, move)))
         board_runner = BoardRunner(device, self.clock)
+        failure: str | None = None
         try:
             self.notifier.status("starting: reading the board")
             device.sensors()  # the board answers (a serial board waits for its hello)
-            controller = Controller(
-                device, self.config, runner, store=self.store, now=self.clock()
-            )
+            controller = Controller(device, self.config, runner, store=self.store, now=self.clock())
             self.controller = controller
             device.when_changed = lambda reading: self.post("sensors", reading)
             device.when_pressed = lambda press: self.post("button", press)
             if hasattr(device, "when_link_changed"):
-                device.when_link_changed = lambda up: self.post("link", up)  # type: ignore[attr-defined]
+                device.when_link_changed = lambda up: self.post("link", up)
             board_runner.when_failed = lambda exc: self.post("device-failed", exc)
             board_runner.start()
-            self.notifier.ready(status=controller.describe())
+            self._last_status = controller.describe()
+            self.notifier.ready(status=self._last_status)
             logger.info("ready on the %s board: %s", self.board.backend, controller.describe())
             self._write_status("ready")
             self._loop(controller)
+        except DeviceFailed as exc:
+            failure = str(exc)
+            logger.error("%s; exiting with status 1 (systemd restarts the service)", exc)
+        except Exception as exc:
+            failure = f"{type(exc).__name__}: {exc}"
+            logger.exception("the daemon failed; exiting with status 1")
         finally:
-            self._shutdown(runner, board_runner)
-        return 0
+            self._shutdown(runner, board_runner, failure)
+        return 0 if failure is None else 1
 
     def _loop(self, controller: Controller) -> None:
         pacer = WatchdogPacer(self.notifier)
@@ -213,26 +235,29 @@ class Daemon:
         elif kind == "reload":
             self._reload(controller)
         elif kind == "device-failed":
-            logger.error("the board stopped answering: %s", payload)
             self._link = "failed"
-            raise RuntimeError(f"board device failed: {payload}")
+            raise DeviceFailed(f"the board stopped answering: {payload!r}")
         elif kind == "stop":
             logger.info("stopping")
             self._stopping = True
 
     def _reload(self, controller: Controller) -> None:
         self.notifier.reloading()
-        try:
-            config = load_config(self.config_path) if self.config_path else self.config
-        except ConfigError as exc:
-            logger.error("configuration not reloaded: %s", exc)
+        if self.config_path is None:
+            logger.info("reload: no configuration file; the configuration is unchanged")
         else:
-            if config.hardware != self.config.hardware:
-                logger.warning("hardware settings change only at the next restart")
-            controller.reconfigure(config)
-            self.config = config
-            logger.info("configuration reloaded from %s", self.config_path)
+            try:
+                config = load_config(self.config_path).with_overrides(**self.overrides)
+            except ConfigError as exc:
+                logger.error("configuration not reloaded: %s", exc)
+            else:
+                if config.hardware != self.config.hardware:
+                    logger.warning("hardware settings change only at the next restart")
+                controller.reconfigure(config)
+                self.config = config
+                logger.info("configuration reloaded from %s", self.config_path)
         self.notifier.ready(status=controller.describe())
+        self._publish(controller)
 
     def _tables(self) -> object | None:
         if self.config.game.level < 6 or self.config.engine.command:
@@ -257,7 +282,7 @@ class Daemon:
         status = ServiceStatus(
             pid=os.getpid(),
             started=self._started,
-            updated=datetime.now(),
+            updated=datetime.now(UTC),
             mode=controller.mode,
             backend=self.board.backend,
             link=self._link,
@@ -274,22 +299,40 @@ class Daemon:
         except OSError as exc:
             logger.warning("could not write the status file %s: %s", self.status_path, exc)
 
-    def _shutdown(self, runner: ThreadedRunner, board_runner: BoardRunner) -> None:
-        self.notifier.stopping(status="stopping: saving the game")
+    def _shutdown(
+        self, runner: ThreadedRunner, board_runner: BoardRunner, failure: str | None = None
+    ) -> None:
+        """Stop searching and polling, save the game, switch the lights off, close the board.
+
+        Every step runs even if an earlier one fails: the lights must go off and the board must
+        be released whatever went wrong.
+        """
+        if failure is None:
+            self.notifier.stopping(status="stopping: saving the game")
+        else:
+            self.notifier.stopping(status=f"failed: {failure}")
         controller = self.controller
+        steps: list[tuple[str, Callable[[], object]]] = []
         if controller is not None:
-            controller.close()
-            controller.save_now()
-        runner.close(timeout=2.0)
-        board_runner.stop()
-        device = self.board.device
-        try:
-            device.show({})
-            for light in StatusLight:
-                device.set_status(light, Signal.OFF)
-        except Exception as exc:  # the device may be gone (unplugged): still close it
-            logger.warning("could not switch the lights off: %s", exc)
-        self.board.close()
-        self._write_status("stopped")
+            steps.append(("cancel the search", controller.close))
+            steps.append(("save the game", controller.save_now))
+        steps += [
+            ("stop the search worker", lambda: runner.close(timeout=2.0)),
+            ("stop polling the board", board_runner.stop),
+            ("switch the lights off", self._lights_off),
+            ("close the board", self.board.close),
+        ]
+        for what, step in steps:
+            try:
+                step()
+            except Exception as exc:  # the device may be gone (unplugged): go on regardless
+                logger.warning("could not %s: %s", what, exc)
+        self._write_status("stopped" if failure is None else f"failed: {failure}")
         self.notifier.close()
         logger.info("stopped")
+
+    def _lights_off(self) -> None:
+        device = self.board.device
+        device.show({})
+        for light in StatusLight:
+            device.set_status(light, Signal.OFF)

@@ -48,19 +48,21 @@ def run(args: argparse.Namespace) -> int:
     from morris.app.store import GameStore
     from morris.daemon import Daemon, HardwareUnavailable, open_hardware
 
+    # Kept for reloads: SIGHUP rereads the file and applies the same flags on top of it.
+    overrides = {
+        "game_mode": args.mode,
+        "game_human": args.human,
+        "game_level": args.level,
+        "game_variant": args.variant,
+        "game_flying": args.flying,
+        "engine_seed": args.seed,
+        "hardware_backend": "sim" if args.sim else args.backend,
+        "hardware_profile": args.profile,
+        "hardware_serial_url": args.serial_url,
+        "paths_state_dir": args.state_dir,
+    }
     try:
-        config = load_config(args.config).with_overrides(
-            game_mode=args.mode,
-            game_human=args.human,
-            game_level=args.level,
-            game_variant=args.variant,
-            game_flying=args.flying,
-            engine_seed=args.seed,
-            hardware_backend="sim" if args.sim else args.backend,
-            hardware_profile=args.profile,
-            hardware_serial_url=args.serial_url,
-            paths_state_dir=args.state_dir,
-        )
+        config = load_config(args.config).with_overrides(**overrides)
     except ConfigError as exc:
         print(f"morris: {exc}", file=sys.stderr)
         return 2
@@ -70,6 +72,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"morris: {exc}", file=sys.stderr)
         return 2
     state_dir = config.state_dir()
+    try:
+        # systemd makes $STATE_DIRECTORY; by hand the default one may not exist yet.
+        state_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        board.close()
+        print(f"morris: cannot create the state directory {state_dir}: {exc}", file=sys.stderr)
+        return 2
     store = GameStore(state_dir, config.games_dir())
     daemon = Daemon(
         config,
@@ -77,5 +86,6 @@ def run(args: argparse.Namespace) -> int:
         config_path=args.config,
         store=store,
         status_path=state_dir / STATUS_FILE_NAME,
+        overrides=overrides,
     )
     return daemon.run()
