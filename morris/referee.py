@@ -607,7 +607,10 @@ class Referee:
         if board.outcome() is not None:
             return _Reading(_Kind.CLEAR if sensed == 0 and occupied else _Kind.IDLE)
         if self._guiding:
-            return _Reading(_Kind.CLEAR if sensed == 0 else _Kind.GUIDE)
+            # A board found empty when the guidance began (a game resumed after a restart) waits
+            # to be set up; only a board emptied since then starts a new game.
+            emptied = sensed == 0 and self._settled_at > self._guide_since
+            return _Reading(_Kind.CLEAR if emptied else _Kind.GUIDE)
         if self.pi_to_move:
             if self._expected is not None:
                 reading = _pi_reading(board, self._expected, sensed)

@@ -320,6 +320,27 @@ def test_a_resumed_game_guides_the_board_to_its_position_then_play_goes_on() -> 
     assert table.accepted() == ["a1"]
 
 
+def test_a_resumed_game_found_on_an_empty_board_waits_to_be_set_up() -> None:
+    board = board_of("d6", "a7", "g7")
+    table = Table(board, sensed=0)  # the pieces were put away while the daemon was down
+    table.wait(30.0)
+    assert table.shown() == {"on": {"d6", "a7", "g7"}}
+    for point in ("d6", "a7", "g7"):
+        table.place(point)
+    table.wait(SETTLE)
+    assert table.shown() == {}
+    table.play("a1")
+    assert table.accepted() == ["a1"]
+
+
+def test_a_resumed_board_cleared_by_the_person_starts_a_new_game() -> None:
+    table = Table(board_of("d6", "a7"), sensed=mask("d6"))
+    table.lift("d6")
+    table.wait(SETTLE + 2.0)
+    assert table.referee.board.move_stack == []
+    assert table.shown() == {}
+
+
 def test_a_resumed_game_reads_no_turn_from_the_board_it_finds() -> None:
     board = board_of("d6")
     table = Table(board, sensed=mask("d6", "a7"))  # a7 would be black's legal placement
