@@ -104,6 +104,16 @@ def open_hardware(config: Config, *, clock: Callable[[], float] = time.monotonic
     return OpenedBoard(device, "gpio")
 
 
+def settle_time(device: BoardDevice) -> float:
+    """Seconds of polling before a scanned (GPIO) board's sensors are debounced; 0 otherwise."""
+    profile = getattr(device, "profile", None)
+    scan_hz = getattr(profile, "scan_hz", 0)
+    scans = getattr(profile, "debounce_scans", 0)
+    if not scan_hz or not scans:
+        return 0.0
+    return float(scans + 1) / float(scan_hz)
+
+
 class Daemon:
     """The service's main loop. :meth:`run` returns the exit code."""
 
@@ -174,6 +184,7 @@ class Daemon:
         failure: str | None = None
         try:
             self.notifier.status("starting: reading the board")
+            self._settle(device)  # a GPIO board's first debounced scan
             device.sensors()  # the board answers (a serial board waits for its hello)
             controller = Controller(device, self.config, runner, store=self.store, now=self.clock())
             self.controller = controller
@@ -197,6 +208,21 @@ class Daemon:
         finally:
             self._shutdown(runner, board_runner, failure)
         return 0 if failure is None else 1
+
+    def _settle(self, device: BoardDevice) -> None:
+        """Poll a scanned board until its first debounced reading is in.
+
+        Until then a GPIO board reads empty: a resumed game would start by showing every piece
+        as missing (and READY=1 would come before the board was read at all).
+        """
+        settle = settle_time(device)
+        if settle <= 0:
+            return
+        end = self.clock() + settle
+        real_end = time.monotonic() + settle + 1.0  # bounded even under a clock that stands still
+        while self.clock() < end and time.monotonic() < real_end:
+            deadline = device.poll(self.clock())
+            time.sleep(min(settle, max(0.0, min(deadline, end) - self.clock())))
 
     def _loop(self, controller: Controller) -> None:
         pacer = WatchdogPacer(self.notifier)
