@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from morris import Board, Move, TwelveMensMorris
+from morris import POINT_NAMES, Board, Move, TwelveMensMorris
 from morris.engine import LEVELS, MATE, Engine, SearchInfo, win_distance
 from morris.engine.search import MATE_BOUND
 from morris.engine.tables import TableKey, TableResult, Value
@@ -237,3 +237,38 @@ def test_never_an_illegal_move(seed: int, plies: int, level: int) -> None:
     result = Engine(level, seed=seed).play(board, nodes=3000)
     assert board.is_legal(result.move)
     assert all(isinstance(m, Move) for m in result.pv)
+
+
+@pytest.fixture(scope="module")
+def tables_3v3(tmp_path_factory: pytest.TempPathFactory) -> object:
+    from morris.engine.tables import EndgameTables, build_tables
+
+    directory = tmp_path_factory.mktemp("tables")
+    build_tables(directory, max_pieces=6, flying=(True,))
+    return EndgameTables.load(directory)
+
+
+@pytest.mark.slow
+def test_with_real_tables_the_engine_plays_a_perfect_turn(tables_3v3: object) -> None:
+    rng = random.Random(7)
+    checked = 0
+    while checked < 12:
+        points = rng.sample(range(24), 6)
+        board = position(
+            " ".join(POINT_NAMES[p] for p in points[:3]),
+            " ".join(POINT_NAMES[p] for p in points[3:]),
+        )
+        if board.is_game_over():
+            continue
+        best = tables_3v3.best_turns(  # type: ignore[attr-defined]
+            board.occupied_co(True), board.occupied_co(False), True, True
+        )
+        result = Engine(7, tables=tables_3v3).play(board)  # type: ignore[arg-type]
+        turn = (
+            result.move.from_point,
+            result.move.to_point,
+            result.move.remove,
+        )
+        # Win fastest, lose slowest, or keep the draw: one of the tables' best turns.
+        assert turn in best, (board.position(), result, best)
+        checked += 1
