@@ -78,14 +78,16 @@ def open_hardware(config: Config, *, clock: Callable[[], float] = time.monotonic
         return OpenedBoard(simulated.device, "sim", keep=simulated)
     if backend == "serial":
         from firmware_bridge import SerialBoard, find_device
+        from firmware_bridge.exc import BridgeError
 
-        url = config.hardware.serial_url or find_device()
-        if url is None:
+        try:
+            url = config.hardware.serial_url or find_device()
+            return OpenedBoard(SerialBoard(url, clock=clock), "serial")
+        except BridgeError as exc:
             raise HardwareUnavailable(
-                "no morris board found on USB (set hardware.serial_url, check the cable and "
-                "`ls /dev/serial/by-id`)"
-            )
-        return OpenedBoard(SerialBoard(url, clock=clock), "serial")
+                f"the board's microcontroller does not answer: {exc} (check the USB cable, "
+                "`ls /dev/serial/by-id`, or set hardware.serial_url)"
+            ) from exc
     if not gpio_available():
         raise HardwareUnavailable(
             "this machine has no GPIO (/dev/gpiochip*). To play without a Raspberry Pi, run "
