@@ -140,3 +140,36 @@ def strong_games() -> list[tuple[str, str, list[str]]]:
         result, termination, *turns = line.split()
         games.append((result, termination.strip("[]"), turns))
     return games
+
+
+def lit(sim: Simulation, signal: str) -> list[str]:
+    """The points showing ``signal``."""
+    return sorted(name for name, value in sim.lights().items() if value == signal)
+
+
+def carry_out_pi_turn(sim: Simulation, *, pause: float = 0.3) -> str:
+    """Do what the lights ask for the Pi's turn, reading nothing else; return it as notation.
+
+    A steady light alone is a placement; a slow blink and a steady light a slide or fly from the
+    blinking point. Once that is done, a single slow blink (and no steady light) is the removal.
+    """
+    on, slow = lit(sim, "on"), lit(sim, "slow")
+    if len(on) == 1 and len(slow) == 1:
+        sim.lift(slow[0])
+        sim.wait(pause)
+        sim.place(on[0])
+        text = f"{slow[0]}-{on[0]}"
+    elif len(on) == 1 and not slow:
+        sim.place(on[0])
+        text = on[0]
+    else:
+        raise AssertionError(f"the lights ask for no clear turn: on={on} slow={slow}")
+    sim.wait(SETTLE)  # the removal is shown once the action stands, and must be decoded
+    on, slow = lit(sim, "on"), lit(sim, "slow")
+    if len(slow) == 1 and not on:
+        sim.lift(slow[0])
+        sim.wait(SETTLE)
+        text += f"x{slow[0]}"
+    else:
+        assert not on and not slow, f"unclear lights after the Pi's turn: on={on} slow={slow}"
+    return text
