@@ -165,18 +165,16 @@ _CHECKS: dict[str, Callable[[Any], str | None]] = {
 
 
 def _convert(key: str, expected: type[Any], value: Any) -> Any:
-    if expected is bool:
-        if isinstance(value, bool):
-            return value
-    elif expected is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    elif expected is float:
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-    elif expected is str:
-        if isinstance(value, str):
-            return value
+    if isinstance(value, bool):
+        ok = expected is bool
+    elif isinstance(value, int):
+        ok = expected in (int, float)
+    elif isinstance(value, float):
+        ok = expected is float
+    else:
+        ok = isinstance(value, str) and expected is str
+    if ok:
+        return float(value) if expected is float else value
     names = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
     raise ConfigError(f"{key}: expected {names[expected]}, got {value!r}")
 

@@ -38,10 +38,10 @@ def job_seed(seed: int, job: SearchJob) -> int:
 
 def load_tables(config: Config) -> object | None:
     """The endgame tables of the configuration, or ``None`` if there are none."""
-    from morris.app.paths import tables_dir
+    from morris.commands.tables import default_tables_dir
     from morris.engine.tables import EndgameTables, TableError
 
-    directory = Path(config.engine.tables) if config.engine.tables else tables_dir()
+    directory = Path(config.engine.tables) if config.engine.tables else default_tables_dir()
     if not directory.is_dir():
         logger.info("no endgame tables in %s (build them with `morris tables build`)", directory)
         return None
@@ -91,7 +91,7 @@ def _external_search(config: Config) -> SearchFunction:
         if engine is None:
             engine = UciEngine.spawn(command)
         if level != job.level:
-            engine.configure({"Level": job.level})
+            engine.configure(Level=job.level)
             level = job.level
         result = engine.play(job.board, movetime=config.engine.movetime)
         return result.move

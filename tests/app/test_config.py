@@ -86,7 +86,7 @@ def test_flags_override_keys() -> None:
     assert config.game.level == 7
     assert config.game.mode == "vs-ai"
     assert config.hardware.backend == "sim"
-    with pytest.raises(ConfigError, match="game.level"):
+    with pytest.raises(ConfigError, match=r"game\.level"):
         Config().with_overrides(game_level=0)
 
 

@@ -11,7 +11,7 @@ import pytest
 import morris
 from morris.app.store import GameStore, SavedGame, StoreError, atomic_write, decode_game
 
-TURNS = "d6 f4 d2 b4 d7 g7 a7 g1 c5 g4xd2".split()
+TURNS = ["d6", "f4", "d2", "b4", "d7", "g7", "a7", "g1", "c5", "g4xd2"]
 
 
 def _played() -> morris.Board:
