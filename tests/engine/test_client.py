@@ -90,8 +90,11 @@ def test_a_crashed_engine_is_restarted_and_given_the_position_again(tmp_path: Pa
 
 def test_an_engine_that_never_answers_times_out(tmp_path: Path) -> None:
     command = _fake_engine(tmp_path, "pass\n")
-    with UciEngine.spawn(command, timeout=0.3) as eng, pytest.raises(EngineError):
-        eng.play(Board(), movetime=0.01)
+    # Start-up may be slow on a loaded machine; only the search must time out.
+    with UciEngine.spawn(command, timeout=30) as eng:
+        eng.timeout = 0.3
+        with pytest.raises(EngineError):
+            eng.play(Board(), movetime=0.01)
 
 
 def test_an_illegal_answer_is_an_error(tmp_path: Path) -> None:
