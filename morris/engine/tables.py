@@ -814,6 +814,9 @@ def _result(code: int) -> TableResult:
     return TableResult(Value.WIN if distance & 1 else Value.LOSS, distance)
 
 
+_RESULTS: Final = tuple(_result(code) for code in range(512))
+
+
 class EndgameTables:
     """Loaded endgame tables (memory-mapped) and the probe the search uses.
 
@@ -823,6 +826,12 @@ class EndgameTables:
     def __init__(self, codes: dict[TableKey, Codes], infos: dict[TableKey, TableInfo]) -> None:
         self._codes = codes
         self._infos = infos
+        # The probe's path: plain tuples and a memoryview, whose items are Python ints (indexing
+        # a numpy memmap from Python costs several microseconds).
+        self._fast: dict[tuple[int, int, bool], tuple[int, memoryview]] = {
+            (k.mover, k.opponent, k.flying): (k.block, memoryview(np.asarray(c).view(np.ndarray)))
+            for k, c in codes.items()
+        }
 
     @classmethod
     def load(cls, directory: Path, *, check: bool = True) -> EndgameTables:
@@ -864,11 +873,12 @@ class EndgameTables:
         material is not covered (or a side has fewer than three pieces: the game is over).
         """
         mover, other = (white, black) if white_to_move else (black, white)
-        key = TableKey(mover.bit_count(), other.bit_count(), flying)
-        codes = self._codes.get(key)
-        if codes is None:
+        entry = self._fast.get((mover.bit_count(), other.bit_count(), flying))
+        if entry is None:
             return None
-        return _result(int(codes[_rank_one(mover) * key.block + _rank_one(other, mover)]))
+        block, codes = entry
+        code: int = codes[_rank_one(mover) * block + _rank_one(other, mover)]
+        return _RESULTS[code] if code < len(_RESULTS) else _result(code)
 
     def _probe_mover(self, mover: int, other: int, flying: bool) -> TableResult | None:
         if other.bit_count() < MIN_PIECES:
