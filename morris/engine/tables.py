@@ -829,8 +829,7 @@ class EndgameTables:
         # The probe's path: plain tuples and a memoryview, whose items are Python ints (indexing
         # a numpy memmap from Python costs several microseconds).
         self._fast: dict[tuple[int, int, bool], tuple[int, memoryview]] = {
-            (k.mover, k.opponent, k.flying): (k.block, memoryview(np.asarray(c).view(np.ndarray)))
-            for k, c in codes.items()
+            (k.mover, k.opponent, k.flying): (k.block, np.asarray(c).data) for k, c in codes.items()
         }
 
     @classmethod
