@@ -8,6 +8,7 @@ referee accepted (``board``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
@@ -173,3 +174,22 @@ def carry_out_pi_turn(sim: Simulation, *, pause: float = 0.3) -> str:
     else:
         assert not on and not slow, f"unclear lights after the Pi's turn: on={on} slow={slow}"
     return text
+
+
+def make_turn(sim: Simulation, move: Move, *, pause: float = 0.3) -> None:
+    """Carry out ``move`` by hand: place or slide the piece, then take the removed piece."""
+    if move.from_point is None:
+        sim.place(POINT_NAMES[move.to_point])
+    else:
+        sim.lift(POINT_NAMES[move.from_point])
+        sim.wait(pause)
+        sim.place(POINT_NAMES[move.to_point])
+    if move.remove is not None:
+        sim.wait(pause)
+        sim.lift(POINT_NAMES[move.remove])
+
+
+def random_turn(sim: Simulation, rng: random.Random) -> Move:
+    """A legal turn for the side to move, chosen with ``rng``."""
+    moves = sorted(sim.board.legal_moves, key=str)
+    return rng.choice(moves)

@@ -12,8 +12,14 @@ import pytest
 from morris.app.store import GameStore
 from morris.core import Board, GameRecord, read_game, write_game
 from morris.sim import Simulation
-from tests.app.scenario_kit import carry_out_pi_turn, moves, play, strong_games
-from tests.app.sim_player import make_turn, random_turn
+from tests.app.scenario_kit import (
+    carry_out_pi_turn,
+    make_turn,
+    moves,
+    play,
+    random_turn,
+    strong_games,
+)
 
 #: The data file names the no-removal draw as some programs do.
 TERMINATION = {"n-move": "no-removal"}
@@ -128,3 +134,18 @@ def test_a_game_record_written_and_read_back_replays_to_its_result() -> None:
         outcome = sim.board.outcome()
         assert outcome is not None
         assert outcome.termination.value == record.tags["Termination"]
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    def game(seed: int) -> list[str]:
+        rng = random.Random(7)
+        with Simulation(mode="vs-ai", human="white", level=2, seed=seed) as sim:
+            for _ in range(6):
+                make_turn(sim, random_turn(sim, rng))
+                sim.wait(2.0)
+                carry_out_pi_turn(sim)
+            return moves(sim)
+
+    first = game(3)
+    assert len(first) == 12
+    assert game(3) == first
