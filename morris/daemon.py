@@ -281,6 +281,9 @@ class Daemon:
             else:
                 if config.hardware != self.config.hardware:
                     logger.warning("hardware settings change only at the next restart")
+                old, new = self.config.engine, config.engine
+                if (old.command, old.tables) != (new.command, new.tables):
+                    logger.warning("engine command and tables change only at the next restart")
                 controller.reconfigure(config)
                 self.config = config
                 logger.info("configuration reloaded from %s", self.config_path)

@@ -260,6 +260,7 @@ class Controller:
         """Take a reloaded configuration: level, engine and timings apply from now on;
         mode, colour, variant and rules at the next game."""
         self.config = config
+        self.referee.config = referee_config(config)
         if config.game.mode == self.mode and config.game.human == self.human:
             self.level = config.game.level
         else:
