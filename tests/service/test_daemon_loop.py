@@ -211,6 +211,45 @@ def test_stop_switches_the_lights_off_and_saves_the_game_which_resumes(
         assert thread2.stop() == 0
 
 
+# -- reloading --------------------------------------------------------------------------------
+
+
+def test_a_reload_applies_level_and_timings_at_once(systemd: FakeSystemd, tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[game]\nlevel = 3\n", encoding="utf-8")
+    board = sim_board()
+    state = tmp_path / "state"
+    state.mkdir()
+    daemon = Daemon(
+        sim_config(),
+        board.opened,
+        config_path=config,
+        overrides={"hardware_backend": "sim"},
+        notifier=systemd.notifier(WATCHDOG),
+        search=pi_search,
+    )
+    thread = DaemonThread(daemon).start()
+    try:
+        systemd.wait_for("READY", "1")
+        config.write_text(
+            "[game]\nlevel = 7\n[referee]\naccept_delay = 0.8\ntakeback_delay = 3\n",
+            encoding="utf-8",
+        )
+        daemon.post("reload")
+        systemd.wait_for("RELOADING", "1")
+        ready, _ = systemd.wait_for("READY", "1")
+        assert "against level 7" in (ready.get("STATUS") or "")
+        controller = daemon.controller
+        assert controller is not None
+        assert controller.level == 7
+        # The referee reads the board with the new timings from now on, not from the next game.
+        assert controller.referee.config.accept_delay == 0.8
+        assert controller.referee.config.takeback_delay == 3.0
+        assert daemon.config.hardware.backend == "sim"
+    finally:
+        assert thread.stop() == 0
+
+
 # -- failures ---------------------------------------------------------------------------------
 
 
