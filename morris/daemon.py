@@ -30,6 +30,7 @@ from morris.app.search import SearchFunction, ThreadedRunner, load_tables, make_
 from morris.app.status import ServiceStatus, write_status
 from morris.app.store import GameStore
 from morris.core import COLOR_NAMES, Move
+from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
 
@@ -290,10 +291,12 @@ class Daemon:
         self.notifier.ready(status=controller.describe())
         self._publish(controller)
 
-    def _tables(self) -> object | None:
-        if self.config.game.level < 6 or self.config.engine.command:
+    def _tables(self) -> EndgameTables | None:
+        # Loaded whatever the level: the mode button may raise it later (mapping costs little).
+        if self.config.engine.command:
             return None
-        return load_tables(self.config)
+        directory = self.config.engine.tables
+        return load_tables(Path(directory) if directory else None)
 
     # -- status -----------------------------------------------------------------------------
 

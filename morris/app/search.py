@@ -19,10 +19,14 @@ import threading
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from morris.app.config import Config
 from morris.app.controller import SearchJob
 from morris.core import Move
+
+if TYPE_CHECKING:
+    from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
 
@@ -36,17 +40,17 @@ def job_seed(seed: int, job: SearchJob) -> int:
     return zlib.crc32(f"{seed}:{job.level}:{job.board.position()}".encode())
 
 
-def load_tables(config: Config) -> object | None:
-    """The endgame tables of the configuration, or ``None`` if there are none."""
-    from morris.commands.tables import default_tables_dir
+def load_tables(directory: Path | None = None) -> EndgameTables | None:
+    """The endgame tables in ``directory`` (default: the data directory), or ``None``."""
+    from morris.app.paths import tables_dir
     from morris.engine.tables import EndgameTables, TableError
 
-    directory = Path(config.engine.tables) if config.engine.tables else default_tables_dir()
-    if not directory.is_dir():
+    directory = directory or tables_dir()
+    if not (directory / "manifest.json").exists():
         logger.info("no endgame tables in %s (build them with `morris tables build`)", directory)
         return None
     try:
-        tables = EndgameTables.load(directory)
+        tables = EndgameTables.load(directory, check=False)
     except (TableError, OSError) as exc:
         logger.warning("endgame tables in %s not used: %s", directory, exc)
         return None
@@ -55,7 +59,7 @@ def load_tables(config: Config) -> object | None:
 
 
 def make_search(
-    config: Config, *, virtual: bool = False, tables: object | None = None
+    config: Config, *, virtual: bool = False, tables: EndgameTables | None = None
 ) -> SearchFunction:
     """The search function the configuration asks for.
 
@@ -70,7 +74,7 @@ def make_search(
     movetime = None if virtual else config.engine.movetime
 
     def search(job: SearchJob) -> Move | None:
-        engine = Engine(job.level, seed=job_seed(seed, job), tables=tables)  # type: ignore[arg-type]
+        engine = Engine(job.level, seed=job_seed(seed, job), tables=tables)
         if job.board.outcome() is not None:
             return None
         result = engine.play(job.board, movetime=movetime, stop=job.is_cancelled)

@@ -31,7 +31,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve the protocol until ``quit`` or the end of input."""
-    from morris.commands.match import load_tables
+    from morris.app.search import load_tables
     from morris.engine.uci import serve
 
     tables = None if args.no_tables else load_tables(args.tables)

@@ -46,26 +46,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def load_tables(directory: Path | None) -> Any:
-    """The endgame tables in ``directory`` (or the default data directory), or ``None``."""
-    from morris.engine.tables import EndgameTables, TableError
-
-    if directory is None:
-        try:
-            from morris.app.paths import tables_dir  # type: ignore[import-not-found]
-        except ImportError:
-            return None
-        directory = Path(tables_dir())
-    if not (directory / "manifest.json").exists():
-        logger.info("no endgame tables in %s", directory)
-        return None
-    try:
-        return EndgameTables.load(directory, check=False)
-    except TableError as exc:
-        logger.warning("endgame tables in %s not used: %s", directory, exc)
-        return None
-
-
 def run(args: argparse.Namespace) -> int:
     """Run the match, print the table, save the games."""
     from rich.console import Console
@@ -78,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         console.print("[red]--games must be at least 1[/red]")
         return 2
+    from morris.app.search import load_tables
+
     tables = None if args.no_tables else load_tables(args.tables)
     movetime = None if args.movetime is None else args.movetime / 1000
     try:

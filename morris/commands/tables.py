@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,15 +20,10 @@ _FLYING = {"both": (True, False), "on": (True,), "off": (False,)}
 
 
 def default_tables_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """Where the tables live: ``$MORRIS_DATA_DIR``, else ``$XDG_DATA_HOME/morris/tables``.
+    """Where the tables live (see :func:`morris.app.paths.tables_dir`)."""
+    from morris.app.paths import tables_dir
 
-    ``$XDG_DATA_HOME`` defaults to ``~/.local/share``.
-    """
-    env = os.environ if environ is None else environ
-    if env.get("MORRIS_DATA_DIR"):
-        return Path(env["MORRIS_DATA_DIR"]).expanduser()
-    base = env.get("XDG_DATA_HOME") or str(Path("~/.local/share").expanduser())
-    return Path(base).expanduser() / "morris" / "tables"
+    return tables_dir(environ)
 
 
 def register(subparsers: Any) -> None:
