@@ -133,6 +133,9 @@ class Notifier:
         try:
             if self._socket is None:
                 self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+                # Never block the main loop: if systemd stops reading (its queue full), the
+                # datagram is dropped and logged instead of stalling the board.
+                self._socket.setblocking(False)
             self._socket.sendto(payload, self.address)
         except OSError as exc:
             # Warn once: a gone socket would otherwise log on every watchdog ping.

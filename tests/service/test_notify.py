@@ -177,3 +177,16 @@ def test_pacer_stops_pinging_when_the_loop_stalls(systemd: FakeSystemd) -> None:
 def test_pacer_rejects_silly_fraction() -> None:
     with pytest.raises(ValueError, match=r"1\.5"):
         WatchdogPacer(Notifier(None), fraction=1.5)
+
+
+def test_a_full_systemd_queue_drops_notifications_instead_of_blocking(
+    systemd: FakeSystemd,
+) -> None:
+    """If systemd stops reading, the daemon's loop must not stall on a watchdog ping."""
+    notifier = notifier_for(systemd)
+    # Far more datagrams than a Unix socket queues (net.unix.max_dgram_qlen, 10 to 512): with a
+    # blocking socket the first send past the limit would hang this test for ever.
+    sent = [notifier.status(f"turn {i}") for i in range(2000)]
+    assert sent[0] is True
+    assert sent.count(False) > 0
+    notifier.close()
