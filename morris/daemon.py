@@ -261,6 +261,8 @@ class Daemon:
         elif kind == "link":
             self._link = "up" if payload else "down"
             controller.on_link(bool(payload), now)
+            # The game's line (describe) does not change with the link: write the status here.
+            self._write_status(controller.state.last_event)
         elif kind == "reload":
             self._reload(controller)
         elif kind == "device-failed":
