@@ -13,7 +13,7 @@ object, replaced atomically so a reader never sees half of it::
       "mode": "vs-ai",
       "level": 3,
       "backend": "gpio",
-      "link": "ok",
+      "link": "up",
       "board": "in sync",
       "position": "...",
       "move_count": 7,
@@ -73,7 +73,8 @@ class ServiceStatus:
     backend: str
     """The device backend from the configuration: ``"gpio"``, ``"serial"`` or ``"sim"``."""
     link: str
-    """Health of the link to the board: ``"ok"``, ``"connecting"``, ``"lost"``, or an error."""
+    """Health of the link to the board: ``"up"``, ``"down"`` (a serial board unplugged or silent),
+    or ``"failed"`` (the board stopped answering and the daemon is exiting)."""
     board: str
     """The sensed board against the game: ``"in sync"``, or what is wrong (``"piece on d6"``)."""
     position: str
