@@ -19,7 +19,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from morris.commands import match as match_command  # noqa: E402
+from morris.app.search import load_tables  # noqa: E402
 from morris.engine.match import format_elo, make_player, run_match, save_games  # noqa: E402
 
 
@@ -46,7 +46,7 @@ def main() -> int:
     parser.add_argument("--only", choices=("all", "top", "levels"), default="all")
     parser.add_argument("--out", type=Path, default=None, help="save the games under this dir")
     args = parser.parse_args()
-    tables = match_command.load_tables(None)
+    tables = load_tables(None)
     print("| A | B | games | movetime | A wins | draws | A losses | A score | Elo (95%) | time |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     sys.stdout.flush()
