@@ -116,16 +116,7 @@ def scripted(
 def play(sim: Simulation, *turns: str, pause: float = 0.3, settle: float = SETTLE) -> None:
     """Carry out turns by hand (``d6``, ``a1-a4``, ``d2xf4``), each followed by ``settle``."""
     for text in turns:
-        move = Move.parse(text)
-        if move.from_point is None:
-            sim.place(POINT_NAMES[move.to_point])
-        else:
-            sim.lift(POINT_NAMES[move.from_point])
-            sim.wait(pause)
-            sim.place(POINT_NAMES[move.to_point])
-        if move.remove is not None:
-            sim.wait(pause)
-            sim.lift(POINT_NAMES[move.remove])
+        make_turn(sim, Move.parse(text), pause=pause)
         sim.wait(settle)
 
 
