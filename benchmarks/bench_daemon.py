@@ -132,13 +132,35 @@ class Spinner:
         self._thread.join(5.0)
 
 
+class ChildSearch:
+    """A long search in the daemon's search process (how the daemon runs the built-in engine)."""
+
+    def __enter__(self) -> ChildSearch:
+        from morris.app.controller import SearchJob
+        from morris.app.search import ProcessRunner
+
+        board = board_from_config(Config())
+        for text in ("d6", "d2", "b4", "f4", "d7", "d1"):
+            board.push(Move.parse(text))
+        self._runner = ProcessRunner(Config().with_overrides(engine_movetime=600.0), print)
+        self._job = SearchJob(1, "move", board, level=10, movetime=600.0)
+        self._runner.start(self._job)
+        threading.Event().wait(2.0)  # the child has started and is searching
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._runner.cancel(self._job)
+        self._runner.close()
+
+
 def in_process(changes: int, idle: float) -> None:
     """The in-process figures (see the module docstring)."""
     results: dict[str, list[float]] = {}
     for label, debounce, busy in (
-        ("referee debounce 0 (the pipeline alone)", 0.0, False),
-        ("referee debounce 0.1 s (the default)", 0.1, False),
-        ("referee debounce 0, a search running", 0.0, True),
+        ("referee debounce 0 (the pipeline alone)", 0.0, ""),
+        ("referee debounce 0.1 s (the default)", 0.1, ""),
+        ("referee debounce 0, a search thread", 0.0, "thread"),
+        ("referee debounce 0, the search process", 0.0, "process"),
     ):
         config = Config().with_overrides(
             hardware_backend="sim",
@@ -181,7 +203,8 @@ def in_process(changes: int, idle: float) -> None:
             pause = threading.Event()
             latencies: list[float] = []
             after_scan: list[float] = []
-            with Spinner() if busy else _nothing():
+            load = {"thread": Spinner, "process": ChildSearch}.get(busy, _nothing)
+            with load():
                 for i in range(changes):
                     pause.wait(rng.uniform(0.0, 0.01))  # any phase of the 10 ms scan
                     placing = i % 2 == 0

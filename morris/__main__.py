@@ -4,4 +4,6 @@ import sys
 
 from morris.cli import main
 
-sys.exit(main())
+# Guarded: the search process of the daemon (multiprocessing's spawn) imports this module too.
+if __name__ == "__main__":
+    sys.exit(main())

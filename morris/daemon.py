@@ -19,18 +19,27 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hardware.interface import BoardDevice, ButtonPress, SensorReading, Signal, StatusLight
 from hardware.runner import BoardRunner
 from morris.app.config import Config, ConfigError, load_config
 from morris.app.controller import Controller, SearchJob
 from morris.app.notify import Notifier, WatchdogPacer
-from morris.app.search import SearchFunction, ThreadedRunner, load_tables, make_search
+from morris.app.paths import tables_dir
+from morris.app.search import (
+    ProcessRunner,
+    SearchFunction,
+    ThreadedRunner,
+    load_tables,
+    make_search,
+)
 from morris.app.status import ServiceStatus, write_status
 from morris.app.store import GameStore
 from morris.core import COLOR_NAMES, Move
-from morris.engine.tables import EndgameTables
+
+if TYPE_CHECKING:
+    from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
 
@@ -181,8 +190,7 @@ class Daemon:
             signal.signal(signal.SIGHUP, self._on_signal)
             signal.signal(signal.SIGINT, self._on_signal)
         device = self.board.device
-        search = self._search or make_search(self.config, tables=self._tables())
-        runner = ThreadedRunner(search, lambda job, move: self.post("search", (job, move)))
+        runner = self._make_runner()
         board_runner = BoardRunner(device, self.clock)
         failure: str | None = None
         try:
@@ -293,6 +301,22 @@ class Daemon:
         self.notifier.ready(status=controller.describe())
         self._publish(controller)
 
+    def _make_runner(self) -> ThreadedRunner | ProcessRunner:
+        """The built-in engine searches in its own process; an external engine (a process
+        already) or a search given to the daemon (tests) in a worker thread."""
+
+        def deliver(job: SearchJob, move: Move | None) -> None:
+            self.post("search", (job, move))
+
+        if self._search is None and not self.config.engine.command:
+            directory = self.config.engine.tables
+            tables = Path(directory) if directory else tables_dir()
+            return ProcessRunner(
+                self.config, deliver, tables_dir=tables if tables.is_dir() else None
+            )
+        search = self._search or make_search(self.config, tables=self._tables())
+        return ThreadedRunner(search, deliver)
+
     def _tables(self) -> EndgameTables | None:
         # Loaded whatever the level: the mode button may raise it later (mapping costs little).
         if self.config.engine.command:
@@ -336,7 +360,10 @@ class Daemon:
             logger.warning("could not write the status file %s: %s", self.status_path, exc)
 
     def _shutdown(
-        self, runner: ThreadedRunner, board_runner: BoardRunner, failure: str | None = None
+        self,
+        runner: ThreadedRunner | ProcessRunner,
+        board_runner: BoardRunner,
+        failure: str | None = None,
     ) -> None:
         """Stop searching and polling, save the game, switch the lights off, close the board.
 

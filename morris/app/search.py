@@ -2,19 +2,27 @@
 
 :func:`make_search` turns the configuration into a function from a :class:`SearchJob` to a move:
 the built-in engine at the job's level, or an external engine speaking the protocol of
-``morris engine``. Two runners carry jobs out:
+``morris engine``. Three runners carry jobs out:
 
-- :class:`ThreadedRunner` (the daemon): one worker thread; the main loop never waits for it and a
-  takeback or new game cancels the running search through its stop callback.
+- :class:`ProcessRunner` (the daemon, built-in engine): the search runs in a child process. The
+  engine is pure Python; in a thread it shares the interpreter lock with the board's scanning and
+  lights, and its big allocations (a transposition table freed at the end of a search) held them
+  up by 150 ms at the 99th percentile here, more on a Pi. A process leaves them alone and uses a
+  second core of the Pi. A takeback or new game stops the running search through a shared value.
+- :class:`ThreadedRunner` (an external engine, which is its own process already; tests): one
+  worker thread; the main loop never waits for it.
 - :class:`VirtualRunner` (the simulator): computes the move at once and hands it over after a
   fixed think time of *virtual* seconds, so games in the simulator are deterministic.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import multiprocessing
 import queue
 import shlex
+import signal
 import threading
 import zlib
 from collections.abc import Callable
@@ -26,6 +34,9 @@ from morris.app.controller import SearchJob
 from morris.core import Move
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.sharedctypes import Synchronized
+
     from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
@@ -174,3 +185,154 @@ class ThreadedRunner:
         """Stop the worker (waiting at most ``timeout`` seconds for a running search)."""
         self._jobs.put(None)
         self._thread.join(timeout)
+
+
+def _search_process(
+    conn: Connection, cancelled: Synchronized[int], config: Config, tables_dir: str | None
+) -> None:
+    """The child process of :class:`ProcessRunner`: answers jobs until told to stop."""
+    # The daemon decides when its search process stops (systemd signals the whole group).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    tables = None
+    if tables_dir is not None:
+        tables = load_tables(Path(tables_dir))
+    search = make_search(config, tables=tables)
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        job_id = job.job_id
+
+        def stopped(job_id: int = job_id) -> bool:
+            return cancelled.value >= job_id
+
+        job.is_cancelled = stopped
+        try:
+            move = None if stopped() else search(job)
+            answer: tuple[int, str | None, str | None] = (
+                job_id,
+                None if move is None else str(move),
+                None,
+            )
+        except Exception as exc:  # reported to the parent, which logs it
+            answer = (job_id, None, f"{type(exc).__name__}: {exc}")
+        try:
+            conn.send(answer)
+        except (EOFError, OSError):
+            return
+
+
+class ProcessRunner:
+    """Searches in a child process; answers go to ``deliver`` from a reader thread.
+
+    If the child dies (killed, out of memory), it is started again and the search that was
+    running is asked again, once.
+    """
+
+    def __init__(self, config: Config, deliver: Deliver, *, tables_dir: Path | None = None) -> None:
+        self._config = config
+        self._deliver = deliver
+        self._tables_dir = None if tables_dir is None else str(tables_dir)
+        self._ctx = multiprocessing.get_context("spawn")
+        self._cancelled: Synchronized[int] = self._ctx.Value("q", 0)
+        self._jobs: dict[int, SearchJob] = {}
+        self._retried: set[int] = set()
+        self._lock = threading.Lock()
+        self._closing = False
+        self._conn: Connection | None = None
+        self._process: multiprocessing.process.BaseProcess | None = None
+        self._reader: threading.Thread | None = None
+        self._start_child()
+
+    @property
+    def pid(self) -> int | None:
+        """The search process's id (for tests and the journal)."""
+        return None if self._process is None else self._process.pid
+
+    def _start_child(self) -> None:
+        parent, child = self._ctx.Pipe()
+        process = self._ctx.Process(
+            target=_search_process,
+            args=(child, self._cancelled, self._config, self._tables_dir),
+            name="morris-search",
+            daemon=True,
+        )
+        process.start()
+        child.close()
+        self._conn, self._process = parent, process
+        self._reader = threading.Thread(
+            target=self._read, args=(parent,), name="morris-search-reader", daemon=True
+        )
+        self._reader.start()
+        logger.info("search process %d started", process.pid)
+
+    def start(self, job: SearchJob) -> None:
+        """Send ``job`` to the search process."""
+        with self._lock:
+            self._jobs[job.job_id] = job
+            conn = self._conn
+        assert conn is not None
+        try:
+            conn.send(job)
+        except (OSError, ValueError) as exc:
+            logger.warning("search process unreachable (%s); the reader restarts it", exc)
+
+    def cancel(self, job: SearchJob) -> None:
+        """Stop ``job``: the engine in the child sees it at its next check."""
+        job.cancelled = True
+        with self._cancelled.get_lock():
+            if self._cancelled.value < job.job_id:
+                self._cancelled.value = job.job_id
+        with self._lock:
+            self._jobs.pop(job.job_id, None)
+
+    def _read(self, conn: Connection) -> None:
+        while True:
+            try:
+                job_id, text, error = conn.recv()
+            except (EOFError, OSError):
+                break
+            with self._lock:
+                job = self._jobs.pop(job_id, None)
+            if error is not None:
+                logger.error("search %d failed in the search process: %s", job_id, error)
+            if job is None or job.cancelled:
+                continue
+            self._deliver(job, None if text is None else Move.parse(text))
+        if self._closing:
+            return
+        logger.error("the search process stopped unexpectedly; starting it again")
+        with self._lock:
+            pending = sorted(self._jobs.values(), key=lambda j: j.job_id)
+        self._start_child()
+        for job in pending:
+            if job.job_id in self._retried:
+                with self._lock:
+                    self._jobs.pop(job.job_id, None)
+                self._deliver(job, None)
+            else:
+                self._retried.add(job.job_id)
+                self.start(job)
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop the search process (waiting at most ``timeout`` seconds). Safe to call twice."""
+        if self._closing:
+            return
+        self._closing = True
+        with self._cancelled.get_lock():
+            self._cancelled.value = 2**62  # stop whatever runs
+        conn, process = self._conn, self._process
+        if conn is not None:
+            with contextlib.suppress(OSError, ValueError):
+                conn.send(None)
+        if process is not None:
+            process.join(timeout)
+            if process.is_alive():
+                process.kill()
+                process.join(1.0)
+        if conn is not None:
+            conn.close()
