@@ -44,7 +44,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``morris`` command line; return the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    level = logging.WARNING - 10 * min(args.verbose, 2)
+    # A command may choose its own default (the daemon logs its turns at INFO for the journal).
+    level = max(logging.DEBUG, getattr(args, "log_level", logging.WARNING) - 10 * args.verbose)
     logging.basicConfig(
         level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
     )

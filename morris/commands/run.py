@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--serial-url", help="serial port URL (backend serial)")
     parser.add_argument("--state-dir", help="where the unfinished game and status are kept")
     add_game_options(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, log_level=logging.INFO)
 
 
 def run(args: argparse.Namespace) -> int:
