@@ -34,6 +34,24 @@ def make_evaluator(rules: Rules) -> Evaluator:
     flying = rules.flying
     everything = ALL_POINTS
 
+    def running(closed: int, side: int, empty: int) -> int:
+        """Pieces of ``side``'s closed mills that can step out, and the mills they reopen."""
+        count = 0
+        while closed:
+            low = closed & -closed
+            closed ^= low
+            free = nb[low.bit_length() - 1] & empty
+            if free:
+                count += 1
+                rest = side ^ low
+                while free:
+                    fl = free & -free
+                    free ^= fl
+                    for m in masks:
+                        if m & fl and rest & m == m ^ fl:
+                            count += 3
+        return count
+
     def evaluate(us: int, them: int, uh: int, th: int) -> int:
         pu = us.bit_count()
         pt = them.bit_count()
@@ -99,7 +117,6 @@ def make_evaluator(rules: Rules) -> Evaluator:
         score += 6 * (mob_us - mob_them) - 10 * (blocked_us - blocked_them)
         closed_us = closed_them = 0
         threats_us = threats_them = 0
-        running_us = running_them = 0
         for m in masks:
             a = us & m
             b = them & m
@@ -119,38 +136,8 @@ def make_evaluator(rules: Rules) -> Evaluator:
                 if movers:
                     threats_them += 1
         # Running and open mills: a piece of a closed mill with an empty neighbour.
-        if closed_us and not fly_us:
-            own = closed_us
-            while own:
-                low = own & -own
-                own ^= low
-                p = low.bit_length() - 1
-                free = nb[p] & empty
-                if free:
-                    running_us += 1
-                    rest = us ^ low
-                    while free:
-                        fl = free & -free
-                        free ^= fl
-                        for m in masks:
-                            if m & fl and rest & m == m ^ fl:
-                                running_us += 3
-        if closed_them and not fly_them:
-            own = closed_them
-            while own:
-                low = own & -own
-                own ^= low
-                p = low.bit_length() - 1
-                free = nb[p] & empty
-                if free:
-                    running_them += 1
-                    rest = them ^ low
-                    while free:
-                        fl = free & -free
-                        free ^= fl
-                        for m in masks:
-                            if m & fl and rest & m == m ^ fl:
-                                running_them += 3
+        running_us = running(closed_us, us, empty) if closed_us and not fly_us else 0
+        running_them = running(closed_them, them, empty) if closed_them and not fly_them else 0
         score += 12 * (running_us - running_them)
         if threats_us:
             score += 60 + 10 * threats_us
