@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
+
+from morris.commands.tables import add_tables_options, tables_from_args
 
 
 def register(subparsers: Any) -> None:
@@ -18,22 +19,14 @@ def register(subparsers: Any) -> None:
             "uci, isready, setoption, ucinewgame, position, go, stop, quit. See docs/ENGINE.md."
         ),
     )
-    parser.add_argument(
-        "--tables",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="endgame table directory (default: the data directory, if tables are there)",
-    )
-    parser.add_argument("--no-tables", action="store_true", help="do not use endgame tables")
+    add_tables_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve the protocol until ``quit`` or the end of input."""
-    from morris.app.search import load_tables
     from morris.engine.uci import serve
 
-    tables = None if args.no_tables else load_tables(args.tables)
+    tables = tables_from_args(args)
     serve(sys.stdin, sys.stdout, tables=tables)
     return 0

@@ -7,6 +7,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from morris.commands.tables import add_tables_options, tables_from_args
+
 logger = logging.getLogger(__name__)
 
 
@@ -34,14 +36,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the players' randomness")
     parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="save games here")
-    parser.add_argument(
-        "--tables",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="endgame table directory (default: the data directory, if tables are there)",
-    )
-    parser.add_argument("--no-tables", action="store_true", help="do not use endgame tables")
+    add_tables_options(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
 
@@ -58,9 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         console.print("[red]--games must be at least 1[/red]")
         return 2
-    from morris.app.search import load_tables
-
-    tables = None if args.no_tables else load_tables(args.tables)
+    tables = tables_from_args(args)
     movetime = None if args.movetime is None else args.movetime / 1000
     try:
         first = make_player(args.first, seed=args.seed, tables=tables)

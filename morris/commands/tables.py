@@ -12,7 +12,10 @@ import argparse
 import logging
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +27,25 @@ def default_tables_dir(environ: Mapping[str, str] | None = None) -> Path:
     from morris.app.paths import tables_dir
 
     return tables_dir(environ)
+
+
+def add_tables_options(parser: argparse.ArgumentParser) -> None:
+    """``--tables DIR`` and ``--no-tables``, for the commands that run the engine."""
+    parser.add_argument(
+        "--tables",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="endgame table directory (default: the data directory, if tables are there)",
+    )
+    parser.add_argument("--no-tables", action="store_true", help="do not use endgame tables")
+
+
+def tables_from_args(args: argparse.Namespace) -> EndgameTables | None:
+    """The tables ``--tables``/``--no-tables`` ask for (``None``: none)."""
+    from morris.app.search import load_tables
+
+    return None if args.no_tables else load_tables(args.tables)
 
 
 def register(subparsers: Any) -> None:
