@@ -238,7 +238,8 @@ class ProcessRunner:
         self._deliver = deliver
         self._tables_dir = None if tables_dir is None else str(tables_dir)
         self._ctx = multiprocessing.get_context("spawn")
-        self._cancelled: Synchronized[int] = self._ctx.Value("q", 0)
+        # Written by the daemon's main loop only, read by the child: no lock needed.
+        self._cancelled: Synchronized[int] = self._ctx.Value("q", 0, lock=False)
         self._jobs: dict[int, SearchJob] = {}
         self._retried: set[int] = set()
         self._lock = threading.Lock()
@@ -284,9 +285,8 @@ class ProcessRunner:
     def cancel(self, job: SearchJob) -> None:
         """Stop ``job``: the engine in the child sees it at its next check."""
         job.cancelled = True
-        with self._cancelled.get_lock():
-            if self._cancelled.value < job.job_id:
-                self._cancelled.value = job.job_id
+        if self._cancelled.value < job.job_id:
+            self._cancelled.value = job.job_id
         with self._lock:
             self._jobs.pop(job.job_id, None)
 
@@ -323,8 +323,7 @@ class ProcessRunner:
         if self._closing:
             return
         self._closing = True
-        with self._cancelled.get_lock():
-            self._cancelled.value = 2**62  # stop whatever runs
+        self._cancelled.value = 2**62  # stop whatever runs
         conn, process = self._conn, self._process
         if conn is not None:
             with contextlib.suppress(OSError, ValueError):
