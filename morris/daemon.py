@@ -346,7 +346,7 @@ class Daemon:
             mode=controller.mode,
             backend=self.board.backend,
             link=self._link,
-            board="does not match the game" if controller.state.flagged else "in sync",
+            board="does not match the game" if controller.referee.is_flagged else "in sync",
             position=board.position(),
             move_count=len(board.move_stack),
             side_to_move=COLOR_NAMES[board.turn] if outcome is None else None,

@@ -85,7 +85,6 @@ class ControllerState:
 
     last_event: str = "started"
     thinking: bool = False
-    flagged: bool = False
     history: list[str] = field(default_factory=list)
 
 
@@ -166,7 +165,6 @@ class Controller:
         self.referee = Referee(
             board, pi_color=self.pi_color, config=referee_config(config), now=now, sensed=sensed
         )
-        self._after_events([], now)
         if self.referee.pi_to_move and board.outcome() is None:
             self._start_search("move", now)
         self.render(now)
@@ -294,7 +292,6 @@ class Controller:
         for event in events:
             logger.debug("referee: %s", event)
             self._on_event(event, now)
-        self._after_events(events, now)
 
     def _on_event(self, event: Event, now: float) -> None:
         if isinstance(event, TurnAccepted):
@@ -340,9 +337,6 @@ class Controller:
             logger.warning("%s", self.state.last_event)
         elif isinstance(event, Resolved):
             self.state.last_event = "board matches again"
-
-    def _after_events(self, events: list[Event], now: float) -> None:
-        self.state.flagged = self.referee.is_flagged
 
     # -- searches ---------------------------------------------------------------------------
 
@@ -471,6 +465,6 @@ class Controller:
             state = f"turn {board.fullmove_number}, {side} to move"
             if self.state.thinking:
                 state += ", Pi thinking"
-        if self.state.flagged:
+        if self.referee.is_flagged:
             state += ", board does not match"
         return f"{who}; {state}"

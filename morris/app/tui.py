@@ -942,7 +942,7 @@ class SimulatorApp(App[None]):
         else:
             text.append(f"Turn {board.fullmove_number:<2}", Style(bold=True))
             text.append(self.turn_text() + "\n")
-        if ctl.state.flagged:
+        if ctl.referee.is_flagged:
             text.append("       the board does not match!\n", Style(color="#ff5f5f", bold=True))
         text.append("Pieces       in hand  on board\n", Style(bold=True))
         for colour in (WHITE, BLACK):
