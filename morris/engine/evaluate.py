@@ -34,6 +34,19 @@ def make_evaluator(rules: Rules) -> Evaluator:
     flying = rules.flying
     everything = ALL_POINTS
 
+    def mobility(side: int, empty: int) -> tuple[int, int]:
+        """Free steps of ``side``'s pieces, and how many of its pieces cannot step."""
+        steps = blocked = 0
+        while side:
+            low = side & -side
+            side ^= low
+            n = (nb[low.bit_length() - 1] & empty).bit_count()
+            if n:
+                steps += n
+            else:
+                blocked += 1
+        return steps, blocked
+
     def running(closed: int, side: int, empty: int) -> int:
         """Pieces of ``side``'s closed mills that can step out, and the mills they reopen."""
         count = 0
@@ -90,30 +103,10 @@ def make_evaluator(rules: Rules) -> Evaluator:
             return score + 3 * mob
         fly_us = flying and pu == 3
         fly_them = flying and pt == 3
-        mob_us = mob_them = 0
-        blocked_us = blocked_them = 0
-        if not fly_us:
-            own = us
-            while own:
-                low = own & -own
-                own ^= low
-                n = (nb[low.bit_length() - 1] & empty).bit_count()
-                if n:
-                    mob_us += n
-                else:
-                    blocked_us += 1
-        if not fly_them:
-            own = them
-            while own:
-                low = own & -own
-                own ^= low
-                n = (nb[low.bit_length() - 1] & empty).bit_count()
-                if n:
-                    mob_them += n
-                else:
-                    blocked_them += 1
-            if not mob_them:
-                score += 3 * PIECE  # the opponent is blocked unless our move frees them
+        mob_us, blocked_us = (0, 0) if fly_us else mobility(us, empty)
+        mob_them, blocked_them = (0, 0) if fly_them else mobility(them, empty)
+        if not fly_them and not mob_them:
+            score += 3 * PIECE  # the opponent is blocked unless our move frees them
         score += 6 * (mob_us - mob_them) - 10 * (blocked_us - blocked_them)
         closed_us = closed_them = 0
         threats_us = threats_them = 0
