@@ -93,7 +93,7 @@ class Simulation:
             runner
             if runner is not None
             else VirtualRunner(
-                search or make_search(self.config, virtual=True), self._clock, think_time
+                search or make_search(self.config, virtual=True), self.clock, think_time
             )
         )
         store = GameStore(Path(state_dir)) if state_dir is not None else None
@@ -128,9 +128,6 @@ class Simulation:
         self.hardware.release(name)
 
     # -- time -------------------------------------------------------------------------------
-
-    def _clock(self) -> float:
-        return self.clock()
 
     @property
     def now(self) -> float:
