@@ -18,7 +18,9 @@
 A ``[Position "..."]`` tag (see :meth:`morris.core.board.Board.position`) gives a start other than
 the empty board. Reading also accepts a removal written as its own token after the move that
 formed the mill (``d7 xf4``), comments in braces and ``;`` to the end of a line. Errors name the
-line, the move number and the token.
+line, the move number and the token. In a tag value a backslash escapes ``"`` and ``\\``, and a
+line break is written ``\\n`` (``\\r``, ``\\t``, ``\\uXXXX`` for the rarer ones), so every tag
+stays on its own line.
 
 >>> record = read_game('[Result "*"]\\n\\n1. d6 f4 2. d2 *')
 >>> [str(m) for m in record.moves]
@@ -140,12 +142,30 @@ def _parse_bool(tag: str, value: str) -> bool:
     raise GameRecordError(f"tag {tag}: {value!r} is not true or false")
 
 
+#: What ends a line for :meth:`str.splitlines`: a tag value escapes these to stay on one line.
+_LINE_BREAKS = "\n\r\t\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+_LETTERS = {"\n": "n", "\r": "r", "\t": "t"}
+_FROM_LETTER = {v: k for k, v in _LETTERS.items()}
+
+
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """A tag value on one line: backslash and quote escaped, line breaks as ``\\n``, ``\\uXXXX``."""
+    out = value.replace("\\", "\\\\").replace('"', '\\"')
+    for char in _LINE_BREAKS:
+        if char in out:
+            out = out.replace(char, "\\" + _LETTERS.get(char, f"u{ord(char):04x}"))
+    return out
+
+
+def _unescape_one(match: re.Match[str]) -> str:
+    code = match.group(1)
+    if len(code) == 5:
+        return chr(int(code[1:], 16))
+    return _FROM_LETTER.get(code, code)
 
 
 def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+    return re.sub(r"\\(u[0-9a-fA-F]{4}|.)", _unescape_one, value)
 
 
 def write_game(record: GameRecord, *, width: int = 80) -> str:
@@ -159,11 +179,13 @@ def write_game(record: GameRecord, *, width: int = 80) -> str:
     board = record.start_board()
     tokens: list[str] = []
     for i, move in enumerate(record.moves):
+        # A move number and its move are one token, so a line never breaks between them.
         if board.turn:
-            tokens.append(f"{board.fullmove_number}.")
+            tokens.append(f"{board.fullmove_number}. {move}")
         elif i == 0:
-            tokens.append(f"{board.fullmove_number}...")
-        tokens.append(str(move))
+            tokens.append(f"{board.fullmove_number}... {move}")
+        else:
+            tokens.append(str(move))
         board.push(move)
     tokens.append(record.result)
     line = ""

@@ -21,8 +21,8 @@ from morris.core import (
 
 from .games import make_board, play_random_game, position_after, strong_games
 
-#: Tag values as people type them: quotes, backslashes, brackets, accents; no line breaks.
-tag_values = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=30)
+#: Tag values as people type or paste them: quotes, backslashes, brackets, accents, line breaks.
+tag_values = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
 
 
 @settings(max_examples=30, deadline=None)
@@ -50,6 +50,22 @@ def test_write_then_read_gives_the_same_record(
     assert again.board() == board
     assert again.board().outcome() == board.outcome()
     assert write_game(again) == text
+
+
+def test_a_tag_with_line_breaks_stays_on_its_line() -> None:
+    record = GameRecord.from_board(Board(), Event='Club night\nround "2"\\3\u2028end')
+    text = write_game(record)
+    assert '[Event "Club night\\nround \\"2\\"\\\\3\\u2028end"]' in text.splitlines()
+    assert read_game(text).tags["Event"] == 'Club night\nround "2"\\3\u2028end'
+
+
+def test_a_move_number_is_never_wrapped_away_from_its_move() -> None:
+    game = strong_games()[0]
+    board = position_after(game, len(game.turns))
+    for width in range(8, 40):
+        lines = write_game(GameRecord.from_board(board), width=width).splitlines()
+        moves = lines[lines.index("") + 1 :]
+        assert all(not line.rstrip().endswith(".") for line in moves), width
 
 
 def test_a_finished_game_records_its_result_and_termination() -> None:
