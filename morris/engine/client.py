@@ -34,6 +34,8 @@ logger = logging.getLogger(__name__)
 DEFAULT_TIMEOUT = 10.0
 #: ``movetime`` used when ``play`` is given no budget at all.
 DEFAULT_MOVETIME = 1.0
+#: The least share of ``movetime`` the removal of a mill turn gets when the action used it up.
+REMOVAL_SHARE = 0.1
 
 
 class EngineError(RuntimeError):
@@ -302,9 +304,14 @@ class UciEngine:
         except ValueError:
             raise EngineError(f"engine {self.name!r} answered {token!r}") from None
         if action.remove is None and board.is_legal(action) is False and board.closes_mill(action):
-            # The engine names the removal on the next go, as Mill engines do.
+            # The engine names the removal on the next go, as Mill engines do. The turn gets one
+            # movetime in all, as the built-in engine's does: the removal has what the action
+            # left, and at least a tenth.
             self.send(self._position(board, [str(action)]))
-            removal, _ = self._go(board, movetime, depth, nodes, stop, None)
+            left = None
+            if movetime is not None:
+                left = max(movetime - (time.monotonic() - start), movetime * REMOVAL_SHARE)
+            removal, _ = self._go(board, left, depth, nodes, stop, None)
             if not removal.lower().startswith("x"):
                 raise EngineError(f"engine {self.name!r} answered {removal!r}, not a removal")
             try:

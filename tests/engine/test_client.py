@@ -103,6 +103,48 @@ def test_an_illegal_answer_is_an_error(tmp_path: Path) -> None:
         eng.play(Board(), movetime=0.01)
 
 
+def test_a_mill_turn_takes_one_movetime_in_all(tmp_path: Path) -> None:
+    # The fake engine spends 0.3 s of the 0.5 s on the action, which closes a mill, and records
+    # the movetime the client then gives it for the removal.
+    record = tmp_path / "removal-go"
+    script = tmp_path / "mill_engine.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import sys, time
+            def say(line):
+                sys.stdout.write(line + "\\n")
+                sys.stdout.flush()
+            moves = []
+            for line in sys.stdin:
+                words = line.split()
+                if words[:1] == ["uci"]:
+                    say("uciok")
+                elif words[:1] == ["isready"]:
+                    say("readyok")
+                elif words[:1] == ["position"]:
+                    moves = words[words.index("moves") + 1:] if "moves" in words else []
+                elif words[:1] == ["go"] and moves[-1:] == ["d7"]:
+                    open({str(record)!r}, "w").write(line)
+                    say("bestmove xf4")
+                elif words[:1] == ["go"]:
+                    time.sleep(0.3)
+                    say("bestmove d7")
+                elif words[:1] == ["quit"]:
+                    break
+            """
+        )
+    )
+    board = Board()
+    for text in ("d6", "f4", "d5", "b4"):
+        board.push_notation(text)
+    with UciEngine.spawn([sys.executable, str(script)], timeout=10) as eng:
+        result = eng.play(board, movetime=0.5)
+    assert str(result.move) == "d7xf4"
+    removal_ms = int(record.read_text().split()[-1])
+    assert 50 <= removal_ms <= 250
+
+
 def test_a_command_that_does_not_exist_fails_to_spawn() -> None:
     with pytest.raises(EngineError):
         UciEngine.spawn(["/nonexistent/engine"])
