@@ -86,12 +86,12 @@ LEVELS: Final[dict[int, Level]] = {
         Level(2, 2, None, 80, False, "2 turns deep, picks among moves up to 0.8 pieces worse"),
         Level(3, 3, 5_000, 35, False, "3 turns deep, a little randomness"),
         Level(4, 4, 10_000, 12, False, "4 turns deep, slight randomness"),
-        Level(5, _MAX_DEPTH, 15_000, 0, False, "15k nodes: the daemon's default"),
-        Level(6, _MAX_DEPTH, 35_000, 0, False, "35k nodes"),
-        Level(7, _MAX_DEPTH, 80_000, 0, True, "80k nodes, endgame tables"),
-        Level(8, _MAX_DEPTH, 170_000, 0, True, "170k nodes, endgame tables"),
-        Level(9, _MAX_DEPTH, 350_000, 0, True, "350k nodes, endgame tables"),
-        Level(10, _MAX_DEPTH, 700_000, 0, True, "700k nodes, endgame tables"),
+        Level(5, 5, 15_000, 6, False, "5 turns deep, a touch of randomness: the daemon's default"),
+        Level(6, _MAX_DEPTH, 15_000, 0, False, "15k nodes"),
+        Level(7, _MAX_DEPTH, 45_000, 0, True, "45k nodes, endgame tables"),
+        Level(8, _MAX_DEPTH, 135_000, 0, True, "135k nodes, endgame tables"),
+        Level(9, _MAX_DEPTH, 400_000, 0, True, "400k nodes, endgame tables"),
+        Level(10, _MAX_DEPTH, 1_200_000, 0, True, "1.2M nodes, endgame tables"),
     )
 }
 MIN_LEVEL: Final = 1
