@@ -42,6 +42,7 @@ from morris.app.controller import board_from_config
 from morris.app.notify import Notifier
 from morris.core import Board, Move
 from morris.daemon import Daemon, OpenedBoard
+from morris.engine import MAX_LEVEL
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -121,7 +122,7 @@ class Spinner:
         for text in ("d6", "d2", "b4", "f4", "d7", "d1"):
             board.push(Move.parse(text))
         while not self._stop.is_set():
-            Engine(level=10, seed=1).play(board, movetime=0.5, stop=self._stop.is_set)
+            Engine(level=MAX_LEVEL, seed=1).play(board, movetime=0.5, stop=self._stop.is_set)
 
     def __enter__(self) -> Spinner:
         self._thread.start()
@@ -143,7 +144,7 @@ class ChildSearch:
         for text in ("d6", "d2", "b4", "f4", "d7", "d1"):
             board.push(Move.parse(text))
         self._runner = ProcessRunner(Config().with_overrides(engine_movetime=600.0), print)
-        self._job = SearchJob(1, "move", board, level=10, movetime=600.0)
+        self._job = SearchJob(1, "move", board, level=MAX_LEVEL, movetime=600.0)
         self._runner.start(self._job)
         threading.Event().wait(2.0)  # the child has started and is searching
         return self

@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from morris import Board  # noqa: E402
-from morris.engine import LEVELS, Engine  # noqa: E402
+from morris.engine import LEVELS, MAX_LEVEL, Engine  # noqa: E402
 
 POSITIONS = {
     "placing": "......B./B..BWWWW/........ w 5 5 0 5 -",
@@ -33,12 +33,12 @@ POSITIONS = {
 def bench_positions(seconds: float, cpu: bool) -> None:
     clock = time.process_time if cpu else time.monotonic
     kind = "CPU " if cpu else ""
-    print(f"## Search, {seconds:g} {kind}s per position (level 10, no tables)")
+    print(f"## Search, {seconds:g} {kind}s per position (level {MAX_LEVEL}, no tables)")
     print("| position | depth | nodes | nps | best | score |")
     print("|---|---:|---:|---:|---|---:|")
     for name, text in POSITIONS.items():
         board = Board(text)
-        result = Engine(10, clock=clock).play(board, movetime=seconds)
+        result = Engine(MAX_LEVEL, clock=clock).play(board, movetime=seconds)
         print(
             f"| {name} | {result.depth} | {result.nodes} | {result.nps} | {result.move} | "
             f"{result.score} |"

@@ -3,10 +3,13 @@ each pair of adjacent levels. Prints one markdown row per pairing (first player'
 
     python benchmarks/ladder.py                       # the whole ladder (long)
     python benchmarks/ladder.py --top-movetime 200 --games 100 --level-games 20 --only top
-    python benchmarks/ladder.py --only levels --max-level 6
+    python benchmarks/ladder.py --only levels --min-level 6 --level-games 40 --jobs 2
 
-Each pairing runs through the ``morris match`` command (its parser and run function), so the
-figures are those a user gets from the command line.
+Each pairing runs through ``morris match``'s own runner (``run_match``), so the figures are those a
+user gets from the command line. ``--jobs N`` splits a pairing's games between N processes by
+opening (games 2i and 2i+1 share opening i). Levels are depth and node budgets with seeded
+randomness, so between levels the games and the result are the same as with one process, only
+sooner (a random mover's games and anything capped by ``--top-movetime`` differ from run to run).
 """
 
 from __future__ import annotations
@@ -14,13 +17,22 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from morris.app.search import load_tables  # noqa: E402
-from morris.engine.match import format_elo, make_player, run_match, save_games  # noqa: E402
+from morris.engine.match import (  # noqa: E402
+    OPENINGS,
+    MatchResult,
+    format_elo,
+    make_player,
+    run_match,
+    save_games,
+)
+from morris.engine.search import MAX_LEVEL  # noqa: E402
 
 
 def pairings(args: argparse.Namespace) -> list[tuple[str, str, int, int | None]]:
@@ -35,28 +47,62 @@ def pairings(args: argparse.Namespace) -> list[tuple[str, str, int, int | None]]
     return out
 
 
+def play_part(
+    first_spec: str, second_spec: str, first_game: int, games: int, movetime: int | None
+) -> MatchResult:
+    """Games ``first_game .. first_game + games - 1`` of a pairing (``first_game`` even)."""
+    tables = load_tables(None)
+    first = make_player(first_spec, seed=1, tables=tables)
+    second = make_player(second_spec, seed=2, tables=tables)
+    return run_match(
+        first,
+        second,
+        games=games,
+        movetime=None if movetime is None else movetime / 1000,
+        openings=OPENINGS[first_game // 2 :],
+    )
+
+
+def play_pairing(
+    first_spec: str, second_spec: str, games: int, movetime: int | None, jobs: int
+) -> MatchResult:
+    """All games of a pairing, split by opening pairs between ``jobs`` processes."""
+    pairs = (games + 1) // 2
+    per_job = -(-pairs // max(1, jobs))
+    parts = [(2 * start, min(2 * (start + per_job), games)) for start in range(0, pairs, per_job)]
+    if len(parts) == 1:
+        return play_part(first_spec, second_spec, 0, games, movetime)
+    with ProcessPoolExecutor(len(parts)) as pool:
+        futures = [
+            pool.submit(play_part, first_spec, second_spec, lo, hi - lo, movetime)
+            for lo, hi in parts
+        ]
+        results = [f.result() for f in futures]
+    merged = MatchResult(results[0].first, results[0].second)
+    for part in results:
+        for outcome in part.games:
+            merged.add(outcome)
+    return merged
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--top", type=int, default=10, help="the top level (default 10)")
+    parser.add_argument("--top", type=int, default=MAX_LEVEL, help="the top level (the highest)")
     parser.add_argument("--top-movetime", type=int, default=200, help="ms per move for the top")
     parser.add_argument("--games", type=int, default=100, help="games against random and greedy")
     parser.add_argument("--level-games", type=int, default=20, help="games per adjacent pair")
     parser.add_argument("--min-level", type=int, default=1)
-    parser.add_argument("--max-level", type=int, default=10)
+    parser.add_argument("--max-level", type=int, default=MAX_LEVEL)
+    parser.add_argument("--jobs", type=int, default=1, help="processes per pairing (default 1)")
     parser.add_argument("--only", choices=("all", "top", "levels"), default="all")
     parser.add_argument("--out", type=Path, default=None, help="save the games under this dir")
     args = parser.parse_args()
-    tables = load_tables(None)
     print("| A | B | games | movetime | A wins | draws | A losses | A score | Elo (95%) | time |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     sys.stdout.flush()
     for first_spec, second_spec, games, movetime in pairings(args):
         start = time.monotonic()
-        first = make_player(first_spec, seed=1, tables=tables)
-        second = make_player(second_spec, seed=2, tables=tables)
-        result = run_match(
-            first, second, games=games, movetime=None if movetime is None else movetime / 1000
-        )
+        result = play_pairing(first_spec, second_spec, games, movetime, args.jobs)
         if args.out is not None:
             save_games(result, args.out / f"{first_spec}-vs-{second_spec}".replace(":", ""))
         elapsed = time.monotonic() - start

@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from morris.engine.search import MAX_LEVEL
+
 logger = logging.getLogger(__name__)
 
 MODES = ("vs-ai", "referee")
 COLOURS = ("white", "black")
 BACKENDS = ("gpio", "serial", "sim")
-MAX_LEVEL = 10
 
 
 class ConfigError(ValueError):
@@ -248,7 +249,7 @@ TEMPLATE = """\
 mode = "vs-ai"
 # The colour the person plays against the Pi: "white" (moves first) or "black".
 human = "white"
-# The Pi's strength, 1 (a beginner can win) to 10 (the strongest). The mode button cycles it.
+# The Pi's strength, 1 (a beginner can win) to 8 (the strongest). The mode button cycles it.
 level = 5
 # "standard" (nine men's morris) or "twelve" (twelve men's morris, diagonal lines).
 variant = "standard"

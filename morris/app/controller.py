@@ -39,8 +39,9 @@ logger = logging.getLogger(__name__)
 
 #: How long the mode button's choice is shown on the point LEDs, seconds.
 MODE_DISPLAY_TIME = 2.0
-#: The level the hint button's suggestions are searched at (at least the Pi's own level).
-HINT_LEVEL = 5
+#: The level the hint button's suggestions are searched at (at least the Pi's own level): the
+#: lowest without randomness, so a hint is the best move it sees.
+HINT_LEVEL = 6
 
 
 @dataclass

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from morris.core import Board, GameRecord, Move, find_variant, write_game
+from morris.engine.search import MAX_LEVEL, MIN_LEVEL
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +118,7 @@ def decode_game(text: str, *, source: str = "<text>") -> SavedGame:
             board=board,
             mode=str(data.get("mode", "vs-ai")),
             human=str(data.get("human", "white")),
-            level=int(data.get("level", 5)),
+            level=_known_level(int(data.get("level", 5)), source),
         )
     except KeyError as exc:
         raise StoreError(f"{source}: missing field {exc}") from None
@@ -125,6 +126,16 @@ def decode_game(text: str, *, source: str = "<text>") -> SavedGame:
         if isinstance(exc, StoreError):
             raise
         raise StoreError(f"{source}: {exc}") from None
+
+
+def _known_level(level: int, source: str) -> int:
+    """A saved level within today's levels: one saved above the top (levels were once 1-10)
+    resumes at the top; the game is worth more than the number."""
+    if MIN_LEVEL <= level <= MAX_LEVEL:
+        return level
+    known = min(max(level, MIN_LEVEL), MAX_LEVEL)
+    logger.warning("%s: level %d does not exist, the game goes on at %d", source, level, known)
+    return known
 
 
 class GameStore:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from morris.commands.tables import add_tables_options, tables_from_args
+from morris.engine.search import MAX_LEVEL
 
 logger = logging.getLogger(__name__)
 
@@ -19,7 +20,7 @@ def register(subparsers: Any) -> None:
         help="play two engines against each other",
         description=(
             "Play engines against each other, colours alternating, from varied short openings. "
-            "A player is level:N (the built-in engine, 1..10), random, greedy, or "
+            f"A player is level:N (the built-in engine, 1..{MAX_LEVEL}), random, greedy, or "
             "'cmd:COMMAND ARGS' (an external engine speaking the UCI-style protocol)."
         ),
     )
@@ -55,12 +56,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     tables = tables_from_args(args)
     movetime = None if args.movetime is None else args.movetime / 1000
+    from morris.engine.client import EngineError
+
+    players = []
     try:
-        first = make_player(args.first, seed=args.seed, tables=tables)
-        second = make_player(args.second, seed=args.seed + 1, tables=tables)
-    except (ValueError, OSError) as exc:
-        console.print(f"[red]{exc}[/red]")
+        for spec, seed in ((args.first, args.seed), (args.second, args.seed + 1)):
+            players.append(make_player(spec, seed=seed, tables=tables))
+    except (ValueError, OSError, EngineError) as exc:
+        console.print(f"{spec}: {exc}", style="red", markup=False)
+        _close(players)
         return 2
+    first, second = players
     try:
         with Progress(
             TextColumn("[bold]{task.description}"),
@@ -82,10 +88,7 @@ def run(args: argparse.Namespace) -> int:
 
             result = run_match(first, second, games=args.games, movetime=movetime, progress=advance)
     finally:
-        for player in (first, second):
-            close = getattr(player, "close", None)
-            if close is not None:
-                close()
+        _close(players)
     diff, margin = result.elo()
     table = Table(title=f"{result.first} vs {result.second}")
     for column in ("games", "wins", "draws", "losses", "score", "Elo (95%)"):
@@ -103,3 +106,11 @@ def run(args: argparse.Namespace) -> int:
         paths = save_games(result, args.out)
         console.print(f"{len(paths)} games saved in {args.out}")
     return 0
+
+
+def _close(players: list[Any]) -> None:
+    """Stop the external engines among ``players``."""
+    for player in players:
+        close = getattr(player, "close", None)
+        if close is not None:
+            close()

@@ -6,6 +6,8 @@ import argparse
 import logging
 import sys
 
+from morris.engine.search import MAX_LEVEL
+
 logger = logging.getLogger(__name__)
 
 
@@ -13,7 +15,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     """The flags that override the ``[game]`` keys (shared by ``run`` and ``sim``)."""
     parser.add_argument("--mode", choices=("vs-ai", "referee"), help="play the Pi, or referee")
     parser.add_argument("--human", choices=("white", "black"), help="your colour against the Pi")
-    parser.add_argument("--level", type=int, help="the Pi's level, 1 (beginner) to 10")
+    parser.add_argument("--level", type=int, help=f"the Pi's level, 1 (beginner) to {MAX_LEVEL}")
     parser.add_argument("--variant", choices=("standard", "twelve"), help="the game")
     flying = parser.add_mutually_exclusive_group()
     flying.add_argument("--flying", dest="flying", action="store_true", default=None)

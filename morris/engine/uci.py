@@ -6,7 +6,7 @@ stand in for the other::
     > uci
     < id name morris 0.1.0
     < id author the morris-board developers
-    < option name Level type spin default 10 min 1 max 10
+    < option name Level type spin default 8 min 1 max 8
     < ...
     < uciok
     > position startpos moves d6 f4 d2 b4 d7
@@ -226,7 +226,9 @@ class UciServer:
         self.send(f"id author {ENGINE_AUTHOR}")
         o = self.options
         self.send(f"option name Level type spin default {o.level} min {MIN_LEVEL} max {MAX_LEVEL}")
-        self.send("option name SkillLevel type spin default 10 min 1 max 10")
+        self.send(
+            f"option name SkillLevel type spin default {o.level} min {MIN_LEVEL} max {MAX_LEVEL}"
+        )
         self.send(
             f"option name MoveTime type spin default {int(o.movetime * 1000)} min 0 max 600000"
         )

@@ -13,6 +13,7 @@ from morris.app.config import Config
 from morris.app.controller import SearchJob
 from morris.app.search import ProcessRunner
 from morris.core import Board, Move
+from morris.engine import MAX_LEVEL
 
 TIMEOUT = 60.0  # an upper bound: the child is a fresh interpreter on a possibly busy machine
 
@@ -67,7 +68,7 @@ def test_the_search_process_answers_with_a_legal_move(
 def test_a_cancelled_search_stops_and_is_never_delivered(
     runner: ProcessRunner, answers: Answers
 ) -> None:
-    long = job(1, level=10)  # millions of nodes: it would think for many seconds
+    long = job(1, level=MAX_LEVEL)  # a million nodes: it would think for many seconds
     runner.start(long)
     runner.cancel(long)
     runner.start(job(2))

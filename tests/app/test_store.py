@@ -10,6 +10,7 @@ import pytest
 
 import morris
 from morris.app.store import GameStore, SavedGame, StoreError, atomic_write, decode_game
+from morris.engine import MAX_LEVEL
 
 TURNS = ["d6", "f4", "d2", "b4", "d7", "g7", "a7", "g1", "c5", "g4xd2"]
 
@@ -42,6 +43,20 @@ def test_settings_and_variant_survive(tmp_path: Path) -> None:
     assert isinstance(loaded.board, morris.TwelveMensMorris)
     assert loaded.board.flying is False
     assert loaded.board.no_removal_limit is None
+
+
+def test_a_game_saved_at_a_level_that_no_longer_exists_resumes_at_the_top(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = GameStore(tmp_path)
+    store.save(SavedGame(_played(), mode="vs-ai", human="white", level=MAX_LEVEL))
+    text = store.current_path.read_text()
+    store.current_path.write_text(text.replace(f'"level": {MAX_LEVEL}', '"level": 10'))
+    loaded = GameStore(tmp_path).load()
+    assert loaded is not None
+    assert loaded.level == MAX_LEVEL
+    assert [str(m) for m in loaded.board.move_stack] == TURNS
+    assert "level 10 does not exist, the game goes on at 8" in caplog.text
 
 
 def test_no_saved_game(tmp_path: Path) -> None:

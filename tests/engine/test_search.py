@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from morris import POINT_NAMES, Board, Move, TwelveMensMorris
-from morris.engine import LEVELS, MATE, Engine, SearchInfo, win_distance
+from morris.engine import LEVELS, MATE, MAX_LEVEL, Engine, SearchInfo, win_distance
 from morris.engine.search import MATE_BOUND
 from morris.engine.tables import TableKey, TableResult, Value
 from tests.engine.helpers import position
@@ -137,7 +137,7 @@ def test_low_levels_vary_with_the_seed() -> None:
 
 def test_stop_ends_the_search_with_a_legal_move() -> None:
     board = Board()
-    result = Engine(10).play(board, stop=lambda: True)
+    result = Engine(MAX_LEVEL).play(board, stop=lambda: True)
     assert result.move in board.legal_moves
     assert result.nodes <= 1100
 
@@ -146,7 +146,7 @@ def test_stop_later_keeps_the_last_completed_depth() -> None:
     calls = itertools.count()
     board = Board()
     infos: list[SearchInfo] = []
-    result = Engine(10).play(board, stop=lambda: next(calls) > 40, info=infos.append)
+    result = Engine(MAX_LEVEL).play(board, stop=lambda: next(calls) > 40, info=infos.append)
     assert result.move in board.legal_moves
     assert infos and result.depth >= infos[-1].depth
 
@@ -166,7 +166,7 @@ class FakeClock:
 def test_movetime_caps_the_search_by_the_clock() -> None:
     clock = FakeClock()
     board = Board()
-    result = Engine(10, clock=clock).play(board, movetime=0.05)
+    result = Engine(MAX_LEVEL, clock=clock).play(board, movetime=0.05)
     assert result.move in board.legal_moves
     # About one clock reading per 256 nodes: 50 readings.
     assert result.nodes <= 60 * 256
@@ -176,7 +176,7 @@ def test_movetime_caps_the_search_by_the_clock() -> None:
 def test_depth_and_nodes_replace_the_level_budget() -> None:
     board = Board()
     assert Engine(1).play(board, depth=3).depth == 3
-    assert Engine(10).play(board, nodes=2000).nodes <= 2000 + 1
+    assert Engine(MAX_LEVEL).play(board, nodes=2000).nodes <= 2000 + 1
 
 
 def test_plays_twelve_mens_morris() -> None:
