@@ -85,6 +85,7 @@ class UciEngine:
         self._proc: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[object] = queue.Queue()
         self._sent: dict[str, str] = {}
+        self._said = ""  # the last "info string" the engine printed, for error messages
 
     @classmethod
     def spawn(cls, command: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT) -> UciEngine:
@@ -126,6 +127,7 @@ class UciEngine:
             raise EngineError(f"cannot start engine {self.command!r}: {exc}") from exc
         self._lines = queue.Queue()
         self._sent = {}
+        self._said = ""
         threading.Thread(
             target=self._read, args=(self._proc, self._lines), name="morris-uci-client", daemon=True
         ).start()
@@ -152,7 +154,7 @@ class UciEngine:
         """Send one command line. Raises :class:`EngineCrashed` if the engine is gone."""
         proc = self._proc
         if proc is None or proc.stdin is None or proc.poll() is not None:
-            raise EngineCrashed(f"engine {self.name!r} is not running")
+            raise EngineCrashed(f"engine {self.name!r} is not running{self._last_words()}")
         logger.debug("> %s", line)
         try:
             proc.stdin.write(line + "\n")
@@ -169,10 +171,24 @@ class UciEngine:
         except queue.Empty:
             raise EngineTimeout(f"engine {self.name!r} did not answer in time") from None
         if item is _EOF:
-            raise EngineCrashed(f"engine {self.name!r} ended")
+            if self._proc is not None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._proc.wait(timeout=1.0)  # its output is closed: it is ending
+            raise EngineCrashed(f"engine {self.name!r} ended{self._last_words()}")
         assert isinstance(item, str)
         logger.debug("< %s", item)
+        if item.startswith("info string"):
+            self._said = item[len("info string") :].strip()
         return item
+
+    def _last_words(self) -> str:
+        """How the engine ended, for an error message: exit code and its last ``info string``."""
+        proc = self._proc
+        code = proc.poll() if proc is not None else None
+        text = "" if code is None else f" with exit code {code}"
+        if self._said:
+            text += f" after saying {self._said!r}"
+        return text
 
     def _until(self, done: Callable[[list[str]], bool], deadline: float) -> list[str]:
         seen = []

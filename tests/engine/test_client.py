@@ -145,6 +145,20 @@ def test_a_mill_turn_takes_one_movetime_in_all(tmp_path: Path) -> None:
     assert 50 <= removal_ms <= 250
 
 
+def test_an_engine_that_gives_up_says_why(tmp_path: Path) -> None:
+    script = tmp_path / "broken_engine.py"
+    script.write_text(
+        "import sys\n"
+        "print('info string error my binary /opt/x is missing', flush=True)\n"
+        "sys.exit(2)\n"
+    )
+    with pytest.raises(EngineError) as caught:
+        UciEngine.spawn([sys.executable, str(script)], timeout=30)
+    message = str(caught.value)
+    assert "exit code 2" in message
+    assert "my binary /opt/x is missing" in message
+
+
 def test_a_command_that_does_not_exist_fails_to_spawn() -> None:
     with pytest.raises(EngineError):
         UciEngine.spawn(["/nonexistent/engine"])

@@ -109,3 +109,14 @@ def test_elo_from_the_score() -> None:
     assert math.isinf(MatchResult("a", "b", wins=3).elo()[0])
     assert format_elo(*MatchResult("a", "b", wins=3).elo()) == "+inf"
     assert format_elo(*even.elo()).startswith("+0 ± ")
+
+
+def test_the_match_command_names_an_engine_that_cannot_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from morris.cli import main
+
+    missing = tmp_path / "no-such-engine"
+    assert main(["match", "level:1", f"cmd:{missing}", "--games", "1", "--quiet"]) == 2
+    out = capsys.readouterr().out
+    assert "cannot start engine" in out and "no-such-engine" in out
