@@ -53,6 +53,7 @@ def test_the_compiled_engine_plays_the_same_moves(tmp_path: Path) -> None:
         pytest.fail("no C compiler: the compiled engine cannot be checked on this machine")
     shutil.copytree(REPO / "morris", tmp_path / "morris")
     shutil.copy(REPO / "setup.py", tmp_path / "setup.py")
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")  # its mypy settings apply
     build = subprocess.run(
         [sys.executable, "setup.py", "build_ext", "--inplace"],
         cwd=tmp_path,
