@@ -5,7 +5,9 @@ endgame tables' generation time and size.
     python benchmarks/bench_engine.py --seconds 2 --tables   # also build the 3v3/4v3 tables
 
 Positions come from the strong games in tests/data: a placing position, a middle game and a flying
-endgame. Figures are single-threaded pure Python; a Raspberry Pi 4 is about 4-6x slower.
+endgame; the levels are timed over 30 positions of those games, early placing to endgame. Figures
+are single-threaded (pure Python, or compiled if installed with MORRIS_COMPILE=1); a Raspberry Pi 4
+is about 4-6x slower.
 """
 
 from __future__ import annotations
@@ -46,20 +48,45 @@ def bench_positions(seconds: float, cpu: bool) -> None:
         sys.stdout.flush()
 
 
-def bench_levels() -> None:
-    print("\n## Levels from the start position and a middle game (time here)")
-    print("| level | budget | start: s | middle: s |")
-    print("|---:|---|---:|---:|")
+def level_positions(count: int) -> list[Board]:
+    """``count`` positions from the strong games in tests/data: every game at several plies, from
+    early placing to the endgame (the same positions on every run)."""
+    from tests.core.games import position_after, strong_games
+
+    candidates = [
+        position_after(game, plies)
+        for plies in (4, 12, 20, 30, 45, 60)
+        for game in strong_games()
+        if plies < len(game.turns)
+    ]
+    candidates = [board for board in candidates if board.outcome() is None]
+    if len(candidates) <= count:
+        return candidates
+    return [candidates[i * (len(candidates) - 1) // (count - 1)] for i in range(count)]
+
+
+def bench_levels(count: int, cpu: bool) -> None:
+    clock = time.process_time if cpu else time.perf_counter
+    boards = level_positions(count)
+    kind = "CPU " if cpu else ""
+    print(f"\n## Levels: {kind}seconds per move over {len(boards)} positions of the strong games")
+    print("| level | budget | mean | max | mean depth |")
+    print("|---:|---|---:|---:|---:|")
     for number, level in LEVELS.items():
-        if number > 8:
-            break
         times = []
-        for text in (POSITIONS["start"], POSITIONS["middle game"]):
-            t0 = time.perf_counter()
-            Engine(number).play(Board(text))
-            times.append(time.perf_counter() - t0)
-        budget = f"depth {level.depth}" if level.nodes is None else f"{level.nodes} nodes"
-        print(f"| {number} | {budget} | {times[0]:.3f} | {times[1]:.3f} |")
+        depths = []
+        for board in boards:
+            t0 = clock()
+            result = Engine(number).play(board)
+            times.append(clock() - t0)
+            depths.append(result.depth)
+        budget = f"depth {level.depth}" if level.depth < 64 else "-"
+        if level.nodes is not None:
+            budget += f", {level.nodes} nodes"
+        print(
+            f"| {number} | {budget} | {sum(times) / len(times):.3f} | {max(times):.3f} | "
+            f"{sum(depths) / len(depths):.1f} |"
+        )
         sys.stdout.flush()
 
 
@@ -82,13 +109,14 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--tables", action="store_true", help="also time the table generation")
     parser.add_argument("--no-levels", action="store_true")
+    parser.add_argument("--positions", type=int, default=30, help="positions per level (30)")
     parser.add_argument(
         "--cpu", action="store_true", help="count CPU time, not wall time (for a loaded machine)"
     )
     args = parser.parse_args()
     bench_positions(args.seconds, args.cpu)
     if not args.no_levels:
-        bench_levels()
+        bench_levels(args.positions, args.cpu)
     if args.tables:
         bench_tables()
     return 0

@@ -420,15 +420,12 @@ def test_stop_and_isready_are_answered_during_a_long_search(tmp_path: Path) -> N
         assert session.close() == 0
 
 
-@pytest.mark.parametrize("where", ["argument", "environment"])
-def test_a_missing_binary_is_an_error_line_and_exit_code_2(tmp_path: Path, where: str) -> None:
-    missing = str(tmp_path / "no-sanmill-here")
+def _run_adapter(args: list[str], sanmill_bin: str | None) -> subprocess.CompletedProcess[str]:
+    """The adapter run once with ``uci`` as its input, ``SANMILL_BIN`` set or not."""
     env = {k: v for k, v in os.environ.items() if k != "SANMILL_BIN"}
-    args = [missing]
-    if where == "environment":
-        env["SANMILL_BIN"] = missing
-        args = []
-    result = subprocess.run(
+    if sanmill_bin is not None:
+        env["SANMILL_BIN"] = sanmill_bin
+    return subprocess.run(
         [sys.executable, str(ADAPTER), *args],
         input="uci\n",
         capture_output=True,
@@ -437,22 +434,22 @@ def test_a_missing_binary_is_an_error_line_and_exit_code_2(tmp_path: Path, where
         timeout=WAIT,
         check=False,
     )
+
+
+@pytest.mark.parametrize("where", ["argument", "environment"])
+def test_a_missing_binary_is_an_error_line_and_exit_code_2(tmp_path: Path, where: str) -> None:
+    missing = str(tmp_path / "no-sanmill-here")
+    if where == "environment":
+        result = _run_adapter([], sanmill_bin=missing)
+    else:
+        result = _run_adapter([missing], sanmill_bin=None)
     assert result.returncode == 2
     assert result.stdout.startswith("info string error sanmill-uci: Sanmill binary")
     assert "no-sanmill-here" in result.stdout
 
 
-def test_no_binary_at_all_is_an_error_too(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "SANMILL_BIN"}
-    result = subprocess.run(
-        [sys.executable, str(ADAPTER)],
-        input="uci\n",
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=WAIT,
-        check=False,
-    )
+def test_no_binary_at_all_is_an_error_too() -> None:
+    result = _run_adapter([], sanmill_bin=None)
     assert result.returncode == 2
     assert result.stdout.startswith("info string error sanmill-uci: no Sanmill binary")
 
