@@ -35,10 +35,11 @@ from textual.widget import Widget
 from textual.widgets import Button, Header, Input, Label, RadioButton, RadioSet, Select, Static
 
 from hardware.interface import POINTS, Signal, StatusLight, signal_level
-from morris.app.config import MAX_LEVEL, Config
+from morris.app.config import Config
 from morris.app.controller import SearchJob
 from morris.app.search import Deliver, SearchFunction, ThreadedRunner, make_search
 from morris.core import BLACK, COLOR_NAMES, POINT_NAMES, WHITE, Board, Color, Move
+from morris.engine.search import MAX_LEVEL
 from morris.sim import THINK_TIME, Simulation
 
 logger = logging.getLogger(__name__)
