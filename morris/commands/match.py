@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
+    from morris.engine.client import EngineError
     from morris.engine.match import format_elo, make_player, run_match, save_games
 
     console = Console()
@@ -56,8 +57,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     tables = tables_from_args(args)
     movetime = None if args.movetime is None else args.movetime / 1000
-    from morris.engine.client import EngineError
-
     players = []
     try:
         for spec, seed in ((args.first, args.seed), (args.second, args.seed + 1)):
