@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -122,6 +124,9 @@ class UciEngine:
                 stderr=subprocess.DEVNULL,
                 text=True,
                 bufsize=1,
+                # Its own process group: closing it also ends whatever it started (an adapter's
+                # engine, a shell's command), not only the process we hold.
+                start_new_session=True,
             )
         except OSError as exc:
             raise EngineError(f"cannot start engine {self.command!r}: {exc}") from exc
@@ -226,6 +231,8 @@ class UciEngine:
             return
         if proc.poll() is None:
             proc.kill()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)  # what it started, if any is left
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
         for stream in (proc.stdin, proc.stdout):

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import textwrap
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -157,6 +161,52 @@ def test_an_engine_that_gives_up_says_why(tmp_path: Path) -> None:
     message = str(caught.value)
     assert "exit code 2" in message
     assert "my binary /opt/x is missing" in message
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie waiting for its parent counts as ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in ("Z", "X")
+
+
+def test_closing_an_engine_ends_what_it_started(tmp_path: Path) -> None:
+    # An adapter-like engine that starts a helper process and ignores quit: closing it must not
+    # leave the helper running (as an adapter killed before it stopped its engine would).
+    pid_file = tmp_path / "helper.pid"
+    script = tmp_path / "adapter.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import subprocess, sys
+            helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+            open({str(pid_file)!r}, "w").write(str(helper.pid))
+            for line in sys.stdin:
+                if line.split()[:1] == ["uci"]:
+                    print("uciok", flush=True)
+                elif line.split()[:1] == ["isready"]:
+                    print("readyok", flush=True)
+            """
+        )
+    )
+    eng = UciEngine.spawn([sys.executable, str(script)], timeout=30)
+    helper = int(pid_file.read_text())
+    try:
+        assert not _gone(helper)
+        # Before, close() killed only the adapter and then hung on the pipe the helper held open.
+        closer = threading.Thread(target=eng.close, daemon=True)
+        closer.start()
+        closer.join(timeout=20)
+        assert not closer.is_alive(), "close() hung on a process the engine started"
+        deadline = time.monotonic() + 10
+        while not _gone(helper) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _gone(helper)
+    finally:
+        if not _gone(helper):
+            os.kill(helper, signal.SIGKILL)
 
 
 def test_a_command_that_does_not_exist_fails_to_spawn() -> None:
