@@ -27,6 +27,68 @@ PIECE = 100
 Evaluator = Callable[[int, int, int, int], int]
 
 
+def _cross_mask(neighbours: tuple[int, ...]) -> int:
+    """The points with a link to the same position on the next ring, on both ends of the link."""
+    inner = sum(1 << p for p in range(16) if neighbours[p] >> (p + 8) & 1)
+    return inner | inner << 8
+
+
+def _shift_neighbours(neighbours: tuple[int, ...]) -> tuple[int, ...]:
+    """The neighbour masks of a three-ring board with these cross links: each point's ring
+    neighbours plus, where ``neighbours`` links the rings, the same position inside and out.
+    Equal to ``neighbours`` when the board is such a board (the standard and diagonal boards)."""
+    cross = _cross_mask(neighbours)
+    out: list[int] = []
+    for p in range(24):
+        ring, pos = divmod(p, 8)
+        mask = 1 << (ring * 8 + (pos + 1) % 8) | 1 << (ring * 8 + (pos - 1) % 8)
+        if cross >> p & 1:
+            if ring > 0:
+                mask |= 1 << (p - 8)
+            if ring < 2:
+                mask |= 1 << (p + 8)
+        out.append(mask)
+    return tuple(out)
+
+
+def mobility_counter(neighbours: tuple[int, ...]) -> Callable[[int, int], tuple[int, int]]:
+    """A fast ``mobility(side, empty)``: the free steps of ``side``'s pieces and how many of its
+    pieces cannot step, on a board with these neighbour masks."""
+    if neighbours == _shift_neighbours(neighbours):
+        cross = _cross_mask(neighbours)
+
+        def shifted(side: int, empty: int) -> tuple[int, int]:
+            # Bit-parallel: a point's neighbours are the points before and after it on its ring
+            # and, at the linked positions, the same position on the rings outside and inside.
+            before = (empty << 1) & 0xFEFEFE | (empty >> 7) & 0x010101
+            after = (empty >> 1) & 0x7F7F7F | (empty << 7) & 0x808080
+            outside = (empty << 8) & cross
+            inside = (empty >> 8) & cross
+            steps = (
+                (side & before).bit_count()
+                + (side & after).bit_count()
+                + (side & outside).bit_count()
+                + (side & inside).bit_count()
+            )
+            return steps, (side & ~(before | after | outside | inside)).bit_count()
+
+        return shifted
+
+    def looped(side: int, empty: int) -> tuple[int, int]:
+        steps = blocked = 0
+        while side:
+            low = side & -side
+            side ^= low
+            n = (neighbours[low.bit_length() - 1] & empty).bit_count()
+            if n:
+                steps += n
+            else:
+                blocked += 1
+        return steps, blocked
+
+    return looped
+
+
 def make_evaluator(rules: Rules) -> Evaluator:
     """A fast ``evaluate(us, them, us_hand, them_hand)`` for ``rules``."""
     masks = rules.mill_masks
@@ -34,18 +96,7 @@ def make_evaluator(rules: Rules) -> Evaluator:
     flying = rules.flying
     everything = ALL_POINTS
 
-    def mobility(side: int, empty: int) -> tuple[int, int]:
-        """Free steps of ``side``'s pieces, and how many of its pieces cannot step."""
-        steps = blocked = 0
-        while side:
-            low = side & -side
-            side ^= low
-            n = (nb[low.bit_length() - 1] & empty).bit_count()
-            if n:
-                steps += n
-            else:
-                blocked += 1
-        return steps, blocked
+    mobility = mobility_counter(nb)
 
     def running(closed: int, side: int, empty: int) -> int:
         """Pieces of ``side``'s closed mills that can step out, and the mills they reopen."""
