@@ -25,7 +25,6 @@ sys.path.insert(0, str(REPO))
 
 from morris.app.search import load_tables  # noqa: E402
 from morris.engine.match import (  # noqa: E402
-    OPENINGS,
     MatchResult,
     format_elo,
     make_player,
@@ -50,7 +49,7 @@ def pairings(args: argparse.Namespace) -> list[tuple[str, str, int, int | None]]
 def play_part(
     first_spec: str, second_spec: str, first_game: int, games: int, movetime: int | None
 ) -> MatchResult:
-    """Games ``first_game .. first_game + games - 1`` of a pairing (``first_game`` even)."""
+    """Games ``first_game .. first_game + games - 1`` of a pairing."""
     tables = load_tables(None)
     first = make_player(first_spec, seed=1, tables=tables)
     second = make_player(second_spec, seed=2, tables=tables)
@@ -59,7 +58,7 @@ def play_part(
         second,
         games=games,
         movetime=None if movetime is None else movetime / 1000,
-        openings=OPENINGS[first_game // 2 :],
+        first_game=first_game,
     )
 
 

@@ -224,16 +224,20 @@ def run_match(
     board_factory: Callable[[], Board] = Board,
     progress: Callable[[MatchResult, GameOutcome], None] | None = None,
     event: str = "morris match",
+    first_game: int = 0,
 ) -> MatchResult:
     """Play ``games`` games, colours alternating, opening ``i // 2`` for games ``2i`` and ``2i+1``.
 
     ``movetime`` (seconds) is given to every player's ``play``; ``progress`` is called after each
-    game.
+    game. ``first_game`` numbers the first game (from 0) when a match is played in parts: the
+    games, their openings, colours and ``Round`` tags are those of the whole match.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
+    if first_game < 0:
+        raise ValueError(f"first_game must not be negative, not {first_game}")
     result = MatchResult(first.name, second.name)
-    for i in range(games):
+    for i in range(first_game, first_game + games):
         opening = openings[(i // 2) % len(openings)] if openings else ()
         first_is_white = i % 2 == 0
         white, black = (first, second) if first_is_white else (second, first)

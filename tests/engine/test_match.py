@@ -120,3 +120,12 @@ def test_the_match_command_names_an_engine_that_cannot_start(
     assert main(["match", "level:1", f"cmd:{missing}", "--games", "1", "--quiet"]) == 2
     out = capsys.readouterr().out
     assert "cannot start engine" in out and "no-such-engine" in out
+
+
+def test_a_match_played_in_parts_is_the_whole_match() -> None:
+    # Engines pick by position and seed, so the same game is the same moves in both.
+    whole = run_match(Engine(2, seed=1), Engine(1, seed=2), games=4)
+    part = run_match(Engine(2, seed=1), Engine(1, seed=2), games=2, first_game=2)
+    assert [g.record.tags["Round"] for g in part.games] == ["3", "4"]
+    assert [g.first_is_white for g in part.games] == [True, False]
+    assert [g.record.moves for g in part.games] == [g.record.moves for g in whole.games[2:]]
