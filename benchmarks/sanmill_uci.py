@@ -78,8 +78,11 @@ RULE_OPTIONS: tuple[tuple[str, str], ...] = (
     ("BoardFullAction", "0"),
     ("StalemateAction", "0"),
     ("MayFly", "true"),
-    ("NMoveRule", "100"),
-    ("EndgameNMoveRule", "100"),
+    # 101, not 100: Sanmill counts slides, not turns, and ends the game at the slide that reaches
+    # its rule even when it closes a mill (REPLAY_RULES below). RULES.md counts whole turns: the
+    # removal of a mill closed on the 100th turn resets the count. One more keeps the mill turn.
+    ("NMoveRule", "101"),
+    ("EndgameNMoveRule", "101"),
     ("ThreefoldRepetitionRule", "true"),
 )
 #: The strongest search without the perfect database.
@@ -107,10 +110,16 @@ RELAXED_DRAW_RULES = (
     ("NMoveRule", "200"),
     ("EndgameNMoveRule", "200"),
 )
-DRAW_RULES = (
-    ("ThreefoldRepetitionRule", "true"),
-    ("NMoveRule", "100"),
-    ("EndgameNMoveRule", "100"),
+#: Sanmill's N-move rules as the adapter sets them (a client may change them by name).
+N_MOVE_RULES = tuple((n, v) for n, v in RULE_OPTIONS if n in ("NMoveRule", "EndgameNMoveRule"))
+#: While Sanmill replays the moves of a position. Sanmill ends the game by its N-move rule at the
+#: slide that reaches it, even in the middle of a turn (a slide that closes a mill, before its
+#: removal), and silently drops the rest of the move list: it would answer for a position that is
+#: not ours. Our match runner has judged every move of the list, so the replay runs without the
+#: rule, and the rule is set again for the search.
+REPLAY_RULES = (
+    ("NMoveRule", "200"),
+    ("EndgameNMoveRule", "200"),
 )
 
 MIN_SEARCH_S = 0.02  # never stop Sanmill before it finished its first iteration
@@ -272,6 +281,8 @@ class Adapter:
         self.search: Search | None = None
         self.deferred: list[str] = []  # input lines waiting for the search to end
         self.quitting = False
+        #: Sanmill's N-move rules as set (by us or a client), put back after each replay.
+        self.n_move_rules = dict(N_MOVE_RULES)
 
     # -- engine ------------------------------------------------------------------------------
 
@@ -421,6 +432,8 @@ class Adapter:
                 out(f"info string error bad MoveTime {value!r}")
         elif key in PASSTHROUGH:
             self._set_options([(PASSTHROUGH[key], value)])
+            if PASSTHROUGH[key] in self.n_move_rules:
+                self.n_move_rules[PASSTHROUGH[key]] = value
         elif key == "variant" and value.lower() != "standard":
             out(f"info string error sanmill-uci: variant {value!r} not supported")
         else:
@@ -468,7 +481,10 @@ class Adapter:
         eng = self.engine()
         if depth is not None:
             eng.send(f"setoption name SkillLevel value {max(1, min(30, depth))}")
+        self._set_options(REPLAY_RULES)
         eng.send(self.position)
+        if not retry:  # a search on after a draw claim keeps the rules relaxed
+            self._set_options(self.n_move_rules.items())
         eng.send("go")
         now = time.monotonic()
         deadline = None
@@ -510,7 +526,7 @@ class Adapter:
             self.start_search(ms, search.depth, retry=True)
             return
         if search.retry:
-            self._set_options(DRAW_RULES)
+            self._set_options([("ThreefoldRepetitionRule", "true"), *self.n_move_rules.items()])
         try:
             ours = to_ours(token)
         except ValueError:

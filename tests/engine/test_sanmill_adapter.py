@@ -123,7 +123,16 @@ for line in sys.stdin:
     elif words[0] == "position":
         record(line.strip())
         moves = words[words.index("moves") + 1:] if "moves" in words else []
+        # Like Sanmill: the slide that reaches the N-move rule ends the game, even one that
+        # closes a mill, and the rest of the list (its removal too) is dropped.
+        limit, slides = int(options.get("NMoveRule", "101")), 0
+        for i, token in enumerate(moves):
+            slides = slides + 1 if "->" in token else 0
+            if slides >= limit:
+                moves = moves[:i + 1]
+                break
     elif words[0] == "go":
+        record("go")
         say("IDS: ")
         board, side, pending = replay(moves)
         if pending:
@@ -278,7 +287,7 @@ def test_a_placement_from_the_start(tmp_path: Path, spawn: Callable[[Path], UciE
     assert received(fake, "position") == ["position startpos"]
     # The adapter set Sanmill up for our rules.
     setoptions = received(fake, "setoption")
-    assert "setoption name NMoveRule value 100" in setoptions
+    assert "setoption name NMoveRule value 101" in setoptions
     assert "setoption name ThreefoldRepetitionRule value true" in setoptions
     assert "setoption name HasDiagonalLines value false" in setoptions
 
@@ -325,9 +334,35 @@ def test_a_draw_claim_is_searched_again_without_sanmills_draw_rules(
     assert "setoption name NMoveRule value 200" in lines[first:second]
     # ... and put back once Sanmill has moved.
     assert lines[second + 1 :] == [
+        "go",
         "setoption name ThreefoldRepetitionRule value true",
-        "setoption name NMoveRule value 100",
-        "setoption name EndgameNMoveRule value 100",
+        "setoption name NMoveRule value 101",
+        "setoption name EndgameNMoveRule value 101",
+    ]
+
+
+def test_a_position_is_replayed_whole_past_sanmills_n_move_rule(
+    tmp_path: Path, spawn: Callable[[Path], UciEngine]
+) -> None:
+    # Sanmill's N-move rule would end its replay at the slide that reaches it (here, with the rule
+    # set to 1, the first slide), and it would answer for the position before the rest.
+    moves = f"{MOVING} a1-a4 d2-d1"
+    fake = write_fake(
+        tmp_path, answers={f"{MOVING_SANMILL} (3,6)->(3,7) (2,5)->(3,5)": "(3,7)->(3,6)"}
+    )
+    engine = spawn(fake)
+    engine.configure(NMoveRule=1)
+    board = board_after(moves)
+    result = engine.play(board, movetime=0.2)
+    assert result.move == Move.parse("a4-a1")
+    engine.close()
+    lines = fake.with_name("received.txt").read_text().splitlines()
+    at = lines.index(f"position startpos moves {MOVING_SANMILL} (3,6)->(3,7) (2,5)->(3,5)")
+    # The rule is set again, as the client asked, for Sanmill's own search.
+    assert lines[at + 1 : at + 4] == [
+        "setoption name NMoveRule value 1",
+        "setoption name EndgameNMoveRule value 101",
+        "go",
     ]
 
 
