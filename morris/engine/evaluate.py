@@ -141,8 +141,7 @@ def make_evaluator(rules: Rules) -> Evaluator:
                 score -= 45
             # Mobility decides the moving phase: a side whose pieces are hemmed in when the last
             # piece is placed is soon blocked, beyond the horizon of a search made while placing.
-            # Against Sanmill at 300 ms a move (20 games, docs/ENGINE.md) weights 8 and 20, up from
-            # 3 and 0, took the score from 15% to 42.5%, the games lost by a blockade from 14 to 8.
+            # The weights here and below were tuned against Sanmill (docs/ENGINE.md, "Tuning").
             mob_us, blocked_us = mobility(us, empty)
             mob_them, blocked_them = mobility(them, empty)
             return score + 8 * (mob_us - mob_them) - 20 * (blocked_us - blocked_them)
@@ -152,7 +151,7 @@ def make_evaluator(rules: Rules) -> Evaluator:
         mob_them, blocked_them = (0, 0) if fly_them else mobility(them, empty)
         if not fly_them and not mob_them:
             score += 3 * PIECE  # the opponent is blocked unless our move frees them
-        score += 6 * (mob_us - mob_them) - 10 * (blocked_us - blocked_them)
+        score += 12 * (mob_us - mob_them) - 20 * (blocked_us - blocked_them)
         closed_us = closed_them = 0
         threats_us = threats_them = 0
         for m in masks:
