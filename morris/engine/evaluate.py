@@ -33,11 +33,10 @@ def _cross_mask(neighbours: tuple[int, ...]) -> int:
     return inner | inner << 8
 
 
-def _shift_neighbours(neighbours: tuple[int, ...]) -> tuple[int, ...]:
-    """The neighbour masks of a three-ring board with these cross links: each point's ring
-    neighbours plus, where ``neighbours`` links the rings, the same position inside and out.
-    Equal to ``neighbours`` when the board is such a board (the standard and diagonal boards)."""
-    cross = _cross_mask(neighbours)
+def _ring_neighbours(cross: int) -> tuple[int, ...]:
+    """The neighbour masks of a three-ring board whose rings are linked at the points of
+    ``cross``: each point's ring neighbours plus, where linked, the same position inside and out.
+    The standard and the diagonal boards are such boards."""
     out: list[int] = []
     for p in range(24):
         ring, pos = divmod(p, 8)
@@ -54,8 +53,8 @@ def _shift_neighbours(neighbours: tuple[int, ...]) -> tuple[int, ...]:
 def mobility_counter(neighbours: tuple[int, ...]) -> Callable[[int, int], tuple[int, int]]:
     """A fast ``mobility(side, empty)``: the free steps of ``side``'s pieces and how many of its
     pieces cannot step, on a board with these neighbour masks."""
-    if neighbours == _shift_neighbours(neighbours):
-        cross = _cross_mask(neighbours)
+    cross = _cross_mask(neighbours)
+    if neighbours == _ring_neighbours(cross):
 
         def shifted(side: int, empty: int) -> tuple[int, int]:
             # Bit-parallel: a point's neighbours are the points before and after it on its ring
