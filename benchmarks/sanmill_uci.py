@@ -104,12 +104,6 @@ BASE_OPTIONS = RULE_OPTIONS + SEARCH_OPTIONS
 #: Sanmill options a client may change through us: lower-cased name -> Sanmill's spelling.
 PASSTHROUGH: dict[str, str] = {n.lower(): n for n, _ in BASE_OPTIONS if n != "MoveTime"}
 PASSTHROUGH["hash"] = "Hash"
-#: Sanmill's draw rules while it searches on after claiming a draw, and as they were before.
-RELAXED_DRAW_RULES = (
-    ("ThreefoldRepetitionRule", "false"),
-    ("NMoveRule", "200"),
-    ("EndgameNMoveRule", "200"),
-)
 #: Sanmill's N-move rules as the adapter sets them (a client may change them by name).
 N_MOVE_RULES = tuple((n, v) for n, v in RULE_OPTIONS if n in ("NMoveRule", "EndgameNMoveRule"))
 #: While Sanmill replays the moves of a position. Sanmill ends the game by its N-move rule at the
@@ -121,6 +115,8 @@ REPLAY_RULES = (
     ("NMoveRule", "200"),
     ("EndgameNMoveRule", "200"),
 )
+#: Sanmill's draw rules while it searches on after claiming a draw.
+RELAXED_DRAW_RULES = (("ThreefoldRepetitionRule", "false"), *REPLAY_RULES)
 
 MIN_SEARCH_S = 0.02  # never stop Sanmill before it finished its first iteration
 STOP_MARGIN_S = 0.015  # send stop this much before the movetime is up (answer latency)
