@@ -76,12 +76,7 @@ def play_pairing(
             pool.submit(play_part, first_spec, second_spec, lo, hi - lo, movetime)
             for lo, hi in parts
         ]
-        results = [f.result() for f in futures]
-    merged = MatchResult(results[0].first, results[0].second)
-    for part in results:
-        for outcome in part.games:
-            merged.add(outcome)
-    return merged
+        return MatchResult.combined([f.result() for f in futures])
 
 
 def main() -> int:

@@ -58,11 +58,7 @@ def main() -> int:
         futures = [
             pool.submit(play_one, args.sanmill, n, args.movetime, args.level) for n in numbers
         ]
-        parts = [f.result() for f in futures]
-    result = MatchResult(parts[0].first, parts[0].second)
-    for part in parts:
-        for outcome in part.games:
-            result.add(outcome)
+        result = MatchResult.combined([f.result() for f in futures])
     if args.out is not None:
         save_games(result, args.out)
     lost = Counter(g.record.tags.get("Termination", "?") for g in result.games if g.score == 0)

@@ -141,6 +141,18 @@ class MatchResult:
         slope = 400 / (math.log(10) * mean * (1 - mean))
         return diff, 1.96 * stderr * slope
 
+    @classmethod
+    def combined(cls, parts: Sequence[MatchResult]) -> MatchResult:
+        """One result of a match played in parts (``run_match(first_game=...)``), games in order
+        of the parts."""
+        if not parts:
+            raise ValueError("no parts to combine")
+        whole = cls(parts[0].first, parts[0].second)
+        for part in parts:
+            for outcome in part.games:
+                whole.add(outcome)
+        return whole
+
     def add(self, outcome: GameOutcome) -> None:
         """Count one game."""
         self.games.append(outcome)

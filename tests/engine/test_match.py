@@ -129,3 +129,9 @@ def test_a_match_played_in_parts_is_the_whole_match() -> None:
     assert [g.record.tags["Round"] for g in part.games] == ["3", "4"]
     assert [g.first_is_white for g in part.games] == [True, False]
     assert [g.record.moves for g in part.games] == [g.record.moves for g in whole.games[2:]]
+    first = run_match(Engine(2, seed=1), Engine(1, seed=2), games=2)
+    combined = MatchResult.combined([first, part])
+    assert (combined.wins, combined.draws, combined.losses) == (
+        whole.wins, whole.draws, whole.losses,
+    )  # fmt: skip
+    assert [g.record.tags["Round"] for g in combined.games] == ["1", "2", "3", "4"]
