@@ -1,22 +1,35 @@
-"""Optional compiled engine: ``MORRIS_COMPILE=1 pip install --no-build-isolation .``
+"""Compiled parts of the engine; the package works without them (pure Python).
 
-The search, its move generator and its evaluation are plain typed Python. With ``MORRIS_COMPILE=1``
-(and mypy installed in the environment that builds), mypyc compiles those three modules to C
-extensions: the same moves, scores and node counts, about three times the nodes per second (see
-docs/ENGINE.md). Without it, this file changes nothing and the package is pure Python.
+- ``morris.engine._native`` (built by default, skipped with a warning if there is no C compiler or
+  no Python headers; ``MORRIS_NATIVE=0`` at install time skips it): the search's inner loop in C,
+  ``morris/engine/_native.c``. The same moves, scores and node counts as the Python search
+  (tests/engine/test_native.py compares them), many times the nodes per second.
+- ``MORRIS_COMPILE=1 pip install --no-build-isolation .``: mypyc compiles the search, its move
+  generator and its evaluation (plain typed Python) as well, which speeds up the Python side (the
+  root of the search, and everything when ``_native`` is not built). Needs mypy in the
+  environment that builds. See docs/ENGINE.md.
 """
 
 import os
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 COMPILED = ["morris/engine/movegen.py", "morris/engine/evaluate.py", "morris/engine/search.py"]
 
 ext_modules = []
+if os.environ.get("MORRIS_NATIVE", "") != "0":
+    ext_modules.append(
+        Extension(
+            "morris.engine._native",
+            ["morris/engine/_native.c"],
+            extra_compile_args=["-O2"],
+            optional=True,  # no compiler: a warning, and the Python search
+        )
+    )
 if os.environ.get("MORRIS_COMPILE", "") not in ("", "0"):
     from mypyc.build import mypycify  # needs mypy in the build environment
 
     # Only the engine is compiled: the project's mypy overrides for other packages go unused.
-    ext_modules = mypycify(["--no-warn-unused-configs", *COMPILED], opt_level="3")
+    ext_modules += mypycify(["--no-warn-unused-configs", *COMPILED], opt_level="3")
 
 setup(ext_modules=ext_modules)

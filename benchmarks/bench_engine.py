@@ -6,8 +6,9 @@ endgame tables' generation time and size.
 
 Positions come from the strong games in tests/data: a placing position, a middle game and a flying
 endgame; the levels are timed over 30 positions of those games, early placing to endgame. Figures
-are single-threaded (pure Python, or compiled if installed with MORRIS_COMPILE=1); a Raspberry Pi 4
-is about 4-6x slower.
+are single-threaded, with the C inner loop where it is built (``MORRIS_NATIVE=0`` for the Python
+one, compiled or not: MORRIS_COMPILE=1 at install time); a Raspberry Pi 4 is about 4-6x slower.
+The position searches are bound by time alone (no node budget), so they show the depth reached.
 """
 
 from __future__ import annotations
@@ -23,6 +24,18 @@ sys.path.insert(0, str(REPO))
 
 from morris import Board  # noqa: E402
 from morris.engine import LEVELS, MAX_LEVEL, Engine  # noqa: E402
+from morris.engine import search as _search  # noqa: E402
+
+#: A node budget no search reaches: the position searches end by time.
+UNBOUNDED = 1 << 50
+
+
+def backend() -> str:
+    """Which inner loop the engine runs here."""
+    if Engine().native:
+        return "C inner loop"
+    return "Python, compiled" if _search.__file__.endswith(".so") else "pure Python"
+
 
 POSITIONS = {
     "placing": "......B./B..BWWWW/........ w 5 5 0 5 -",
@@ -35,12 +48,12 @@ POSITIONS = {
 def bench_positions(seconds: float, cpu: bool) -> None:
     clock = time.process_time if cpu else time.monotonic
     kind = "CPU " if cpu else ""
-    print(f"## Search, {seconds:g} {kind}s per position (level {MAX_LEVEL}, no tables)")
+    print(f"## Search, {seconds:g} {kind}s per position ({backend()}, no tables)")
     print("| position | depth | nodes | nps | best | score |")
     print("|---|---:|---:|---:|---|---:|")
     for name, text in POSITIONS.items():
         board = Board(text)
-        result = Engine(MAX_LEVEL, clock=clock).play(board, movetime=seconds)
+        result = Engine(MAX_LEVEL, clock=clock).play(board, movetime=seconds, nodes=UNBOUNDED)
         print(
             f"| {name} | {result.depth} | {result.nodes} | {result.nps} | {result.move} | "
             f"{result.score} |"
@@ -69,7 +82,10 @@ def bench_levels(count: int, cpu: bool) -> None:
     clock = time.process_time if cpu else time.perf_counter
     boards = level_positions(count)
     kind = "CPU " if cpu else ""
-    print(f"\n## Levels: {kind}seconds per move over {len(boards)} positions of the strong games")
+    print(
+        f"\n## Levels: {kind}seconds per move over {len(boards)} positions of the strong games "
+        f"({backend()})"
+    )
     print("| level | budget | mean | max | mean depth |")
     print("|---:|---|---:|---:|---:|")
     for number, level in LEVELS.items():

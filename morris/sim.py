@@ -51,7 +51,7 @@ class SimulationRunner(Protocol):
 class Simulation:
     """A person at a simulated board, playing the Pi (``mode="vs-ai"``) or refereed (``"referee"``).
 
-    ``human`` is the person's colour against the Pi, ``level`` the Pi's level (1-8), ``seed``
+    ``human`` is the person's colour against the Pi, ``level`` the Pi's level (1-9), ``seed``
     its randomness. ``flying`` and the other settings come from ``config`` where not given.
     ``state_dir`` keeps the game across simulations (as the daemon does across restarts).
     ``runner`` replaces the default :class:`VirtualRunner` (``search`` and ``think_time`` are then

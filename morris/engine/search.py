@@ -20,6 +20,7 @@ starts with an empty transposition table, so the move does not depend on what wa
 from __future__ import annotations
 
 import logging
+import os
 import random
 import time
 from collections.abc import Callable, Collection
@@ -42,6 +43,15 @@ from morris.engine.movegen import (
 
 if TYPE_CHECKING:
     from morris.engine.tables import EndgameTables
+
+try:
+    from morris.engine import _native
+except ImportError:  # not built (no C compiler at install time): the search runs in Python
+    _native = None  # type: ignore[assignment]
+
+#: Whether the C inner loop (``morris/engine/_native.c``) is built. It plays the same moves with
+#: the same node counts as the Python search, many times faster; ``MORRIS_NATIVE=0`` turns it off.
+NATIVE_AVAILABLE: Final = _native is not None
 
 logger = logging.getLogger(__name__)
 
@@ -78,8 +88,8 @@ class Level:
     description: str
 
 
-#: The levels, 1 (a beginner can win) to 8 (the full search with tables). Each must score clearly
-#: above the one below: 1-5 by depth caps and randomness, 6-8 by node budgets nine times apart
+#: The levels, 1 (a beginner can win) to 9 (the full search with tables). Each must score clearly
+#: above the one below: 1-5 by depth caps and randomness, 6-9 by node budgets nine times apart
 #: (three times the nodes buys only a few per cent in Morris; see docs/ENGINE.md).
 LEVELS: Final[dict[int, Level]] = {
     lv.number: lv
@@ -91,7 +101,8 @@ LEVELS: Final[dict[int, Level]] = {
         Level(5, 5, 15_000, 6, False, "5 turns deep, a touch of randomness: the daemon's default"),
         Level(6, _MAX_DEPTH, 15_000, 0, False, "15k nodes"),
         Level(7, _MAX_DEPTH, 135_000, 0, True, "135k nodes, endgame tables"),
-        Level(8, _MAX_DEPTH, 1_200_000, 0, True, "1.2M nodes, endgame tables: the top"),
+        Level(8, _MAX_DEPTH, 1_200_000, 0, True, "1.2M nodes, endgame tables"),
+        Level(9, _MAX_DEPTH, 10_800_000, 0, True, "10.8M nodes, endgame tables: the top"),
     )
 }
 MIN_LEVEL: Final = 1
@@ -173,6 +184,7 @@ class _Search:
         deadline: float | None,
         clock: Callable[[], float],
         stop: Callable[[], bool] | None,
+        native: bool = False,
     ) -> None:
         self.rules = rules = Rules.of(board)
         self.evaluate = make_evaluator(rules)
@@ -202,6 +214,63 @@ class _Search:
         self.root_index = len(self.path) - 1
         self._check_every = 256 if deadline is not None else 1024
         self._schedule()
+        self.core: _native.Core | None = None
+        if native:
+            if _native is None:
+                raise RuntimeError("the C search (morris.engine._native) is not built")
+            self.core = _native.Core(
+                neighbours=rules.neighbours,
+                mill_masks=rules.mill_masks,
+                mills_through=rules.mills_through,
+                pieces_per_side=rules.pieces_per_side,
+                flying=rules.flying,
+                threefold=rules.threefold_repetition,
+                limit=-1 if rules.no_removal_limit is None else rules.no_removal_limit,
+                full_board_is_draw=rules.full_board_is_draw,
+                zp=self.zp,
+                zh=self.zh,
+                zside=self.zside,
+                zn=self.zn,
+                path=self.path,
+                root_index=self.root_index,
+                check=self._native_check,
+                probe=self._native_probe if self.tables is not None else None,
+                table_pieces=self.table_pieces,
+                # A hint: the table grows as needed, like the Python one (a dict).
+                tt_size=4096 if node_limit is None else node_limit,
+            )
+
+    def _native_check(self, nodes: int) -> int:
+        """The C search's call at ``check_at`` nodes: raises :class:`_Abort` or says when next."""
+        self.nodes = nodes
+        self.check()
+        return self.check_at
+
+    def _native_probe(self, us: int, them: int, c: int) -> tuple[int, int] | None:
+        """The endgame tables for the C search: (0 draw, 1 win, 2 loss; distance) or None."""
+        assert self.tables is not None
+        flying = self.rules.flying
+        if c:
+            res = self.tables.probe(us, them, True, flying)
+        else:
+            res = self.tables.probe(them, us, False, flying)
+        if res is None:
+            return None
+        value = res.value.value
+        return (0 if value == "draw" else 1 if value == "win" else 2), res.distance
+
+    def release(self) -> None:
+        """Free the C search's tables at once (up to 64 MB) rather than when the garbage
+        collector finds them (the core's callbacks are this object's methods: a cycle)."""
+        if self.core is not None:
+            self.core.release()
+            self.core = None
+
+    def tt_entry(self, key: int) -> tuple[int, int, int, int] | None:
+        """The transposition table's (depth, flag, score, move) for ``key``, or None."""
+        if self.core is not None:
+            return self.core.tt_get(key)
+        return self.tt.get(key)
 
     # -- keys and history -------------------------------------------------------------------
 
@@ -467,6 +536,17 @@ class _Search:
         nthem, nus, th, nuh, key, nrc, nc, irreversible, wins = self.child(mv)
         if wins:
             return MATE - 1
+        core = self.core
+        if core is not None:
+            core.nodes = self.nodes
+            core.check_at = self.check_at
+            try:
+                return core.root_move(
+                    nthem, nus, th, nuh, nc, key, nrc, depth - 1, -beta, -alpha, irreversible
+                )
+            finally:
+                self.nodes = core.nodes
+                self.check_at = core.check_at
         self.path.append(key)
         rep_start = len(self.path) - 1 if irreversible else 0
         score = -self.negamax(
@@ -483,7 +563,7 @@ class _Search:
         us, them, uh, th, c = nthem, nus, th2, nuh, nc
         seen = {key}
         while len(line) < limit and not wins:
-            entry = self.tt.get(key)
+            entry = self.tt_entry(key)
             if entry is None:
                 break
             mv = entry[3]
@@ -513,7 +593,9 @@ class Engine:
     """The built-in engine at a level, with a seed for its randomness.
 
     ``clock`` is read only to honour ``movetime`` (inject a fake one in tests); ``tables`` are the
-    endgame tables, used from level 7 up when given.
+    endgame tables, used from level 7 up when given. ``native`` picks the C inner loop (the
+    default where it is built, unless ``MORRIS_NATIVE=0``) or the Python one: the same moves and
+    node counts either way, the C one many times faster.
     """
 
     def __init__(
@@ -523,13 +605,19 @@ class Engine:
         seed: int = 0,
         clock: Callable[[], float] = time.monotonic,
         tables: EndgameTables | None = None,
+        native: bool | None = None,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"level must be {MIN_LEVEL}..{MAX_LEVEL}, not {level!r}")
+        if native is None:
+            native = NATIVE_AVAILABLE and os.environ.get("MORRIS_NATIVE", "1") != "0"
+        elif native and not NATIVE_AVAILABLE:
+            raise ValueError("native=True, but the C search (morris.engine._native) is not built")
         self.level = level
         self.seed = seed
         self.clock = clock
         self.tables = tables
+        self.native = native
 
     @property
     def name(self) -> str:
@@ -584,14 +672,18 @@ class Engine:
             deadline=deadline,
             clock=self.clock,
             stop=stop,
+            native=self.native,
         )
         rng = random.Random(f"{self.seed}:{self.level}:{board.position()}")
         root = None if searchmoves is None else {encode(m) for m in searchmoves}
-        best_mv, score, reached = self._iterate(
-            search, max_depth, level.margin, rng, info, start, root
-        )
-        elapsed = max(self.clock() - start, 0.0)
-        pv = [decode(m) for m in search.pv(best_mv, max(reached, 1))]
+        try:
+            best_mv, score, reached = self._iterate(
+                search, max_depth, level.margin, rng, info, start, root
+            )
+            elapsed = max(self.clock() - start, 0.0)
+            pv = [decode(m) for m in search.pv(best_mv, max(reached, 1))]
+        finally:
+            search.release()
         logger.debug(
             "level %d: %s score %d depth %d nodes %d", self.level, decode(best_mv), score, reached,
             search.nodes,
@@ -668,6 +760,7 @@ __all__ = [
     "MATE_BOUND",
     "MAX_LEVEL",
     "MIN_LEVEL",
+    "NATIVE_AVAILABLE",
     "PIECE",
     "Engine",
     "Level",

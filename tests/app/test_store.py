@@ -51,12 +51,13 @@ def test_a_game_saved_at_a_level_that_no_longer_exists_resumes_at_the_top(
     store = GameStore(tmp_path)
     store.save(SavedGame(_played(), mode="vs-ai", human="white", level=MAX_LEVEL))
     text = store.current_path.read_text()
-    store.current_path.write_text(text.replace(f'"level": {MAX_LEVEL}', '"level": 10'))
+    gone = MAX_LEVEL + 1
+    store.current_path.write_text(text.replace(f'"level": {MAX_LEVEL}', f'"level": {gone}'))
     loaded = GameStore(tmp_path).load()
     assert loaded is not None
     assert loaded.level == MAX_LEVEL
     assert [str(m) for m in loaded.board.move_stack] == TURNS
-    assert "level 10 does not exist, the game goes on at 8" in caplog.text
+    assert f"level {gone} does not exist, the game goes on at {MAX_LEVEL}" in caplog.text
 
 
 def test_no_saved_game(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """The compiled engine (``MORRIS_COMPILE=1``, see setup.py) plays exactly as the pure-Python one.
 
 mypyc compiles the three search modules into a scratch copy of the package; a child process imports
-that copy and searches fixed positions. Same moves, scores, depths and node counts: a level's
+that copy and searches fixed positions with the Python inner loop (``native=False``: the C one,
+``_native``, is compared in test_native.py). Same moves, scores, depths and node counts: a level's
 strength does not depend on whether the engine was compiled, only its speed does.
 """
 
@@ -33,7 +34,7 @@ from morris import Board
 assert search.__file__.endswith(".so"), search.__file__
 out = []
 for text in json.loads(sys.argv[1]):
-    r = search.Engine(8, seed=3).play(Board(text), nodes=20_000)
+    r = search.Engine(8, seed=3, native=False).play(Board(text), nodes=20_000)
     out.append([str(r.move), r.score, r.depth, r.nodes])
 print(json.dumps(out))
 """
@@ -42,7 +43,7 @@ print(json.dumps(out))
 def _expected() -> list[list[object]]:
     out: list[list[object]] = []
     for text in POSITIONS:
-        r = Engine(8, seed=3).play(Board(text), nodes=20_000)
+        r = Engine(8, seed=3, native=False).play(Board(text), nodes=20_000)
         out.append([str(r.move), r.score, r.depth, r.nodes])
     return out
 

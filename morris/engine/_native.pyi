@@ -1,0 +1,50 @@
+"""Types of the C inner loop of the search (morris/engine/_native.c)."""
+
+from collections.abc import Callable, Sequence
+
+class Core:
+    nodes: int
+    check_at: int
+    @property
+    def tt_entries(self) -> int: ...
+    def __init__(
+        self,
+        *,
+        neighbours: Sequence[int],
+        mill_masks: Sequence[int],
+        mills_through: Sequence[Sequence[int]],
+        pieces_per_side: int,
+        flying: bool,
+        threefold: bool,
+        limit: int,
+        full_board_is_draw: bool,
+        zp: Sequence[Sequence[int]],
+        zh: Sequence[Sequence[int]],
+        zside: int,
+        zn: Sequence[int],
+        path: Sequence[int],
+        root_index: int,
+        check: Callable[[int], int],
+        probe: Callable[[int, int, int], tuple[int, int] | None] | None,
+        table_pieces: int,
+        tt_size: int,
+    ) -> None: ...
+    def root_move(
+        self,
+        us: int,
+        them: int,
+        uh: int,
+        th: int,
+        colour: int,
+        key: int,
+        nrc: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        irreversible: bool,
+        /,
+    ) -> int: ...
+    def evaluate(self, us: int, them: int, uh: int, th: int, /) -> int: ...
+    def generate(self, us: int, them: int, uh: int, /) -> tuple[list[int], list[int]]: ...
+    def tt_get(self, key: int, /) -> tuple[int, int, int, int] | None: ...
+    def release(self) -> None: ...

@@ -1,0 +1,284 @@
+"""The C inner loop (``morris/engine/_native.c``) plays exactly as the Python search.
+
+A level is a node budget, so a level must play the same move with or without the C search; only
+the speed may differ. Every test here runs a search both ways and compares what a player sees
+(the move, its removal) and what decides it (score, depth, node count, principal variation), on
+positions of the strong games, of random play, of the endgame tables, of twelve men's morris, with
+flying off, near the no-removal limit and with repetitions in the history.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from morris import Board, TwelveMensMorris
+from morris.core.points import ALL_POINTS
+from morris.engine import search
+from morris.engine.evaluate import make_evaluator
+from morris.engine.movegen import Rules, generate
+from morris.engine.search import NATIVE_AVAILABLE, Engine, SearchResult
+from tests.engine.helpers import position
+
+STRONG_GAMES = Path(__file__).resolve().parents[1] / "data" / "strong-games.txt"
+
+if not NATIVE_AVAILABLE:
+    pytest.fail(
+        "morris.engine._native is not built: `pip install -e .` builds it (it needs a C compiler "
+        "and the Python headers)",
+        pytrace=False,
+    )
+
+from morris.engine import _native  # noqa: E402
+
+
+def _seen(result: SearchResult) -> tuple[object, ...]:
+    return (str(result.move), result.score, result.depth, result.nodes, [str(m) for m in result.pv])
+
+
+def _both(board: Board, level: int, **kwargs: object) -> tuple[SearchResult, SearchResult]:
+    tables = kwargs.pop("tables", None)
+    py = Engine(level, seed=5, native=False, tables=tables).play(board, **kwargs)  # type: ignore[arg-type]
+    c = Engine(level, seed=5, native=True, tables=tables).play(board, **kwargs)  # type: ignore[arg-type]
+    return py, c
+
+
+def _strong_positions(every: int) -> list[Board]:
+    boards = []
+    for line in STRONG_GAMES.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        turns = line.split()[2:]
+        board = Board()
+        for i, turn in enumerate(turns):
+            if i % every == 3 and not board.is_game_over():
+                boards.append(board.copy())
+            board.push_notation(turn)
+    return boards
+
+
+def _random_board(seed: int, plies: int, cls: type[Board] = Board, **rules: object) -> Board:
+    rng = random.Random(seed)
+    board = cls(**rules)  # type: ignore[arg-type]
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves or board.is_game_over():
+            break
+        board.push(rng.choice(moves))
+    return board
+
+
+def test_the_strong_games_get_the_same_moves_and_node_counts() -> None:
+    boards = _strong_positions(every=9)
+    assert len(boards) > 100
+    for board in boards[::3]:
+        py, c = _both(board, 6)
+        assert _seen(py) == _seen(c), board.position()
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5, 7])
+def test_every_level_plays_the_same_move(level: int) -> None:
+    boards = _strong_positions(every=13)[:25]
+    for board in boards:
+        py, c = _both(board, level)
+        assert _seen(py) == _seen(c), (level, board.position())
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 120), flying=st.booleans())
+def test_random_positions_the_same(seed: int, plies: int, flying: bool) -> None:
+    board = _random_board(seed, plies, flying=flying)
+    if board.is_game_over():
+        return
+    py, c = _both(board, 6, nodes=4000)
+    assert _seen(py) == _seen(c), board.position()
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 60))
+def test_twelve_mens_morris_the_same(seed: int, plies: int) -> None:
+    board = _random_board(seed, plies, TwelveMensMorris)
+    if board.is_game_over():
+        return
+    py, c = _both(board, 6, nodes=4000)
+    assert _seen(py) == _seen(c), board.position()
+
+
+def test_the_no_removal_count_near_its_limit_the_same() -> None:
+    # The count enters the hash key within 48 turns of the limit, and the limit ends the game.
+    for count in (50, 60, 90, 97, 99):
+        board = position("a7 d7 g4 b2 f4 c3", "c5 e3 f2 d1 g1 a1", no_removal=count)
+        py, c = _both(board, 6, depth=7)
+        assert _seen(py) == _seen(c), count
+
+
+def test_repetitions_before_the_root_the_same() -> None:
+    board = position("a7 d7 g4 b2 f4 c3", "c5 e3 f2 d1 g1 a1", no_removal=10)
+    for turn in ["b2-b4", "e3-e4", "b4-b2", "e4-e3", "b2-b4", "e3-e4", "b4-b2"]:
+        board.push_notation(turn)
+    py, c = _both(board, 6, depth=6)
+    assert _seen(py) == _seen(c)
+
+
+def test_a_stop_and_a_clock_cut_the_search_at_the_same_node() -> None:
+    board = _strong_positions(every=9)[40]
+    polls = {"py": 0, "c": 0}
+
+    def stopper(name: str) -> Callable[[], bool]:
+        def stop() -> bool:
+            polls[name] += 1
+            return polls[name] > 7
+
+        return stop
+
+    py = Engine(9, native=False).play(board, stop=stopper("py"))
+    c = Engine(9, native=True).play(board, stop=stopper("c"))
+    assert _seen(py) == _seen(c)
+    assert py.nodes <= 8 * 1024 + 1
+
+    ticks = {"py": 0.0, "c": 0.0}
+
+    def clock(name: str) -> Callable[[], float]:
+        def now() -> float:
+            ticks[name] += 0.01
+            return ticks[name]
+
+        return now
+
+    py = Engine(9, native=False, clock=clock("py")).play(board, movetime=0.2)
+    c = Engine(9, native=True, clock=clock("c")).play(board, movetime=0.2)
+    assert _seen(py) == _seen(c)
+
+
+@pytest.fixture(scope="module")
+def tables_3v3(tmp_path_factory: pytest.TempPathFactory) -> object:
+    from morris.engine.tables import EndgameTables, build_tables
+
+    directory = tmp_path_factory.mktemp("tables")
+    build_tables(directory, max_pieces=6, flying=(True,))
+    return EndgameTables.load(directory)
+
+
+@pytest.mark.slow
+def test_with_endgame_tables_the_same(tables_3v3: object) -> None:
+    rng = random.Random(11)
+    compared = 0
+    while compared < 12:
+        points = rng.sample(range(24), 7)
+        white = " ".join(_name(p) for p in points[:4])
+        black = " ".join(_name(p) for p in points[4:])
+        board = position(white, black, no_removal=rng.choice([0, 40, 95]))
+        if board.is_game_over():
+            continue
+        py, c = _both(board, 7, tables=tables_3v3, depth=5)
+        assert _seen(py) == _seen(c), board.position()
+        compared += 1
+
+
+def _name(point: int) -> str:
+    from morris import POINT_NAMES
+
+    return POINT_NAMES[point]
+
+
+def _core(board: Board) -> _native.Core:
+    return search._Search(
+        board, tables=None, node_limit=1000, deadline=None, clock=lambda: 0.0, stop=None,
+        native=True,
+    ).core  # type: ignore[return-value]  # fmt: skip
+
+
+boards = st.sampled_from([Board, TwelveMensMorris])
+bitboards = st.integers(0, ALL_POINTS)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(cls=boards, a=bitboards, b=bitboards, uh=st.integers(0, 12), th=st.integers(0, 12),
+       flying=st.booleans())  # fmt: skip
+def test_evaluation_and_turns_the_same(
+    cls: type[Board], a: int, b: int, uh: int, th: int, flying: bool
+) -> None:
+    us, them = a & ~b, b
+    board = cls(flying=flying)
+    core = _core(board)
+    rules = Rules.of(board)
+    assert core.evaluate(us, them, uh, th) == make_evaluator(rules)(us, them, uh, th)
+    assert core.generate(us, them, uh) == generate(rules, us, them, uh)
+
+
+def test_bad_input_is_refused_with_a_reason() -> None:
+    core = _core(Board())
+    with pytest.raises(ValueError, match="not a position"):
+        core.root_move(1, 1, 0, 0, 0, 0, 0, 3, -100, 100, False)  # a point taken twice
+    with pytest.raises(ValueError, match="not a position"):
+        core.root_move(1 << 24, 0, 0, 0, 0, 0, 0, 3, -100, 100, False)  # no 25th point
+    with pytest.raises(RuntimeError, match="already initialised"):
+        core.__init__(  # type: ignore[misc]
+            neighbours=Board.neighbours, mill_masks=Board.mill_masks,
+            mills_through=Board.mills_through, pieces_per_side=9, flying=True, threefold=True,
+            limit=100, full_board_is_draw=False, zp=[[0] * 24] * 2, zh=[[0] * 10] * 2, zside=0,
+            zn=[0] * 102, path=[], root_index=0, check=lambda n: n + 1, probe=None,
+            table_pieces=0, tt_size=10,
+        )  # fmt: skip
+    with pytest.raises(ValueError, match="neighbours"):
+        _native.Core(
+            neighbours=[1 << 25] * 24, mill_masks=Board.mill_masks,
+            mills_through=Board.mills_through, pieces_per_side=9, flying=True, threefold=True,
+            limit=100, full_board_is_draw=False, zp=[[0] * 24] * 2, zh=[[0] * 10] * 2, zside=0,
+            zn=[0] * 102, path=[], root_index=0, check=lambda n: n + 1, probe=None,
+            table_pieces=0, tt_size=10,
+        )  # fmt: skip
+
+
+def test_morris_native_0_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MORRIS_NATIVE", "0")
+    assert Engine(5).native is False
+    monkeypatch.setenv("MORRIS_NATIVE", "1")
+    assert Engine(5).native is True  # where it is built, the default
+    s = search._Search(
+        Board(), tables=None, node_limit=5000, deadline=None, clock=lambda: 0.0, stop=None,
+        native=True,
+    )  # fmt: skip
+    assert s.search_root_move(search.encode(Board().parse_notation("d2")), 4, -(10**6), 10**6) < 100
+    assert s.core is not None and s.core.tt_entries > 0 and not s.tt  # the C search ran
+
+
+def test_a_finished_search_gives_its_memory_back() -> None:
+    # A search's tables are about half a megabyte here (64 MB at the top levels); a daemon plays
+    # hundreds of turns. They must be freed when play() returns, without waiting for the garbage
+    # collector (the C core and the Python search refer to each other).
+    board = _strong_positions(every=9)[20]
+    engine = Engine(9, native=True)
+    engine.play(board, nodes=3000)
+    gc.disable()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(8):
+            engine.play(board, nodes=3000)
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+        gc.enable()
+    assert grown < 400_000, f"{grown} bytes kept after 8 searches"
+
+
+def test_the_table_grows_like_a_dict_and_keeps_the_same_results() -> None:
+    # A depth-bound search has no node budget to size its table by: it starts small and grows.
+    board = _strong_positions(every=9)[5]  # early placing: 20 000 entries at depth 8
+    s = search._Search(
+        board, tables=None, node_limit=None, deadline=None, clock=lambda: 0.0, stop=None,
+        native=True,
+    )  # fmt: skip
+    result = Engine(6, native=False)._iterate(s, 8, 0, random.Random(0), None, 0.0, None)
+    assert s.core is not None and s.core.tt_entries > 16_384  # past its first size, twice
+    py, c = _both(board, 6, depth=8)
+    assert _seen(py) == _seen(c)
+    assert result[0] == search.encode(c.move) and result[1] == c.score
