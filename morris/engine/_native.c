@@ -194,68 +194,55 @@ static inline int closes(const Core *s, bb new_us, int to)
     return 0;
 }
 
-/* Mill turns into mills[], quiet turns into quiet[]; returns their counts. */
+/* The turns being generated: mill turns (one per removable piece) and quiet turns. */
+typedef struct {
+    int16_t *mills, *quiet;
+    int n_mills, n_quiet;
+    int have_removable;
+    bb removable;
+} Turns;
+
+/* Adds the action frm -> to (frm NONE: a placement) that leaves our pieces on new_us. */
+static inline void add_action(const Core *s, Turns *t, int frm, int to, bb new_us, bb them)
+{
+    if (closes(s, new_us, to) && them) {
+        if (!t->have_removable) {
+            t->removable = removable(s, them);
+            t->have_removable = 1;
+        }
+        int base = frm | to << 5;
+        for (bb r = t->removable; r; r &= r - 1)
+            t->mills[t->n_mills++] = (int16_t)(base | lowbit(r) << 10);
+    } else {
+        t->quiet[t->n_quiet++] = (int16_t)(frm | to << 5 | NONE << 10);
+    }
+}
+
+/* Mill turns into mills[], quiet turns into quiet[], in movegen.generate's order. */
 static void generate(const Core *s, bb us, bb them, int us_hand, int16_t *mills, int *n_mills,
                      int16_t *quiet, int *n_quiet)
 {
     bb empty = ALL_POINTS & ~(us | them);
-    int nm = 0, nq = 0;
-    int have_rem = 0;
-    bb rem_mask = 0;
+    Turns t = {mills, quiet, 0, 0, 0, 0};
     if (us_hand) {
-        bb e = empty;
-        while (e) {
+        for (bb e = empty; e; e &= e - 1) {
             int to = lowbit(e);
-            e &= e - 1;
-            bb nu = us | (1u << to);
-            if (closes(s, nu, to) && them) {
-                if (!have_rem) {
-                    rem_mask = removable(s, them);
-                    have_rem = 1;
-                }
-                int base = NONE | to << 5;
-                bb r = rem_mask;
-                while (r) {
-                    mills[nm++] = (int16_t)(base | lowbit(r) << 10);
-                    r &= r - 1;
-                }
-            } else {
-                quiet[nq++] = (int16_t)(NONE | to << 5 | NONE << 10);
-            }
+            add_action(s, &t, NONE, to, us | (1u << to), them);
         }
-        *n_mills = nm;
-        *n_quiet = nq;
-        return;
-    }
-    int flies = s->flying && popcount(us) == 3;
-    bb own = us;
-    while (own) {
-        int frm = lowbit(own);
-        own &= own - 1;
-        bb base_us = us ^ (1u << frm);
-        bb t = flies ? empty : (s->neighbours[frm] & empty);
-        while (t) {
-            int to = lowbit(t);
-            t &= t - 1;
-            bb nu = base_us | (1u << to);
-            if (closes(s, nu, to) && them) {
-                if (!have_rem) {
-                    rem_mask = removable(s, them);
-                    have_rem = 1;
-                }
-                int base = frm | to << 5;
-                bb r = rem_mask;
-                while (r) {
-                    mills[nm++] = (int16_t)(base | lowbit(r) << 10);
-                    r &= r - 1;
-                }
-            } else {
-                quiet[nq++] = (int16_t)(frm | to << 5 | NONE << 10);
+    } else {
+        int flies = s->flying && popcount(us) == 3;
+        for (bb own = us; own; own &= own - 1) {
+            int frm = lowbit(own);
+            bb base_us = us ^ (1u << frm);
+            for (bb to_set = flies ? empty : (s->neighbours[frm] & empty); to_set;
+                 to_set &= to_set - 1) {
+                int to = lowbit(to_set);
+                add_action(s, &t, frm, to, base_us | (1u << to), them);
             }
         }
     }
-    *n_mills = nm;
-    *n_quiet = nq;
+    *n_mills = t.n_mills;
+    *n_quiet = t.n_quiet;
 }
 
 static int has_moves(const Core *s, bb us, bb them, int us_hand)

@@ -68,7 +68,7 @@ def test_the_search_process_answers_with_a_legal_move(
 def test_a_cancelled_search_stops_and_is_never_delivered(
     runner: ProcessRunner, answers: Answers
 ) -> None:
-    long = job(1, level=MAX_LEVEL)  # a million nodes: it would think for many seconds
+    long = job(1, level=MAX_LEVEL)  # ten million nodes: it would think for seconds
     runner.start(long)
     runner.cancel(long)
     runner.start(job(2))

@@ -162,15 +162,6 @@ def test_a_stop_and_a_clock_cut_the_search_at_the_same_node() -> None:
     assert _seen(py) == _seen(c)
 
 
-@pytest.fixture(scope="module")
-def tables_3v3(tmp_path_factory: pytest.TempPathFactory) -> object:
-    from morris.engine.tables import EndgameTables, build_tables
-
-    directory = tmp_path_factory.mktemp("tables")
-    build_tables(directory, max_pieces=6, flying=(True,))
-    return EndgameTables.load(directory)
-
-
 @pytest.mark.slow
 def test_with_endgame_tables_the_same(tables_3v3: object) -> None:
     rng = random.Random(11)

@@ -239,15 +239,6 @@ def test_never_an_illegal_move(seed: int, plies: int, level: int) -> None:
     assert all(isinstance(m, Move) for m in result.pv)
 
 
-@pytest.fixture(scope="module")
-def tables_3v3(tmp_path_factory: pytest.TempPathFactory) -> object:
-    from morris.engine.tables import EndgameTables, build_tables
-
-    directory = tmp_path_factory.mktemp("tables")
-    build_tables(directory, max_pieces=6, flying=(True,))
-    return EndgameTables.load(directory)
-
-
 @pytest.mark.slow
 def test_with_real_tables_the_engine_plays_a_perfect_turn(tables_3v3: object) -> None:
     rng = random.Random(7)
