@@ -10,6 +10,9 @@ The search is a negamax PVS with a transposition table on Zobrist keys, iterativ
 ordering (transposition move, mill turns, killers, history), a mild late-move reduction, and the
 draw rules of the board (threefold repetition, the no-removal count). Positions are plain ints
 passed down the recursion (see :mod:`morris.engine.movegen`); the caller's board is only read.
+Below the root the search runs in C where ``morris/engine/_native.c`` is built
+(:data:`NATIVE_AVAILABLE`): a line-for-line port of :meth:`_Search.negamax` with the same moves,
+scores and node counts, called once per root move.
 
 Levels (:data:`LEVELS`) are depth and node budgets, never wall-clock time, so a level, a seed and a
 position always give the same move on any machine. ``movetime`` is an extra safety cap: the only
@@ -63,6 +66,8 @@ _INF: Final = 1_000_000
 _MAX_DEPTH: Final = 64
 _TT_MAX: Final = 1_500_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+#: Endgame-table values for the side to move, as the C search's probe callback returns them.
+_DRAW, _WIN, _LOSS = 0, 1, 2
 #: Within this many turns of the no-removal limit, the count becomes part of the hash key.
 _NEAR_LIMIT: Final = 48
 
@@ -234,7 +239,7 @@ class _Search:
                 path=self.path,
                 root_index=self.root_index,
                 check=self._native_check,
-                probe=self._native_probe if self.tables is not None else None,
+                probe=self.table_value if self.tables is not None else None,
                 table_pieces=self.table_pieces,
                 # A hint: the table grows as needed, like the Python one (a dict).
                 tt_size=4096 if node_limit is None else node_limit,
@@ -246,8 +251,10 @@ class _Search:
         self.check()
         return self.check_at
 
-    def _native_probe(self, us: int, them: int, c: int) -> tuple[int, int] | None:
-        """The endgame tables for the C search: (0 draw, 1 win, 2 loss; distance) or None."""
+    def table_value(self, us: int, them: int, c: int) -> tuple[int, int] | None:
+        """The endgame tables' value for the side to move (:data:`_DRAW`, :data:`_WIN` or
+        :data:`_LOSS`) and the distance in turns, or None where they have no answer. The Python
+        search and the C one (as its callback) both ask here."""
         assert self.tables is not None
         flying = self.rules.flying
         if c:
@@ -257,7 +264,7 @@ class _Search:
         if res is None:
             return None
         value = res.value.value
-        return (0 if value == "draw" else 1 if value == "win" else 2), res.distance
+        return (_DRAW if value == "draw" else _WIN if value == "win" else _LOSS), res.distance
 
     def release(self) -> None:
         """Free the C search's tables at once (up to 64 MB) rather than when the garbage
@@ -368,17 +375,13 @@ class _Search:
             and not th
             and us.bit_count() + them.bit_count() <= self.table_pieces
         ):
-            if c:
-                res = self.tables.probe(us, them, True, rules.flying)
-            else:
-                res = self.tables.probe(them, us, False, rules.flying)
-            if res is not None:
-                dist = res.distance
-                value = res.value.value
-                if value == "draw":
+            found = self.table_value(us, them, c)
+            if found is not None:
+                value, dist = found
+                if value == _DRAW:
                     return 0
                 if limit is None or nrc + dist < limit:
-                    return MATE - ply - dist if value == "win" else -(MATE - ply - dist)
+                    return MATE - ply - dist if value == _WIN else -(MATE - ply - dist)
         if depth <= 0:
             if not has_moves(rules, us, them, uh):
                 return -(MATE - ply)
