@@ -3,7 +3,7 @@
     python benchmarks/sanmill_match.py /path/to/sanmill --games 40 --movetime 300 --jobs 2
     python benchmarks/sanmill_match.py /path/to/sanmill --games 20 --movetime 1000 --out games/
 
-``morris match level:8 "cmd:python benchmarks/sanmill_uci.py /path/to/sanmill"`` plays the same
+``morris match level:9 "cmd:python benchmarks/sanmill_uci.py /path/to/sanmill"`` plays the same
 games one at a time; this runs ``--jobs`` games at once (one per core: in each game only one
 engine thinks at a time), with ``morris match``'s runner, openings and colours, so a 40-game
 tuning run takes minutes. ``--first-game`` starts later in the match (``--first-game 40`` plays

@@ -1,7 +1,7 @@
 """Speak our engine protocol on stdin/stdout and drive the Sanmill console engine behind it.
 
     python benchmarks/sanmill_uci.py /path/to/sanmill      # or: SANMILL_BIN=/path/to/sanmill
-    morris match level:8 "cmd:python benchmarks/sanmill_uci.py /path/to/sanmill" --games 20
+    morris match level:9 "cmd:python benchmarks/sanmill_uci.py /path/to/sanmill" --games 20
 
 Sanmill (github.com/calcitem/Sanmill) is the strongest open-source Mill engine and our yardstick;
 docs/SANMILL.md says how to build it and how to measure against it. This adapter translates between
