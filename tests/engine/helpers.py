@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from morris import POINT_NAMES, Board, parse_point
 
 
@@ -24,6 +26,17 @@ def position(
     rings = "/".join("".join(cells[r * 8 : r * 8 + 8]) for r in range(3))
     text = f"{rings} {turn} {white_hand} {black_hand} {no_removal} 1 -"
     return Board(text, **settings)  # type: ignore[arg-type]
+
+
+def sampled_position(rng: random.Random, white: int, black: int, **kwargs: object) -> Board:
+    """A board with ``white`` and ``black`` pieces on points drawn with ``rng`` (moving phase);
+    ``kwargs`` as for :func:`position`."""
+    points = rng.sample(range(24), white + black)
+    return position(
+        " ".join(POINT_NAMES[p] for p in points[:white]),
+        " ".join(POINT_NAMES[p] for p in points[white:]),
+        **kwargs,  # type: ignore[arg-type]
+    )
 
 
 assert len(POINT_NAMES) == 24

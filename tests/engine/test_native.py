@@ -26,7 +26,7 @@ from morris.engine import search
 from morris.engine.evaluate import make_evaluator
 from morris.engine.movegen import Rules, generate
 from morris.engine.search import NATIVE_AVAILABLE, Engine, SearchResult
-from tests.engine.helpers import position
+from tests.engine.helpers import position, sampled_position
 
 STRONG_GAMES = Path(__file__).resolve().parents[1] / "data" / "strong-games.txt"
 
@@ -167,21 +167,12 @@ def test_with_endgame_tables_the_same(tables_3v3: object) -> None:
     rng = random.Random(11)
     compared = 0
     while compared < 12:
-        points = rng.sample(range(24), 7)
-        white = " ".join(_name(p) for p in points[:4])
-        black = " ".join(_name(p) for p in points[4:])
-        board = position(white, black, no_removal=rng.choice([0, 40, 95]))
+        board = sampled_position(rng, 4, 3, no_removal=rng.choice([0, 40, 95]))
         if board.is_game_over():
             continue
         py, c = _both(board, 7, tables=tables_3v3, depth=5)
         assert _seen(py) == _seen(c), board.position()
         compared += 1
-
-
-def _name(point: int) -> str:
-    from morris import POINT_NAMES
-
-    return POINT_NAMES[point]
 
 
 def _core(board: Board) -> _native.Core:

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from morris import POINT_NAMES, Board, Move, TwelveMensMorris
+from morris import Board, Move, TwelveMensMorris
 from morris.engine import LEVELS, MATE, MAX_LEVEL, Engine, SearchInfo, win_distance
 from morris.engine.search import MATE_BOUND
 from morris.engine.tables import TableKey, TableResult, Value
-from tests.engine.helpers import position
+from tests.engine.helpers import position, sampled_position
 
 
 def _has_mill_turn(board: Board) -> bool:
@@ -244,11 +244,7 @@ def test_with_real_tables_the_engine_plays_a_perfect_turn(tables_3v3: object) ->
     rng = random.Random(7)
     checked = 0
     while checked < 12:
-        points = rng.sample(range(24), 6)
-        board = position(
-            " ".join(POINT_NAMES[p] for p in points[:3]),
-            " ".join(POINT_NAMES[p] for p in points[3:]),
-        )
+        board = sampled_position(rng, 3, 3)
         if board.is_game_over():
             continue
         best = tables_3v3.best_turns(  # type: ignore[attr-defined]
