@@ -98,17 +98,25 @@ typedef struct {
 /* ------------------------------------------------------------------------------------------ */
 /* transposition table                                                                         */
 
-static TTEntry *tt_find(Core *s, uint64_t key)
+/* Where linear probing for `key` starts in a table of mask + 1 slots. */
+static inline uint64_t tt_home(uint64_t key, uint64_t mask) { return (key ^ (key >> 29)) & mask; }
+
+static inline int tt_live(const Core *s, const TTEntry *e) { return e->stamp >> 2 == s->generation; }
+
+/* The slot holding `key`, or the empty slot where it would go. */
+static TTEntry *tt_slot(const Core *s, uint64_t key)
 {
-    uint64_t i = (key ^ (key >> 29)) & s->tt_mask;
-    for (;;) {
+    for (uint64_t i = tt_home(key, s->tt_mask);; i = (i + 1) & s->tt_mask) {
         TTEntry *e = &s->tt[i];
-        if (e->stamp >> 2 != s->generation)
-            return NULL;
-        if (e->key == key)
+        if (!tt_live(s, e) || e->key == key)
             return e;
-        i = (i + 1) & s->tt_mask;
     }
+}
+
+static TTEntry *tt_find(const Core *s, uint64_t key)
+{
+    TTEntry *e = tt_slot(s, key);
+    return tt_live(s, e) ? e : NULL;
 }
 
 /* Doubles the table when it is half full, keeping its entries: the size given at the start is
@@ -123,17 +131,13 @@ static int tt_grow(Core *s)
         PyErr_NoMemory();
         return -1;
     }
-    for (uint64_t j = 0; j < old_cap; j++) {
-        if (old[j].stamp >> 2 != s->generation)
-            continue;
-        uint64_t i = (old[j].key ^ (old[j].key >> 29)) & (cap - 1);
-        while (table[i].stamp >> 2 == s->generation)
-            i = (i + 1) & (cap - 1);
-        table[i] = old[j];
-    }
-    PyMem_Free(old);
     s->tt = table;
     s->tt_mask = cap - 1;
+    for (uint64_t j = 0; j < old_cap; j++) {
+        if (tt_live(s, &old[j]))
+            *tt_slot(s, old[j].key) = old[j];
+    }
+    PyMem_Free(old);
     return 0;
 }
 
@@ -149,19 +153,11 @@ static int tt_store(Core *s, uint64_t key, int depth, int flag, int score, int m
     }
     if ((uint64_t)(s->tt_count + 1) * 2 > s->tt_mask + 1 && tt_grow(s) < 0)
         return -1;
-    uint64_t i = (key ^ (key >> 29)) & s->tt_mask;
-    for (;;) {
-        TTEntry *e = &s->tt[i];
-        if (e->stamp >> 2 != s->generation) {
-            e->key = key;
-            s->tt_count++;
-            break;
-        }
-        if (e->key == key)
-            break;
-        i = (i + 1) & s->tt_mask;
+    TTEntry *e = tt_slot(s, key);
+    if (!tt_live(s, e)) {
+        e->key = key;
+        s->tt_count++;
     }
-    TTEntry *e = &s->tt[i];
     e->depth = (int8_t)depth;
     e->stamp = (uint8_t)(s->generation << 2 | flag);
     e->score = score;
