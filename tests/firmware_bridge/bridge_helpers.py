@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from firmware_bridge import SerialBoard
+from firmware_bridge.board import LinkState
 from firmware_bridge.simdevice import PtyDevice
 from hardware.interface import POINTS, ButtonPress, SensorReading
 
@@ -14,6 +16,17 @@ T = TypeVar("T")
 
 #: Upper bound for anything that should happen "at once" across the pty (real seconds).
 PROMPT = 5.0
+
+
+def eventually(predicate: Callable[[], object], timeout: float = PROMPT) -> bool:
+    """Wait (real time, bounded) until ``predicate()`` holds, for what another thread does."""
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        pause.wait(0.01)
+    return True
 
 
 class FakeClock:
@@ -86,6 +99,17 @@ class Harness:
     def lift(self, *names: str) -> None:
         for name in names:
             self.sim.lift(POINTS.index(name))
+
+    def unplug(self) -> None:
+        """Pull the cable and wait until the host's reader thread has noticed.
+
+        Without the wait a quick replug can race the reader: the host still thinks the link is
+        up, the test stops driving ``poll()``, and the loss is seen only afterwards.
+        """
+        self.device.unplug()
+        assert eventually(lambda: self.board.link_state is LinkState.DOWN), (
+            f"host never noticed the unplug; link is {self.board.link_state}"
+        )
 
     def wait_sensors(self, expected: set[str]) -> SensorReading:
         """Wait for the change report whose snapshot is ``expected``."""

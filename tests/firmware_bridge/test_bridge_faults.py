@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import random
 
-from bridge_helpers import Harness
+from bridge_helpers import Harness, eventually
 
 from firmware_bridge import protocol as P
 from firmware_bridge.board import LinkState
@@ -64,24 +64,24 @@ def test_replug_after_pieces_moved_reports_one_fresh_snapshot_after_link_up(
     order: list[str] = []
     h.board.when_link_changed = lambda up: order.append(f"link {up}")
     h.board.when_changed = lambda reading: order.append(f"changed {sorted(reading.occupied)}")
-    h.device.unplug()
+    h.unplug()
     h.board.poll(h.clock())
     h.lift("d6")
     h.place("e5")
     h.device.replug()
     h.drive_until_up()
-    assert _eventually(lambda: len(order) >= 3)
+    assert eventually(lambda: len(order) >= 3)
     assert order == ["link False", "link True", "changed ['a7', 'c4', 'e5']"]
 
 
 def test_lights_are_restored_after_replug(harness: Harness) -> None:
     h = harness
     h.board.show({"b6": Signal.ON})
-    h.device.unplug()
+    h.unplug()
     h.device.replug()  # a fresh firmware shows nothing
     assert not h.sim.lit(POINTS.index("b6"))
     h.drive_until_up()
-    assert h.sim.lit(POINTS.index("b6")) or _eventually(lambda: h.sim.lit(POINTS.index("b6")))
+    assert h.sim.lit(POINTS.index("b6")) or eventually(lambda: h.sim.lit(POINTS.index("b6")))
 
 
 def test_silent_device_takes_the_link_down_then_back_within_2s(harness: Harness) -> None:
@@ -155,7 +155,7 @@ def test_missing_sequence_numbers_trigger_a_fresh_snapshot(harness: Harness) -> 
     seq = _seq(h)
     # A change that claims events were missed: not applied; the snapshot tells the truth.
     h.device.write_raw(P.encode_frame(P.CHANGE, P.pack_change(seq + 5, 0, 1 << 20, 1 << 20)))
-    assert _eventually(lambda: h.board.stats.resyncs >= 1)
+    assert eventually(lambda: h.board.stats.resyncs >= 1)
     assert h.board.stats.gaps >= 1
     assert h.board.sensors() == before
     _still_working(h, before)
@@ -166,7 +166,7 @@ def test_a_lost_change_is_recovered_from_the_heartbeat(harness: Harness) -> None
     before = _setup_position(h)
     # The device moves on without the host hearing of it (a CHANGE lost on the line).
     h.device.call(lambda fw: setattr(fw, "sensor_seq", fw.sensor_seq + 1))
-    assert _eventually(lambda: h.board.stats.resyncs >= 1)
+    assert eventually(lambda: h.board.stats.resyncs >= 1)
     _still_working(h, before)
 
 
@@ -197,7 +197,7 @@ def test_a_flood_of_frames_is_survived(harness: Harness) -> None:
     dup = P.encode_frame(P.CHANGE, P.pack_change(seq, 0, 0xFFFFFF, 0))
     junk = bytes(range(1, 200)) + b"\x00"
     h.device.write_raw((beat + dup + junk + P.encode_frame(0x66, b"x" * 200)) * 2000)
-    assert _eventually(lambda: h.board.stats.duplicates >= 2000)
+    assert eventually(lambda: h.board.stats.duplicates >= 2000)
     _still_working(h, before)
 
 
@@ -209,17 +209,3 @@ def test_device_reboot_takes_a_fresh_snapshot(harness: Harness) -> None:
     assert h.links.wait_for(lambda items: items == [False, True])
     assert h.board.sensors() == before
     _still_working(h, before)
-
-
-def _eventually(predicate: object, timeout: float = 5.0) -> bool:
-    import threading
-    import time
-
-    assert callable(predicate)
-    deadline = time.monotonic() + timeout
-    pause = threading.Event()
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        pause.wait(0.01)
-    return True
