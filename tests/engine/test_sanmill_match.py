@@ -1,0 +1,40 @@
+"""The Sanmill match harness's reading of a match (benchmarks/sanmill_match.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from morris.core.record import GameRecord
+from morris.engine.match import GameOutcome, MatchResult
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+from sanmill_match import same_colour_pairs
+
+
+def _match(results: list[str]) -> MatchResult:
+    """A match whose game ``i`` (from 0) ended ``results[i]``; we are white in the even games."""
+    match = MatchResult("ours", "sanmill")
+    for i, result in enumerate(results):
+        record = GameRecord(tags={"Round": str(i + 1), "Result": result})
+        ours_white = i % 2 == 0
+        points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+        match.games.append(GameOutcome(record, ours_white, points if ours_white else 1 - points))
+    return match
+
+
+def test_openings_won_by_the_same_colour_twice_are_named() -> None:
+    # Openings 0..4: white both times, a split, black both times, draws, a win and a draw.
+    results = ["1-0", "1-0", "1-0", "0-1", "0-1", "0-1", "1/2-1/2", "1/2-1/2", "1-0", "1/2-1/2"]
+    assert same_colour_pairs(_match(results)) == [0, 2]
+
+
+def test_a_match_started_later_counts_its_openings_from_the_rounds() -> None:
+    match = _match(["1/2-1/2"] * 40 + ["0-1", "0-1"])
+    match.games = match.games[40:]  # rounds 41 and 42: opening 20
+    assert same_colour_pairs(match) == [20]
+
+
+def test_an_unfinished_pair_is_not_counted() -> None:
+    assert same_colour_pairs(_match(["1-0"])) == []
