@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable
 
 import pytest
-from bridge_helpers import PROMPT, FakeClock, Harness
+from bridge_helpers import PROMPT, FakeClock, Harness, eventually
 
 from firmware_bridge import (
     BridgeError,
@@ -68,9 +66,9 @@ def test_lights_and_status_reach_the_leds(harness: Harness) -> None:
     def shown() -> bool:
         return bool(harness.sim.lit(0) and harness.sim.lit(25) and not harness.sim.lit(2))
 
-    assert _wait(shown)
+    assert eventually(shown)
     harness.board.show({})
-    assert _wait(lambda: not harness.sim.lit(0))
+    assert eventually(lambda: not harness.sim.lit(0))
 
 
 def test_unknown_point_is_refused(harness: Harness) -> None:
@@ -81,11 +79,11 @@ def test_unknown_point_is_refused(harness: Harness) -> None:
 
 def test_close_switches_off_and_is_safe_twice(harness: Harness) -> None:
     harness.board.show({"a7": Signal.ON})
-    assert _wait(lambda: harness.sim.lit(0))
+    assert eventually(lambda: harness.sim.lit(0))
     harness.board.close()
     harness.board.close()
     assert harness.board.closed and not harness.board.is_link_up
-    assert _wait(lambda: not harness.sim.lit(0))
+    assert eventually(lambda: not harness.sim.lit(0))
 
 
 def test_no_device_at_the_url_fails_cleanly() -> None:
@@ -137,14 +135,3 @@ def test_starting_without_waiting_connects_on_poll(device: PtyDevice, clock: Fak
 def test_exclusive_open(harness: Harness) -> None:
     with pytest.raises(LinkError):
         SerialBoard(harness.device.url, hello_timeout=0.2)
-
-
-def _wait(predicate: Callable[[], bool], timeout: float = PROMPT) -> bool:
-    """Wait (real time, as an upper bound) until ``predicate()`` holds."""
-    deadline = time.monotonic() + timeout
-    event = threading.Event()
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        event.wait(0.01)
-    return True
