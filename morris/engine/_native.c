@@ -34,6 +34,7 @@
 #define MAX_TURNS 1024  /* more than any position has: 3 flyers x 21 points x 12 removals */
 #define MAX_MASKS 32
 #define ALL_POINTS 0xFFFFFFu
+#define POINT_WEIGHT 10 /* evaluate.py's POINT_WEIGHT */
 #define TT_MAX 1500000  /* as search.py's _TT_MAX: the table is emptied when it holds this many */
 
 typedef uint32_t bb;
@@ -59,6 +60,8 @@ typedef struct {
     bb neighbours[24];
     bb mill_masks[MAX_MASKS];
     int n_masks;
+    bb layers[4]; /* evaluate.py's point layers: layer k, the points with at least 2 + k links */
+    int n_layers;
     bb mills_through[24][4];
     int n_through[24];
     int flying;
@@ -335,7 +338,11 @@ static int evaluate(const Core *s, bb us, bb them, int uh, int th)
         int mob_us, blocked_us, mob_them, blocked_them;
         mobility(s, us, empty, &mob_us, &blocked_us);
         mobility(s, them, empty, &mob_them, &blocked_them);
-        return score + 8 * (mob_us - mob_them) - 20 * (blocked_us - blocked_them);
+        score += 8 * (mob_us - mob_them) - 20 * (blocked_us - blocked_them);
+        int held = 0;
+        for (int k = 0; k < s->n_layers; k++)
+            held += popcount(us & s->layers[k]) - popcount(them & s->layers[k]);
+        return score + POINT_WEIGHT * held;
     }
     int fly_us = s->flying && pu == 3;
     int fly_them = s->flying && pt == 3;
@@ -782,6 +789,15 @@ static int Core_init(Core *s, PyObject *args, PyObject *kwds)
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "neighbours: 24 masks expected");
         return -1;
+    }
+    s->n_layers = 0;
+    for (int k = 1; k <= 4; k++) {
+        bb layer = 0;
+        for (int p = 0; p < 24; p++)
+            if (popcount(s->neighbours[p]) >= 2 + k)
+                layer |= (bb)1 << p;
+        if (layer)
+            s->layers[s->n_layers++] = layer;
     }
     s->n_masks = read_masks(mill_masks, s->mill_masks, MAX_MASKS, "mill_masks");
     if (s->n_masks < 0)

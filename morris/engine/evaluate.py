@@ -5,7 +5,8 @@ Terms (each for the side to move minus the same for the opponent):
 - material: pieces on the board plus pieces in hand;
 - placing phase: open twos (two pieces of a mill and the third point empty), a bonus when the side
   to move can close a mill at once (it will), a malus when the opponent has two closing points
-  (only one can be blocked);
+  (only one can be blocked), mobility, blocked pieces, and well-linked points held (a cross point
+  over a corner);
 - moving phase: mobility (empty neighbours), blocked pieces, a near-win bonus when the opponent has
   no move at all, threats (an open two whose empty point one of our other pieces can reach next
   turn), running mills (a piece of a closed mill that can step out to close another: a mill every
@@ -23,6 +24,8 @@ from morris.engine.movegen import Rules
 
 #: The value of a piece.
 PIECE = 100
+#: Placing phase: the value of each of a piece's links beyond two (its point's, not free ones).
+POINT_WEIGHT = 10
 
 Evaluator = Callable[[int, int, int, int], int]
 
@@ -96,6 +99,16 @@ def make_evaluator(rules: Rules) -> Evaluator:
     everything = ALL_POINTS
 
     mobility = mobility_counter(nb)
+    # Point weights for placing: a point's links beyond two (a corner 0, a T-point 1, a cross
+    # point 2), as layers: layer k holds the points with at least 2 + k links.
+    layers = tuple(
+        mask
+        for k in range(1, 5)
+        if (mask := sum(1 << p for p in range(24) if nb[p].bit_count() >= 2 + k))
+    )
+
+    def points_held(side: int) -> int:
+        return sum((side & layer).bit_count() for layer in layers)
 
     def running(closed: int, side: int, empty: int) -> int:
         """Pieces of ``side``'s closed mills that can step out, and the mills they reopen."""
@@ -143,7 +156,10 @@ def make_evaluator(rules: Rules) -> Evaluator:
             # The weights here and below were tuned against Sanmill (docs/ENGINE.md, "Tuning").
             mob_us, blocked_us = mobility(us, empty)
             mob_them, blocked_them = mobility(them, empty)
-            return score + 8 * (mob_us - mob_them) - 20 * (blocked_us - blocked_them)
+            score += 8 * (mob_us - mob_them) - 20 * (blocked_us - blocked_them)
+            # Well-linked points: a piece on a corner has few ways out when the moving begins,
+            # however free its neighbours are now (docs/ENGINE.md, "From the empty board").
+            return score + POINT_WEIGHT * (points_held(us) - points_held(them))
         fly_us = flying and pu == 3
         fly_them = flying and pt == 3
         mob_us, blocked_us = (0, 0) if fly_us else mobility(us, empty)

@@ -21,11 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from morris import Board, TwelveMensMorris
-from morris.core.points import ALL_POINTS
+from morris.core.points import ALL_POINTS, NEIGHBOURS
 from morris.engine import search
 from morris.engine.evaluate import make_evaluator
 from morris.engine.movegen import Rules, generate
-from morris.engine.search import NATIVE_AVAILABLE, Engine, SearchResult
+from morris.engine.search import MAX_LEVEL, NATIVE_AVAILABLE, Engine, SearchResult
 from tests.engine.helpers import position, sampled_position
 
 STRONG_GAMES = Path(__file__).resolve().parents[1] / "data" / "strong-games.txt"
@@ -269,3 +269,21 @@ def test_the_table_grows_like_a_dict_and_keeps_the_same_results() -> None:
     py, c = _both(board, 6, depth=8)
     assert _seen(py) == _seen(c)
     assert result[0] == search.encode(c.move) and result[1] == c.score
+
+
+# --- what the C loop's speed is for: the top level at its full budget ---------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("first", ["d2", "f4", "b4", "d6"])
+def test_the_top_level_answers_a_cross_point_on_a_well_linked_point(first: str) -> None:
+    """Black's first piece: on a corner it has two ways out when the moving begins.
+
+    Before the placing phase weighed well-linked points, the top level answered f4 with a1 (and,
+    at 1 s a move, d2 with a7 and b4 with c5); from the empty board it lost 11 of the 12 games
+    against Sanmill in which it did (docs/ENGINE.md, "From the empty board").
+    """
+    board = Board()
+    board.push_notation(first)
+    reply = Engine(MAX_LEVEL, native=True).play(board).move
+    assert NEIGHBOURS[reply.to_point].bit_count() >= 3, f"{first} answered with {reply}"
