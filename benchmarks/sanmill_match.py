@@ -53,7 +53,8 @@ def play_one(binary: str, game: int, movetime_ms: int, level: int, from_start: b
 
 def same_colour_pairs(result: MatchResult) -> list[int]:
     """The openings (numbers) whose two games, colours swapped, the same colour won both times:
-    openings that may be lost for one colour whoever plays it, so no engine could save them."""
+    openings that may be lost for one colour whoever plays it (unproven: neither engine is
+    perfect)."""
     by_round = {int(g.record.tags["Round"]): g.record.result for g in result.games}
     return [
         (r - 1) // 2
