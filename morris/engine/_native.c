@@ -545,8 +545,37 @@ static int negamax(Core *s, bb us, bb them, int uh, int th, int c, uint64_t key,
         return -(MATE - ply);
     long long *history = s->history;
     int *killers = s->killers[ply];
+    if (n_quiet > 1 && uh) {
+        /* placing: blocks of the opponent's twos first, then our new twos, then by links */
+        int key[MAX_TURNS];
+        for (int j = 0; j < n_quiet; j++) {
+            int to = quiet[j] >> 5 & 31;
+            int k = popcount(s->neighbours[to]);
+            for (int q = 0; q < s->n_through[to]; q++) {
+                bb m = s->mills_through[to][q];
+                bb a = us & m, b = them & m;
+                if (!a && popcount(b) == 2)
+                    k += 16;
+                else if (!b && popcount(a) == 1)
+                    k += 4;
+            }
+            key[j] = k;
+        }
+        for (int j = 1; j < n_quiet; j++) {
+            int16_t x = quiet[j];
+            int kx = key[j], q = j - 1;
+            while (q >= 0 && key[q] < kx) {
+                quiet[q + 1] = quiet[q];
+                key[q + 1] = key[q];
+                q--;
+            }
+            quiet[q + 1] = x;
+            key[q + 1] = kx;
+        }
+    }
     if (n_quiet > 1) {
-        sort_by_history(history, quiet, n_quiet);
+        if (!uh)
+            sort_by_history(history, quiet, n_quiet);
         int ks[2] = {killers[1], killers[0]};
         for (int j = 0; j < 2; j++) {
             int k = ks[j];

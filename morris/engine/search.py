@@ -7,12 +7,12 @@
 True
 
 The search is a negamax PVS with a transposition table on Zobrist keys, iterative deepening, move
-ordering (transposition move, mill turns, killers, history), a mild late-move reduction, and the
-draw rules of the board (threefold repetition, the no-removal count). Positions are plain ints
-passed down the recursion (see :mod:`morris.engine.movegen`); the caller's board is only read.
-Below the root the search runs in C where ``morris/engine/_native.c`` is built
-(:data:`NATIVE_AVAILABLE`): a line-for-line port of :meth:`_Search.negamax` with the same moves,
-scores and node counts, called once per root move.
+ordering (transposition move, mill turns, killers, then history while moving or a static order of
+placements while placing), a mild late-move reduction, and the draw rules of the board (threefold
+repetition, the no-removal count). Positions are plain ints passed down the recursion (see
+:mod:`morris.engine.movegen`); the caller's board is only read. Below the root the search runs in
+C where ``morris/engine/_native.c`` is built (:data:`NATIVE_AVAILABLE`): a line-for-line port of
+:meth:`_Search.negamax` with the same moves, scores and node counts, called once per root move.
 
 Levels (:data:`LEVELS`) are depth and node budgets, never wall-clock time, so a level, a seed and a
 position always give the same move on any machine. ``movetime`` is an extra safety cap: the only
@@ -410,7 +410,10 @@ class _Search:
         history = self.history
         killers = self.killers[ply]
         if len(quiet) > 1:
-            quiet.sort(key=history.__getitem__, reverse=True)
+            if uh:
+                quiet.sort(key=self._placing_order(us, them), reverse=True)
+            else:
+                quiet.sort(key=history.__getitem__, reverse=True)
             for k in (killers[1], killers[0]):
                 if k >= 0 and k in quiet:
                     quiet.remove(k)
@@ -507,6 +510,31 @@ class _Search:
             tt.clear()
         tt[tkey] = (depth, flag, stored, best_move)
         return best
+
+    def _placing_order(self, us: int, them: int) -> Callable[[int], int]:
+        """A static sort key for quiet placements, higher first.
+
+        Blocking a line where the opponent has two pieces and we have none counts 16, starting a
+        two of our own on an otherwise empty line 4, and each neighbour of the point 1. While
+        placing this orders better than the history table, which mixes up moves from different
+        parts of the tree (docs/ENGINE.md, "Tuning against Sanmill").
+        """
+        neighbours = self.rules.neighbours
+        mills_through = self.rules.mills_through
+
+        def order(mv: int) -> int:
+            to = mv >> 5 & 31
+            k = neighbours[to].bit_count()
+            for m in mills_through[to]:
+                a = us & m
+                b = them & m
+                if not a and b.bit_count() == 2:
+                    k += 16
+                elif not b and a.bit_count() == 1:
+                    k += 4
+            return k
+
+        return order
 
     def child(self, mv: int) -> tuple[int, int, int, int, int, int, int, bool, bool]:
         """The child of the root after ``mv``: its state, whether it is irreversible, and whether

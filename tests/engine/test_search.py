@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from morris import Board, Move, TwelveMensMorris
-from morris.engine import LEVELS, MATE, MAX_LEVEL, Engine, SearchInfo, win_distance
+from morris.core.points import POINT_NAMES
+from morris.engine import LEVELS, MATE, MAX_LEVEL, Engine, SearchInfo, search, win_distance
+from morris.engine.movegen import generate
 from morris.engine.search import MATE_BOUND
 from morris.engine.tables import TableKey, TableResult, Value
 from tests.engine.helpers import position, sampled_position
@@ -77,6 +79,24 @@ def _pop_outcome(board: Board) -> bool:
     outcome = board.outcome()
     board.pop()
     return outcome is not None and outcome.winner is not None
+
+
+def test_placements_are_searched_blocks_first_then_new_twos_then_linked_points() -> None:
+    # Black threatens a7-d7-g7; white has b4, so a4, c4, b6 and b2 would make a two of its own.
+    board = position("b4", "a7 d7", white_hand=8, black_hand=7)
+    s = search._Search(
+        board, tables=None, node_limit=None, deadline=None, clock=lambda: 0.0, stop=None
+    )
+    mills, quiet = generate(s.rules, s.us, s.them, s.uh)
+    assert not mills
+    quiet.sort(key=s._placing_order(s.us, s.them), reverse=True)
+    order = [POINT_NAMES[mv >> 5 & 31] for mv in quiet]
+    assert order[0] == "g7"
+    assert set(order[1:5]) == {"a4", "c4", "b6", "b2"}
+    assert order[1:3] == ["a4", "c4"]  # three links each, against two for b6 and b2
+    rest = order[5:]
+    assert set(rest[:3]) == {"d6", "d2", "f4"}  # the free cross points, four links
+    assert all(p in ("a1", "g1", "f6", "f2", "c5", "c3", "e5", "e3") for p in rest[-8:])
 
 
 def test_sees_a_win_and_reports_its_distance() -> None:
