@@ -447,6 +447,39 @@ static void sort_by_history(const long long *history, int16_t *a, int n)
     }
 }
 
+/* Sorts quiet placements by a static key, highest first, ties in the order given (as
+   _Search._placing_order): 16 for each line through the point that holds two of the opponent's
+   pieces and none of ours (a block), 4 for each that holds one of ours and none of theirs (a new
+   two), 1 for each link of the point. */
+static void sort_placements(const Core *s, bb us, bb them, int16_t *a, int n)
+{
+    int key[MAX_TURNS];
+    for (int i = 0; i < n; i++) {
+        int to = a[i] >> 5 & 31;
+        int k = popcount(s->neighbours[to]);
+        for (int q = 0; q < s->n_through[to]; q++) {
+            bb m = s->mills_through[to][q];
+            bb ours = us & m, theirs = them & m;
+            if (!ours && popcount(theirs) == 2)
+                k += 16;
+            else if (!theirs && popcount(ours) == 1)
+                k += 4;
+        }
+        key[i] = k;
+    }
+    for (int i = 1; i < n; i++) {
+        int16_t x = a[i];
+        int kx = key[i], j = i - 1;
+        while (j >= 0 && key[j] < kx) {
+            a[j + 1] = a[j];
+            key[j + 1] = key[j];
+            j--;
+        }
+        a[j + 1] = x;
+        key[j + 1] = kx;
+    }
+}
+
 /* Moves a[k] to the front, keeping the order of the others. */
 static inline void to_front(int16_t *a, int k)
 {
@@ -545,36 +578,10 @@ static int negamax(Core *s, bb us, bb them, int uh, int th, int c, uint64_t key,
         return -(MATE - ply);
     long long *history = s->history;
     int *killers = s->killers[ply];
-    if (n_quiet > 1 && uh) {
-        /* placing: blocks of the opponent's twos first, then our new twos, then by links */
-        int key[MAX_TURNS];
-        for (int j = 0; j < n_quiet; j++) {
-            int to = quiet[j] >> 5 & 31;
-            int k = popcount(s->neighbours[to]);
-            for (int q = 0; q < s->n_through[to]; q++) {
-                bb m = s->mills_through[to][q];
-                bb a = us & m, b = them & m;
-                if (!a && popcount(b) == 2)
-                    k += 16;
-                else if (!b && popcount(a) == 1)
-                    k += 4;
-            }
-            key[j] = k;
-        }
-        for (int j = 1; j < n_quiet; j++) {
-            int16_t x = quiet[j];
-            int kx = key[j], q = j - 1;
-            while (q >= 0 && key[q] < kx) {
-                quiet[q + 1] = quiet[q];
-                key[q + 1] = key[q];
-                q--;
-            }
-            quiet[q + 1] = x;
-            key[q + 1] = kx;
-        }
-    }
     if (n_quiet > 1) {
-        if (!uh)
+        if (uh)
+            sort_placements(s, us, them, quiet, n_quiet);
+        else
             sort_by_history(history, quiet, n_quiet);
         int ks[2] = {killers[1], killers[0]};
         for (int j = 0; j < 2; j++) {

@@ -193,6 +193,7 @@ class _Search:
     ) -> None:
         self.rules = rules = Rules.of(board)
         self.evaluate = make_evaluator(rules)
+        self.links = tuple(n.bit_count() for n in rules.neighbours)
         self.tables = tables if tables is not None and rules.is_standard else None
         self.table_pieces = (
             max((k.mover + k.opponent for k in self.tables.keys), default=0) if self.tables else 0
@@ -519,12 +520,12 @@ class _Search:
         placing this orders better than the history table, which mixes up moves from different
         parts of the tree (docs/ENGINE.md, "Tuning against Sanmill").
         """
-        neighbours = self.rules.neighbours
+        links = self.links
         mills_through = self.rules.mills_through
 
         def order(mv: int) -> int:
             to = mv >> 5 & 31
-            k = neighbours[to].bit_count()
+            k = links[to]
             for m in mills_through[to]:
                 a = us & m
                 b = them & m
