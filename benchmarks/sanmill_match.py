@@ -10,13 +10,15 @@ tuning run takes minutes. ``--first-game`` starts later in the match (``--first-
 openings 20 and up); ``--from-start`` starts every game from the empty board instead. Prints one
 markdown row (our side's result), how our games were lost, and the openings whose two games the
 same colour won (openings that may be lost for one side whoever plays it); ``--out`` saves the
-game records. docs/SANMILL.md and docs/ENGINE.md ("Tuning against Sanmill")
-have the figures.
+game records. ``--game-numbers 2,19`` plays only those games, ``--repeat N`` each of them N times,
+and ``--reference`` seats a second Sanmill in our place (the yardstick against itself from the
+same openings). docs/SANMILL.md and docs/ENGINE.md ("Tuning against Sanmill") have the figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from collections import Counter
@@ -40,11 +42,19 @@ from morris.engine.search import MAX_LEVEL, Engine  # noqa: E402
 ADAPTER = Path(__file__).resolve().with_name("sanmill_uci.py")
 
 
-def play_one(binary: str, game: int, movetime_ms: int, level: int, from_start: bool) -> MatchResult:
-    """Game ``game`` of the match (from 0): our level first, Sanmill second."""
-    ours = Engine(level, seed=1, tables=load_tables(None))
+def play_one(
+    binary: str, game: int, movetime_ms: int, level: int, from_start: bool, reference: bool
+) -> MatchResult:
+    """Game ``game`` of the match (from 0): our level first, Sanmill second. With ``reference``
+    a second Sanmill takes our seat: how the yardstick itself fares from the same openings."""
     openings = () if from_start else OPENINGS
-    with UciEngine.spawn([sys.executable, str(ADAPTER), binary], timeout=30) as sanmill:
+    command = [sys.executable, str(ADAPTER), binary]
+    with contextlib.ExitStack() as stack:
+        if reference:
+            ours: Engine | UciEngine = stack.enter_context(UciEngine.spawn(command, timeout=30))
+        else:
+            ours = Engine(level, seed=1, tables=load_tables(None))
+        sanmill = stack.enter_context(UciEngine.spawn(command, timeout=30))
         return run_match(
             ours, sanmill, games=1, movetime=movetime_ms / 1000, first_game=game,
             openings=openings, event="sanmill match",
@@ -63,6 +73,28 @@ def same_colour_pairs(result: MatchResult) -> list[int]:
     ]
 
 
+def game_numbers(text: str) -> list[int]:
+    """``--game-numbers``: comma-separated game numbers, from 0."""
+    try:
+        numbers = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"game numbers must be whole numbers separated by commas, not {text!r}"
+        ) from None
+    if any(n < 0 for n in numbers):
+        raise argparse.ArgumentTypeError(f"game numbers count from 0, not {text!r}")
+    return numbers
+
+
+def our_results(result: MatchResult) -> dict[int, list[float]]:
+    """Our side's points in each game of the match, by game number (from 0), in playing order:
+    the repeats of a game (``--repeat``) side by side."""
+    points: dict[int, list[float]] = {}
+    for g in result.games:
+        points.setdefault(int(g.record.tags["Round"]) - 1, []).append(g.score)
+    return dict(sorted(points.items()))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sanmill", help="the Sanmill console engine binary")
@@ -75,13 +107,33 @@ def main() -> int:
         "--from-start", action="store_true",
         help="every game from the empty board (the solved draw) instead of morris match's openings",
     )  # fmt: skip
+    parser.add_argument(
+        "--game-numbers", type=game_numbers, default=None,
+        help="play these games (numbers from 0, comma-separated) instead of --first-game/--games",
+    )  # fmt: skip
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="play every game this many times (Sanmill shuffles)"
+    )
+    parser.add_argument(
+        "--reference", action="store_true",
+        help="Sanmill in our seat too: the yardstick against itself from the same openings",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=None, help="save the games under this dir")
     args = parser.parse_args()
     start = time.monotonic()
-    numbers = range(args.first_game, args.first_game + args.games)
+    chosen = args.game_numbers or range(args.first_game, args.first_game + args.games)
+    numbers = [n for n in chosen for _ in range(max(1, args.repeat))]
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
         futures = [
-            pool.submit(play_one, args.sanmill, n, args.movetime, args.level, args.from_start)
+            pool.submit(
+                play_one,
+                args.sanmill,
+                n,
+                args.movetime,
+                args.level,
+                args.from_start,
+                args.reference,
+            )
             for n in numbers
         ]
         result = MatchResult.combined([f.result() for f in futures])
@@ -96,7 +148,11 @@ def main() -> int:
         f"{', '.join(f'{k} {v}' for k, v in lost.most_common()) or '-'} | "
         f"{time.monotonic() - start:.0f} s |"
     )
-    if not args.from_start:
+    if args.repeat > 1 or args.game_numbers:
+        for n, points in our_results(result).items():
+            side = "white" if n % 2 == 0 else "black"
+            print(f"game {n} (opening {n // 2}, our seat {side}): {' '.join(map(str, points))}")
+    elif not args.from_start:
         pairs = same_colour_pairs(result)
         print(
             f"openings whose two games the same colour won: {len(pairs)}"

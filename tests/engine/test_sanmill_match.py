@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import argparse
+import re
 import sys
 from pathlib import Path
+
+import pytest
 
 from morris.core.record import GameRecord
 from morris.engine.match import GameOutcome, MatchResult
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from sanmill_match import same_colour_pairs
+from sanmill_match import game_numbers, our_results, same_colour_pairs
 
 
 def _match(results: list[str]) -> MatchResult:
@@ -38,3 +42,21 @@ def test_a_match_started_later_counts_its_openings_from_the_rounds() -> None:
 
 def test_an_unfinished_pair_is_not_counted() -> None:
     assert same_colour_pairs(_match(["1-0"])) == []
+
+
+def test_game_numbers_are_read_from_a_comma_separated_list() -> None:
+    assert game_numbers("2,19,150") == [2, 19, 150]
+
+
+@pytest.mark.parametrize("text", ["2,x", "", "3,-1", "1;2"])
+def test_bad_game_numbers_are_refused_with_the_text_named(text: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match=re.escape(repr(text))):
+        game_numbers(text)
+
+
+def test_repeated_games_are_listed_side_by_side_under_their_number() -> None:
+    match = _match(["1/2-1/2"] * 4 + ["1-0", "1/2-1/2", "0-1"])
+    # Game 4 (opening 2, ours white) played twice: a win, then a loss; game 1 once, a draw.
+    match.games = [match.games[4], match.games[1], match.games[6]]
+    match.games[2].record.tags["Round"] = "5"
+    assert our_results(match) == {1: [0.5], 4: [1.0, 0.0]}
