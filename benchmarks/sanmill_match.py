@@ -122,7 +122,9 @@ def main() -> int:
     args = parser.parse_args()
     start = time.monotonic()
     chosen = args.game_numbers or range(args.first_game, args.first_game + args.games)
-    numbers = [n for n in chosen for _ in range(max(1, args.repeat))]
+    if args.repeat < 1:
+        parser.error(f"--repeat must be at least 1, not {args.repeat}")
+    numbers = [n for n in chosen for _ in range(args.repeat)]
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
         futures = [
             pool.submit(
