@@ -39,9 +39,9 @@ from hardware.interface import Signal
 from hardware.sim import SimulatedBoard
 from morris.app.config import Config
 from morris.app.controller import board_from_config
-from morris.app.notify import Notifier
 from morris.core import Board, Move
 from morris.daemon import Daemon, OpenedBoard
+from morris.daemon.notify import Notifier
 from morris.engine import MAX_LEVEL
 
 REPO = Path(__file__).resolve().parents[1]
@@ -137,8 +137,7 @@ class ChildSearch:
     """A long search in the daemon's search process (how the daemon runs the built-in engine)."""
 
     def __enter__(self) -> ChildSearch:
-        from morris.app.controller import SearchJob
-        from morris.app.search import ProcessRunner
+        from morris.app.jobs import ProcessRunner, SearchJob
 
         board = board_from_config(Config())
         for text in ("d6", "d2", "b4", "f4", "d7", "d1"):

@@ -23,7 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from morris.app.search import load_tables  # noqa: E402
+from morris.app.jobs import load_tables  # noqa: E402
 from morris.engine.match import (  # noqa: E402
     MatchResult,
     format_elo,

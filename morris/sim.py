@@ -26,15 +26,20 @@ from hardware.interface import ButtonName, ButtonPress, SensorReading, StatusLig
 from hardware.profiles import DEFAULT_PROFILE
 from hardware.sim import SimulatedBoard, VirtualClock
 from morris.app.config import Config
-from morris.app.controller import Controller, SearchJob
-from morris.app.search import Deliver, SearchFunction, VirtualRunner, make_search
+from morris.app.controller import Controller
+from morris.app.jobs import (
+    THINK_TIME,
+    Deliver,
+    SearchFunction,
+    SearchJob,
+    VirtualRunner,
+    make_search,
+)
 from morris.app.store import GameStore
 from morris.core import Board, Move
 
 logger = logging.getLogger(__name__)
 
-#: Virtual seconds the Pi "thinks" before its turn is shown.
-THINK_TIME = 0.3
 _MIN_STEP = 0.001
 
 

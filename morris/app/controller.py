@@ -12,14 +12,13 @@ import itertools
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from hardware.interface import BoardDevice, ButtonName, Signal, StatusLight
 from morris.app.config import Config
+from morris.app.jobs import SearchJob, SearchRunner
 from morris.app.store import GameStore, SavedGame
 from morris.core import BLACK, COLOR_NAMES, POINT_NAMES, WHITE, Board, Color, Move, find_variant
 from morris.engine.search import MAX_LEVEL
-from morris.lights import Light, compute_lights, status_lights
 from morris.referee import (
     Event,
     Flagged,
@@ -35,6 +34,7 @@ from morris.referee import (
     TakenBack,
     TurnAccepted,
 )
+from morris.referee.lights import Light, compute_lights, status_lights
 
 logger = logging.getLogger(__name__)
 
@@ -43,42 +43,6 @@ MODE_DISPLAY_TIME = 2.0
 #: The level the hint button's suggestions are searched at (at least the Pi's own level): the
 #: lowest without randomness, so a hint is the best move it sees.
 HINT_LEVEL = 6
-
-
-@dataclass
-class SearchJob:
-    """One search for the runner: the Pi's turn or a hint."""
-
-    job_id: int
-    kind: str  # "move" or "hint"
-    board: Board
-    level: int
-    movetime: float
-    cancelled: bool = False
-
-    def is_cancelled(self) -> bool:
-        """The stop callback handed to the engine."""
-        return self.cancelled
-
-
-class SearchRunner(Protocol):
-    """Runs searches away from the main loop.
-
-    The owner of the runner (the daemon, the simulator) routes each finished search back to
-    :meth:`Controller.on_search_done` on the main loop, with the time it arrives.
-    """
-
-    def start(self, job: SearchJob) -> None:
-        """Begin ``job``."""
-        ...
-
-    def cancel(self, job: SearchJob) -> None:
-        """Ask ``job`` to stop; its result, if any, is ignored."""
-        ...
-
-    def close(self) -> None:
-        """Stop all work."""
-        ...
 
 
 @dataclass

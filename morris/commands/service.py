@@ -1,7 +1,7 @@
 """``morris install-service``, ``morris uninstall-service`` and ``morris status``.
 
-The first two set the daemon up as a systemd service (``morris.app.install``); the last shows
-the running service's game and health from the status file it keeps (``morris.app.status``).
+The first two set the daemon up as a systemd service (``morris.daemon.install``); the last shows
+the running service's game and health from the status file it keeps (``morris.daemon.status_file``).
 """
 
 from __future__ import annotations
@@ -97,8 +97,8 @@ def _check_root(args: argparse.Namespace, verb: str) -> str | None:
 
 def run_install(args: argparse.Namespace) -> int:
     """``morris install-service``."""
-    from morris.app.exceptions import InstallError
-    from morris.app.install import Host, InstallOptions, apply, plan_install
+    from morris.app.errors import InstallError
+    from morris.daemon.install import Host, InstallOptions, apply, plan_install
 
     if (problem := _check_root(args, "install-service")) is not None:
         print(problem, file=sys.stderr)
@@ -126,8 +126,8 @@ def run_install(args: argparse.Namespace) -> int:
 
 def run_uninstall(args: argparse.Namespace) -> int:
     """``morris uninstall-service``."""
-    from morris.app.exceptions import InstallError
-    from morris.app.install import Host, apply, plan_uninstall
+    from morris.app.errors import InstallError
+    from morris.daemon.install import Host, apply, plan_uninstall
 
     if (problem := _check_root(args, "uninstall-service")) is not None:
         print(problem, file=sys.stderr)
@@ -187,8 +187,8 @@ def _age(then: datetime, now: datetime) -> str:
 
 def run_status(args: argparse.Namespace) -> int:
     """``morris status``: print the status file and the service state; 0 if it is running."""
-    from morris.app.exceptions import StatusFileError
-    from morris.app.status import STATUS_FILE_NAME, default_status_path, read_status
+    from morris.app.errors import StatusFileError
+    from morris.daemon.status_file import STATUS_FILE_NAME, default_status_path, read_status
 
     path = default_status_path() if args.state_dir is None else args.state_dir / STATUS_FILE_NAME
     state = _service_state()

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"morris: cannot write the log {log_path}: {exc.strerror}", file=sys.stderr)
         return 2
 
-    from morris.app.tui import SimulatorApp
+    from morris.tui.app import SimulatorApp
 
     logger.info("morris sim: %s", config.source)
     app = SimulatorApp(config, state_dir=state_dir)

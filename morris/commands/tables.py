@@ -43,7 +43,7 @@ def add_tables_options(parser: argparse.ArgumentParser) -> None:
 
 def tables_from_args(args: argparse.Namespace) -> EndgameTables | None:
     """The tables ``--tables``/``--no-tables`` ask for (``None``: none)."""
-    from morris.app.search import load_tables
+    from morris.app.jobs import load_tables
 
     return None if args.no_tables else load_tables(args.tables)
 

@@ -23,17 +23,22 @@ from morris.core.moves import (
 )
 from morris.core.perft import perft
 from morris.core.points import (
+    ALL_POINTS,
     NUM_POINTS,
     POINT_NAMES,
     POINTS,
     Point,
+    mask_of,
+    names_of,
     parse_point,
     point_name,
+    points_of,
 )
 from morris.core.record import GameRecord, read_game, read_games, write_game
 from morris.core.variant import VARIANTS, TwelveMensMorris, find_variant
 
 __all__ = [
+    "ALL_POINTS",
     "BLACK",
     "COLORS",
     "COLOR_NAMES",
@@ -59,9 +64,12 @@ __all__ = [
     "Termination",
     "TwelveMensMorris",
     "find_variant",
+    "mask_of",
+    "names_of",
     "parse_point",
     "perft",
     "point_name",
+    "points_of",
     "read_game",
     "read_games",
     "write_game",

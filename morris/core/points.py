@@ -22,6 +22,7 @@ position, swapping the inner and outer ring maps ring r to 2 - r), which the eng
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 Point = int
@@ -72,13 +73,44 @@ def bit(point: Point) -> int:
 
 
 def points_of(mask: int) -> list[Point]:
-    """The points set in the bitboard ``mask``, in ascending order."""
+    """The points set in the bitboard ``mask``, in ascending order.
+
+    >>> points_of(0b1010)
+    [1, 3]
+    """
     out: list[Point] = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def names_of(mask: int) -> list[str]:
+    """The names of the points set in the bitboard ``mask``, in point order.
+
+    >>> names_of(0b11)
+    ['a7', 'd7']
+    """
+    return [POINT_NAMES[p] for p in points_of(mask)]
+
+
+def mask_of(points: Iterable[Point | str]) -> int:
+    """The bitboard of ``points``, given as ints or names (a sensor snapshot, say).
+
+    Raises :class:`ValueError` for a name or number that is not a point.
+
+    >>> mask_of(["a7", "d7"]) == mask_of([0, 1]) == 0b11
+    True
+    """
+    mask = 0
+    for point in points:
+        if isinstance(point, str):
+            point = parse_point(point)
+        elif not 0 <= point < NUM_POINTS:
+            raise ValueError(f"not a point of the board: {point!r}")
+        mask |= 1 << point
+    return mask
 
 
 def _links(diagonals: bool) -> tuple[tuple[Point, Point], ...]:

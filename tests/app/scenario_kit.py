@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from morris.app.controller import SearchJob
+from morris.app.jobs import SearchJob
 from morris.app.store import GameStore, SavedGame
 from morris.core import POINT_NAMES, Board, Move
 from morris.sim import Simulation

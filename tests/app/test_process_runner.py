@@ -10,8 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from morris.app.config import Config
-from morris.app.controller import SearchJob
-from morris.app.search import ProcessRunner
+from morris.app.jobs import ProcessRunner, SearchJob
 from morris.core import Board, Move
 from morris.engine import MAX_LEVEL
 

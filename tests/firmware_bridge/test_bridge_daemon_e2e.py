@@ -33,11 +33,11 @@ from firmware_bridge.firmware.config import CONFIG
 from firmware_bridge.simdevice import Color, PtyDevice, SimBoard
 from hardware.interface import POINTS
 from morris.app.config import Config
-from morris.app.notify import Notifier
-from morris.app.status import ServiceStatus, read_status
 from morris.app.store import GameStore, SavedGame
 from morris.core import WHITE, Board, Move, point_name
 from morris.daemon import Daemon, open_hardware
+from morris.daemon.notify import Notifier
+from morris.daemon.status_file import ServiceStatus, read_status
 from tests.core.games import StrongGame, strong_games
 
 #: Upper bound for anything that should take well under a second (real seconds, loaded machine).

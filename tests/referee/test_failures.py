@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from morris.core import BLACK, WHITE, Board, Move
-from morris.lights import compute_lights
 from morris.referee import (
     Flagged,
     MillClosed,
@@ -15,6 +14,7 @@ from morris.referee import (
     TakenBack,
     TurnAccepted,
 )
+from morris.referee.lights import compute_lights
 
 from .table import MILL_B, MILL_W, SETTLE, Table, board_of, mask, position
 

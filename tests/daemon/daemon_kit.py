@@ -19,8 +19,8 @@ from typing import Any
 from hardware.interface import BoardDevice, Signal, StatusLight
 from hardware.sim import SimulatedBoard
 from morris.app.config import Config
-from morris.app.notify import Notifier
 from morris.daemon import Daemon, OpenedBoard
+from morris.daemon.notify import Notifier
 
 #: A generous upper bound for anything that should take well under a second.
 TIMEOUT = 20.0

@@ -1,74 +1,45 @@
-"""The referee: timed sensor snapshots in, turns of the game out.
+"""The referee's state machine: timed sensor snapshots in, events out.
 
-The board senses *that* a piece stands on a point, never its colour. The referee keeps the
-accepted game (a :class:`~morris.core.Board`) and reads each sensed snapshot against it: a finished
-legal turn is accepted, a half-done one (a piece in the hand, a mill waiting for its removal) is
-normal, and a board that no legal turn explains is flagged. It is pure: no threads, no clock, no
-I/O. Time comes in as ``now`` on every call and the caller polls at
-:meth:`Referee.next_deadline`.
-
-Timings (all in :class:`RefereeConfig`):
-
-- each point is debounced on its own: a change must last ``debounce`` seconds before it counts, so
-  a bouncing reed contact or a weak magnet's flicker never reaches the game, and a flickering point
-  never holds up the others;
-- a settled board that is a legal turn is accepted once it has stayed so for ``accept_delay``
-  (defaults: 0.1 + 0.5 s, inside the 1 s the product promises); a piece slid across points on its
-  way is never there that long;
-- a board no legal turn explains is flagged after ``flag_delay``; the earlier position restored
-  counts as a takeback after ``takeback_delay``; an empty board starts a new game after
-  ``clear_delay``.
-
->>> from morris.core import Board, parse_point
->>> referee = Referee(Board(), pi_color=None)
->>> referee.update(1 << parse_point("d6"), now=1.0)
-[]
->>> referee.poll(now=2.0)
-[TurnAccepted(move=Move.parse('d6'), color=True, by_pi=False)]
-
-See docs/REFEREE.md for how physical actions are read and the failure list this answers.
+It debounces each point, reads the settled board (:mod:`morris.referee.reading`) and runs the
+timers that turn a reading into an event: accept, flag, takeback, clear. See
+:mod:`morris.referee` for the timings and an example.
 """
 
 from __future__ import annotations
 
-import enum
 import logging
 from dataclasses import dataclass
 
 from morris.core import (
+    ALL_POINTS,
     COLOR_NAMES,
     NUM_POINTS,
-    POINT_NAMES,
     Board,
     Color,
     MorrisError,
     Move,
-    Outcome,
-    Point,
+    names_of,
+    points_of,
 )
+from morris.referee.events import (
+    Event,
+    Flagged,
+    GameOver,
+    IllegalRemoval,
+    MillClosed,
+    Mismatch,
+    NewGame,
+    PiToMove,
+    Resolved,
+    SearchCancelled,
+    TakenBack,
+    TurnAccepted,
+)
+from morris.referee.reading import Kind, Reading, footprint, read_person_turn, read_pi_turn
 
-__all__ = [
-    "Event",
-    "Flagged",
-    "GameOver",
-    "IllegalRemoval",
-    "MillClosed",
-    "Mismatch",
-    "NewGame",
-    "PiToMove",
-    "Referee",
-    "RefereeConfig",
-    "RefereeError",
-    "Resolved",
-    "SearchCancelled",
-    "TakenBack",
-    "TurnAccepted",
-    "names",
-]
+__all__ = ["Referee", "RefereeConfig", "RefereeError"]
 
 logger = logging.getLogger(__name__)
-
-_ALL = (1 << NUM_POINTS) - 1
 
 
 class RefereeError(MorrisError, ValueError):
@@ -97,231 +68,6 @@ class RefereeConfig:
                 raise ValueError(f"RefereeConfig.{name} must be a time >= 0, not {value!r}")
 
 
-# -- events ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something the daemon should know; every referee call returns a list of them in order."""
-
-
-@dataclass(frozen=True)
-class TurnAccepted(Event):
-    """A turn is now part of the game (``by_pi``: the Pi's own turn, carried out on the board)."""
-
-    move: Move
-    color: Color
-    by_pi: bool
-
-
-@dataclass(frozen=True)
-class MillClosed(Event):
-    """A person's action closed a mill; lifting one of ``removable`` (a bitmask) finishes it."""
-
-    action: Move
-    removable: int
-
-
-@dataclass(frozen=True)
-class Flagged(Event):
-    """The board is wrong: ``missing`` and ``unexpected`` are bitmasks against what it should be."""
-
-    missing: int
-    unexpected: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class Resolved(Event):
-    """A flagged board is right again (or the game it was wrong for has been replaced)."""
-
-
-@dataclass(frozen=True)
-class TakenBack(Event):
-    """Turns were undone, oldest first."""
-
-    moves: list[Move]
-
-
-@dataclass(frozen=True)
-class NewGame(Event):
-    """A new game started from the empty board."""
-
-
-@dataclass(frozen=True)
-class GameOver(Event):
-    """The game ended; emitted once per game."""
-
-    outcome: Outcome
-
-
-@dataclass(frozen=True)
-class PiToMove(Event):
-    """It is now the Pi's turn: the daemon starts a search (on a copy of the board)."""
-
-
-@dataclass(frozen=True)
-class SearchCancelled(Event):
-    """A takeback or new game happened while the Pi was to move: drop the search and its result."""
-
-
-@dataclass(frozen=True)
-class IllegalRemoval(Event):
-    """After a mill a person lifted a piece that may not be removed (it stands in a mill)."""
-
-    point: Point
-
-
-@dataclass(frozen=True)
-class Mismatch:
-    """How the board differs from what it should be, shown since ``since``."""
-
-    missing: int
-    unexpected: int
-    since: float
-
-
-def names(mask: int) -> str:
-    """The point names in a bitmask, space-separated (``"a7 d7"``); for messages and tests."""
-    return " ".join(POINT_NAMES[p] for p in _points(mask))
-
-
-def _points(mask: int) -> list[Point]:
-    return [p for p in range(NUM_POINTS) if mask >> p & 1]
-
-
-def _single(mask: int) -> bool:
-    return mask != 0 and mask & (mask - 1) == 0
-
-
-def _index(mask: int) -> Point:
-    return mask.bit_length() - 1
-
-
-def _footprint(move: Move) -> tuple[int, int]:
-    """The points a turn fills and the points it clears."""
-    cleared = 0
-    if move.from_point is not None:
-        cleared |= 1 << move.from_point
-    if move.remove is not None:
-        cleared |= 1 << move.remove
-    return 1 << move.to_point, cleared
-
-
-# -- readings: what the settled board means -------------------------------------------------------
-
-
-class _Kind(enum.Enum):
-    IDLE = "idle"  # game over: nothing is read but an empty board
-    SAME = "same"  # the board shows the accepted position
-    TURN = "turn"  # a complete turn (or the Pi's turn and the person's reply)
-    COMMIT = "commit"  # the Pi's turn carried out and the person's next turn begun
-    MILL = "mill"  # a person's mill-closing action done, its removal pending
-    ILLEGAL = "illegal"  # ... and an unremovable opponent piece lifted
-    PARTIAL = "partial"  # a person's turn begun: a piece in the hand, or the removal first
-    PI_PARTIAL = "pi-partial"  # the Pi's turn not (fully) carried out yet
-    TAKEBACK = "takeback"  # an earlier position restored
-    CLEAR = "clear"  # the board cleared
-    GUIDE = "guide"  # the board must be set to the game first (takeback button, new game, resume)
-    UNEXPLAINED = "unexplained"
-
-
-@dataclass
-class _Reading:
-    kind: _Kind
-    moves: tuple[Move, ...] = ()  # TURN: turns to accept; COMMIT: the Pi's turn
-    action: Move | None = None  # MILL, ILLEGAL: the mill-closing action
-    removable: int = 0  # MILL, ILLEGAL: opponent pieces that may be removed
-    illegal: int = 0  # ILLEGAL: unremovable opponent pieces lifted
-    targets: int = 0  # PARTIAL, COMMIT: where a piece may go
-    undo: int = 0  # TAKEBACK: turns to undo
-    reason: str = ""  # UNEXPLAINED, PI_PARTIAL: for the Flagged event
-    due: float | None = None
-    fired: bool = False
-    flaggable: bool = False
-
-
-def _person_reading(board: Board, sensed: int) -> _Reading | None:
-    """Read ``sensed`` (not the accepted occupancy) as a turn of the side to move, or ``None``."""
-    occupied = board.occupied
-    added = sensed & ~occupied
-    removed = occupied & ~sensed
-    turn = board.turn
-    own_lifted = removed & board.occupied_co(turn)
-    opp_lifted = removed & board.occupied_co(not turn)
-    if added & (added - 1) or own_lifted & (own_lifted - 1):
-        return None
-    origin = _index(own_lifted) if own_lifted else None
-    legal = list(board.generate_legal_moves())
-    if own_lifted or added:  # the lifted piece moves, or (nothing lifted) a piece is placed
-        legal = [m for m in legal if m.from_point == origin]
-    if added:
-        to = _index(added)
-        actions = [m for m in legal if m.to_point == to]
-        if not actions:
-            return None
-        if actions[0].remove is None:  # no mill (or nothing to remove): the action is the turn
-            return None if opp_lifted else _Reading(_Kind.TURN, moves=(actions[0],))
-        action = actions[0].without_removal()
-        removable = 0
-        for m in actions:
-            assert m.remove is not None
-            removable |= 1 << m.remove
-        if not opp_lifted:
-            return _Reading(_Kind.MILL, action=action, removable=removable)
-        if _single(opp_lifted) and opp_lifted & removable:
-            return _Reading(_Kind.TURN, moves=(Move(origin, to, _index(opp_lifted)),))
-        if not opp_lifted & removable:
-            return _Reading(_Kind.ILLEGAL, action=action, removable=removable, illegal=opp_lifted)
-        return None
-    if opp_lifted:  # the removal before the action ("removal first")
-        if not _single(opp_lifted):
-            return None
-        targets = 0
-        for m in legal:
-            if m.remove == _index(opp_lifted):
-                targets |= 1 << m.to_point
-        return _Reading(_Kind.PARTIAL, targets=targets) if targets else None
-    if own_lifted:
-        targets = 0
-        for m in legal:
-            targets |= 1 << m.to_point
-        return _Reading(_Kind.PARTIAL, targets=targets) if targets else None
-    return None
-
-
-def _pi_reading(board: Board, move: Move, sensed: int) -> _Reading | None:
-    """Read ``sensed`` as the Pi's ``move`` being carried out (and maybe the person's reply)."""
-    occupied = board.occupied
-    added = sensed & ~occupied
-    removed = occupied & ~sensed
-    fills, clears = _footprint(move)
-    if added == fills and removed == clears:
-        return _Reading(_Kind.TURN, moves=(move,))
-    if not added & ~fills and not removed & ~clears:
-        origin = move.from_point
-        if added and origin is not None and not removed >> origin & 1:
-            return None  # the target filled but the origin still there: an extra piece
-        if not added and not removed:
-            return _Reading(_Kind.PI_PARTIAL)
-        return _Reading(
-            _Kind.PI_PARTIAL,
-            flaggable=True,
-            reason=f"the Pi's turn {move} is only partly carried out",
-        )
-    after = board.copy()
-    after.push(move)
-    reply = _person_reading(after, sensed)
-    if reply is None:
-        return None
-    if reply.kind is _Kind.TURN:
-        return _Reading(_Kind.TURN, moves=(move, *reply.moves))
-    return _Reading(_Kind.COMMIT, moves=(move,), targets=reply.targets)
-
-
-# -- the referee ----------------------------------------------------------------------------------
-
-
 class Referee:
     """Turns timed sensor snapshots (bit ``p`` = a piece on point ``p``) into turns of ``board``.
 
@@ -347,7 +93,7 @@ class Referee:
         self.pi_color = pi_color
         self.config = config
         self._now = now
-        snapshot = board.occupied if sensed is None else sensed & _ALL
+        snapshot = board.occupied if sensed is None else sensed & ALL_POINTS
         self._raw = snapshot
         self._changed_at = [now] * NUM_POINTS  # when each point's raw reading last changed
         self._settled = snapshot
@@ -362,7 +108,7 @@ class Referee:
         self._hint: Move | None = None
         self._hint_until = now
         self._link_up = True
-        self._reading = _Reading(_Kind.SAME)
+        self._reading = Reading(Kind.SAME)
         self._evaluate([])
 
     # -- state --------------------------------------------------------------------------------
@@ -422,7 +168,7 @@ class Referee:
     def pending_action(self) -> Move | None:
         """A person's mill-closing action on the board, waiting for its removal (once announced)."""
         r = self._reading
-        if r.kind in (_Kind.MILL, _Kind.ILLEGAL) and (r.fired or r.action == self._announced):
+        if r.kind in (Kind.MILL, Kind.ILLEGAL) and (r.fired or r.action == self._announced):
             return r.action
         return None
 
@@ -435,12 +181,12 @@ class Referee:
     def illegal_removal(self) -> int:
         """Unremovable opponent pieces lifted after a mill (flagged), as a bitmask."""
         r = self._reading
-        return r.illegal if r.kind is _Kind.ILLEGAL and r.fired else 0
+        return r.illegal if r.kind is Kind.ILLEGAL and r.fired else 0
 
     @property
     def targets(self) -> int:
         """Points where a person's lifted piece (or the action after a removal) may go."""
-        return self._reading.targets if self._reading.kind in (_Kind.PARTIAL, _Kind.COMMIT) else 0
+        return self._reading.targets if self._reading.kind in (Kind.PARTIAL, Kind.COMMIT) else 0
 
     def hint_shown(self, now: float) -> Move | None:
         """The hinted turn if it is still to be shown at ``now``."""
@@ -453,9 +199,9 @@ class Referee:
         events = self._advance(now)
         if not self._link_up:
             return events  # a stray reading from a link we consider lost
-        sensed &= _ALL
+        sensed &= ALL_POINTS
         changed = sensed ^ self._raw
-        for p in _points(changed):
+        for p in points_of(changed):
             self._changed_at[p] = self._now
         self._raw = sensed
         events += self._advance(now)
@@ -539,9 +285,9 @@ class Referee:
         """
         events = self._advance(now)
         self._link_up = True
-        sensed &= _ALL
+        sensed &= ALL_POINTS
         self._raw = sensed
-        for p in _points(sensed ^ self._settled):
+        for p in points_of(sensed ^ self._settled):
             self._changed_at[p] = self._now
         self._settled_at = self._now  # what settled before the outage must stand again
         self._evaluate(events)
@@ -556,7 +302,7 @@ class Referee:
             pending = self._raw ^ self._settled
             if pending:
                 candidates.append(
-                    min(self._changed_at[p] for p in _points(pending)) + self.config.debounce
+                    min(self._changed_at[p] for p in points_of(pending)) + self.config.debounce
                 )
             if self._reading.due is not None and not self._reading.fired:
                 candidates.append(max(self._reading.due, self._now))
@@ -582,7 +328,7 @@ class Referee:
         if self._link_up:
             pending = self._raw ^ self._settled
             ripe = 0
-            for p in _points(pending):
+            for p in points_of(pending):
                 if self._changed_at[p] + self.config.debounce <= now:
                     ripe |= 1 << p
             if ripe:
@@ -600,28 +346,28 @@ class Referee:
 
     # -- reading the board --------------------------------------------------------------------
 
-    def _read(self) -> _Reading:
+    def _read(self) -> Reading:
         board = self.board
         sensed = self._settled
         occupied = board.occupied
         if board.outcome() is not None:
-            return _Reading(_Kind.CLEAR if sensed == 0 and occupied else _Kind.IDLE)
+            return Reading(Kind.CLEAR if sensed == 0 and occupied else Kind.IDLE)
         if self._guiding:
             # A board found empty when the guidance began (a game resumed after a restart) waits
             # to be set up; only a board emptied since then starts a new game.
             emptied = sensed == 0 and self._settled_at > self._guide_since
-            return _Reading(_Kind.CLEAR if emptied else _Kind.GUIDE)
+            return Reading(Kind.CLEAR if emptied else Kind.GUIDE)
         if self.pi_to_move:
             if self._expected is not None:
-                reading = _pi_reading(board, self._expected, sensed)
+                reading = read_pi_turn(board, self._expected, sensed)
                 if reading is not None:
                     return reading
             elif sensed == occupied:
-                return _Reading(_Kind.SAME)
+                return Reading(Kind.SAME)
         else:
             if sensed == occupied:
-                return _Reading(_Kind.SAME)
-            reading = _person_reading(board, sensed)
+                return Reading(Kind.SAME)
+            reading = read_person_turn(board, sensed)
             if reading is not None:
                 return reading
         # A legal forward reading always wins; only then may the board be a takeback.
@@ -631,10 +377,10 @@ class Referee:
             for _ in range(count):
                 earlier.pop()
             if sensed == earlier.occupied:
-                return _Reading(_Kind.TAKEBACK, undo=count)
+                return Reading(Kind.TAKEBACK, undo=count)
         if sensed == 0 and occupied:
-            return _Reading(_Kind.CLEAR)
-        return _Reading(_Kind.UNEXPLAINED, flaggable=True, reason=self._unexplained_reason())
+            return Reading(Kind.CLEAR)
+        return Reading(Kind.UNEXPLAINED, flaggable=True, reason=self._unexplained_reason())
 
     def _unexplained_reason(self) -> str:
         board = self.board
@@ -650,9 +396,9 @@ class Referee:
         else:
             parts.append(f"no legal turn of {COLOR_NAMES[board.turn]} explains the board")
         if added:
-            parts.append(f"new pieces on {names(added)}")
+            parts.append("new pieces on " + " ".join(names_of(added)))
         if removed:
-            parts.append(f"pieces gone from {names(removed)}")
+            parts.append("pieces gone from " + " ".join(names_of(removed)))
         return "; ".join(parts)
 
     def _evaluate(self, events: list[Event]) -> None:
@@ -664,7 +410,7 @@ class Referee:
         if self._flagged:
             # A wrong board stays flagged while it stays wrong; a half-done Pi turn only until the
             # board changes (its timer then starts again).
-            still_wrong = kind in (_Kind.UNEXPLAINED, _Kind.ILLEGAL) or (
+            still_wrong = kind in (Kind.UNEXPLAINED, Kind.ILLEGAL) or (
                 reading.flaggable and self._settled_at <= self._flag_since
             )
             if not still_wrong:
@@ -672,16 +418,16 @@ class Referee:
                 events.append(Resolved())
         cfg = self.config
         start = self._settled_at
-        if kind in (_Kind.TURN, _Kind.COMMIT, _Kind.ILLEGAL):
+        if kind in (Kind.TURN, Kind.COMMIT, Kind.ILLEGAL):
             reading.due = start + cfg.accept_delay
-        elif kind is _Kind.MILL:
+        elif kind is Kind.MILL:
             if reading.action == self._announced:
                 reading.fired = True  # already announced: its lights stay on without a wait
             else:
                 reading.due = start + cfg.accept_delay
-        elif kind is _Kind.TAKEBACK:
+        elif kind is Kind.TAKEBACK:
             reading.due = start + cfg.takeback_delay
-        elif kind is _Kind.CLEAR:
+        elif kind is Kind.CLEAR:
             reading.due = start + cfg.clear_delay
         elif reading.flaggable and not self._flagged:
             reading.due = start + cfg.flag_delay
@@ -710,7 +456,7 @@ class Referee:
             return after.occupied
         candidates = [board.occupied]
         if self._announced is not None:
-            fills, clears = _footprint(self._announced)
+            fills, clears = footprint(self._announced)
             candidates.append(board.occupied & ~clears | fills)
         return min(candidates, key=lambda ref: (ref ^ self._settled).bit_count())
 
@@ -720,23 +466,23 @@ class Referee:
         r = self._reading
         r.fired = True
         kind = r.kind
-        if kind in (_Kind.TURN, _Kind.COMMIT):
+        if kind in (Kind.TURN, Kind.COMMIT):
             for move in r.moves:
                 if not self._accept(move, events):
                     break
             self._after_change(events, was_pi_to_move=False)
-        elif kind in (_Kind.MILL, _Kind.ILLEGAL):
+        elif kind in (Kind.MILL, Kind.ILLEGAL):
             assert r.action is not None
             if self._announced != r.action:
                 self._announced = r.action
                 events.append(MillClosed(r.action, r.removable))
-            if kind is _Kind.ILLEGAL:
+            if kind is Kind.ILLEGAL:
                 self._flag(events)
-                for p in _points(r.illegal):
+                for p in points_of(r.illegal):
                     events.append(IllegalRemoval(p))
-        elif kind is _Kind.TAKEBACK:
+        elif kind is Kind.TAKEBACK:
             self._undo(r.undo, events)
-        elif kind is _Kind.CLEAR:
+        elif kind is Kind.CLEAR:
             self._start_new_game(events, None)
         elif r.flaggable:
             self._flag(events)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 
 from morris.core import NUM_POINTS, WHITE, Move, Point
-from morris.referee import Referee
+from morris.referee.referee import Referee
 
 __all__ = ["STATUS_LIGHTS", "Light", "compute_lights", "status_lights", "turn_lights"]
 

@@ -17,13 +17,14 @@ from pathlib import Path
 import pytest
 
 from hardware.interface import BoardDevice, StatusLight
-from morris.app.controller import SearchJob, board_from_config
-from morris.app.exceptions import StatusFileError
-from morris.app.status import read_status
+from morris.app.controller import board_from_config
+from morris.app.errors import StatusFileError
+from morris.app.jobs import SearchJob
 from morris.app.store import GameStore
 from morris.core import Board, Move
 from morris.daemon import Daemon
-from tests.service.daemon_kit import (
+from morris.daemon.status_file import read_status
+from tests.daemon.daemon_kit import (
     TIMEOUT,
     DaemonThread,
     DelegatingDevice,

@@ -24,19 +24,20 @@ from typing import TYPE_CHECKING, Any
 from hardware.interface import BoardDevice, ButtonPress, SensorReading, Signal, StatusLight
 from hardware.runner import BoardRunner
 from morris.app.config import Config, ConfigError, load_config
-from morris.app.controller import Controller, SearchJob
-from morris.app.notify import Notifier, WatchdogPacer
-from morris.app.paths import tables_dir
-from morris.app.search import (
+from morris.app.controller import Controller
+from morris.app.jobs import (
     ProcessRunner,
     SearchFunction,
+    SearchJob,
     ThreadedRunner,
     load_tables,
     make_search,
 )
-from morris.app.status import ServiceStatus, write_status
+from morris.app.paths import tables_dir
 from morris.app.store import GameStore
 from morris.core import COLOR_NAMES, Move
+from morris.daemon.notify import Notifier, WatchdogPacer
+from morris.daemon.status_file import ServiceStatus, write_status
 
 if TYPE_CHECKING:
     from morris.engine.tables import EndgameTables

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from morris.app.exceptions import StatusFileError
-from morris.app.status import ServiceStatus, default_status_path, read_status, write_status
+from morris.app.errors import StatusFileError
+from morris.daemon.status_file import ServiceStatus, default_status_path, read_status, write_status
 
 STARTED = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from morris.app.exceptions import InstallError
-from morris.app.install import (
+from morris.app.errors import InstallError
+from morris.daemon.install import (
     Host,
     InstallOptions,
     Note,

@@ -39,7 +39,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from morris.app.exceptions import StatusFileError
+from morris.app.errors import StatusFileError
 
 logger = logging.getLogger(__name__)
 

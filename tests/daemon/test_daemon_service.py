@@ -2,7 +2,7 @@
 
 systemd passes ``WATCHDOG_PID`` (the main pid) with ``WATCHDOG_USEC``; a test cannot know the
 child's pid before spawning it, so it leaves ``WATCHDOG_PID`` out, which sd_watchdog_enabled(3)
-(and :class:`~morris.app.notify.Notifier`) read as "the watchdog is for this process".
+(and :class:`~morris.daemon.notify.Notifier`) read as "the watchdog is for this process".
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from morris.app.exceptions import StatusFileError
-from morris.app.status import ServiceStatus, read_status
+from morris.app.errors import StatusFileError
 from morris.daemon import gpio_available
-from tests.service.daemon_kit import TIMEOUT, FakeSystemd, wait_until
+from morris.daemon.status_file import ServiceStatus, read_status
+from tests.daemon.daemon_kit import TIMEOUT, FakeSystemd, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 #: WATCHDOG_USEC for the child: pings every 0.2 s.

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from morris.app.exceptions import InstallError
+from morris.app.errors import InstallError
 
 __all__ = [
     "SERVICE_NAME",

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from morris.app.install import InstallOptions, find_service_file, render_unit
+from morris.daemon.install import InstallOptions, find_service_file, render_unit
 
 MAX_EXPOSURE = 2.5
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")

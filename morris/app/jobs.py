@@ -24,14 +24,15 @@ import queue
 import shlex
 import signal
 import threading
+import time
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from morris.app.config import Config
-from morris.app.controller import SearchJob
-from morris.core import Move
+from morris.core import Board, Move
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -40,6 +41,46 @@ if TYPE_CHECKING:
     from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
+
+#: Virtual seconds the Pi "thinks" before its turn is shown (the simulator's runners).
+THINK_TIME = 0.3
+
+
+@dataclass
+class SearchJob:
+    """One search for the runner: the Pi's turn or a hint."""
+
+    job_id: int
+    kind: str  # "move" or "hint"
+    board: Board
+    level: int
+    movetime: float
+    cancelled: bool = False
+
+    def is_cancelled(self) -> bool:
+        """The stop callback handed to the engine."""
+        return self.cancelled
+
+
+class SearchRunner(Protocol):
+    """Runs searches away from the main loop.
+
+    The owner of the runner (the daemon, the simulator) routes each finished search back to
+    :meth:`Controller.on_search_done` on the main loop, with the time it arrives.
+    """
+
+    def start(self, job: SearchJob) -> None:
+        """Begin ``job``."""
+        ...
+
+    def cancel(self, job: SearchJob) -> None:
+        """Ask ``job`` to stop; its result, if any, is ignored."""
+        ...
+
+    def close(self) -> None:
+        """Stop all work."""
+        ...
+
 
 SearchFunction = Callable[[SearchJob], Move | None]
 Deliver = Callable[[SearchJob, Move | None], None]
@@ -335,3 +376,74 @@ class ProcessRunner:
                 process.join(1.0)
         if conn is not None:
             conn.close()
+
+
+class BackgroundRunner:
+    """Runs the Pi's searches on a worker thread; the simulation picks answers up in ``wait``.
+
+    An answer is handed over no sooner than ``think_time`` seconds of ``clock`` after its search
+    started, so the Pi never answers faster than a person can follow. Cancelled searches are
+    dropped. Implements :class:`morris.sim.SimulationRunner`; the terminal UI uses it.
+    """
+
+    def __init__(
+        self,
+        search: SearchFunction,
+        *,
+        think_time: float = THINK_TIME,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.think_time = think_time
+        self._clock = clock
+        self._answers: queue.SimpleQueue[tuple[SearchJob, Move | None]] = queue.SimpleQueue()
+        self._started: dict[int, float] = {}
+        self._ready: list[tuple[float, SearchJob, Move | None]] = []
+        self._worker = ThreadedRunner(search, self._answered)
+
+    def _answered(self, job: SearchJob, move: Move | None) -> None:
+        # Called on the worker thread: only hand the answer over.
+        self._answers.put((job, move))
+
+    def start(self, job: SearchJob) -> None:
+        """Queue ``job`` on the worker."""
+        self._started[job.job_id] = self._clock()
+        self._worker.start(job)
+
+    def cancel(self, job: SearchJob) -> None:
+        """Stop ``job``; its answer, if it comes, is dropped."""
+        self._worker.cancel(job)
+        self._started.pop(job.job_id, None)
+        self._ready = [r for r in self._ready if r[1] is not job]
+
+    @property
+    def is_busy(self) -> bool:
+        """Whether a search is running or its answer is not handed over yet."""
+        return bool(self._started)
+
+    def next_deadline(self) -> float | None:
+        """Always ``None``: the answers' time is the worker's; the app polls often enough."""
+        return None
+
+    def deliver_due(self, now: float, deliver: Deliver) -> None:
+        """Hand over every finished answer whose think time has passed."""
+        while True:
+            try:
+                job, move = self._answers.get_nowait()
+            except queue.Empty:
+                break
+            started = self._started.get(job.job_id)
+            if started is None or job.cancelled:
+                continue
+            self._ready.append((started + self.think_time, job, move))
+        if not self._ready:
+            return
+        clock = self._clock()
+        due = [r for r in self._ready if r[0] <= clock]
+        self._ready = [r for r in self._ready if r[0] > clock]
+        for _, job, move in due:
+            self._started.pop(job.job_id, None)
+            deliver(job, move)
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop the worker (a running search is cancelled by the controller first)."""
+        self._worker.close(timeout)

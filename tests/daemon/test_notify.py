@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from morris.app.notify import Notifier, WatchdogPacer, monotonic_usec
+from morris.daemon.notify import Notifier, WatchdogPacer, monotonic_usec
 
 
 class FakeSystemd:

@@ -1,0 +1,106 @@
+"""What the referee tells its caller: every call returns a list of these :class:`Event` s, in order.
+
+Bitmasks here have bit ``p`` set for point ``p`` (:mod:`morris.core.points`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from morris.core import Color, Move, Outcome, Point
+
+__all__ = [
+    "Event",
+    "Flagged",
+    "GameOver",
+    "IllegalRemoval",
+    "MillClosed",
+    "Mismatch",
+    "NewGame",
+    "PiToMove",
+    "Resolved",
+    "SearchCancelled",
+    "TakenBack",
+    "TurnAccepted",
+]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the daemon should know; every referee call returns a list of them in order."""
+
+
+@dataclass(frozen=True)
+class TurnAccepted(Event):
+    """A turn is now part of the game (``by_pi``: the Pi's own turn, carried out on the board)."""
+
+    move: Move
+    color: Color
+    by_pi: bool
+
+
+@dataclass(frozen=True)
+class MillClosed(Event):
+    """A person's action closed a mill; lifting one of ``removable`` (a bitmask) finishes it."""
+
+    action: Move
+    removable: int
+
+
+@dataclass(frozen=True)
+class Flagged(Event):
+    """The board is wrong: ``missing`` and ``unexpected`` are bitmasks against what it should be."""
+
+    missing: int
+    unexpected: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Resolved(Event):
+    """A flagged board is right again (or the game it was wrong for has been replaced)."""
+
+
+@dataclass(frozen=True)
+class TakenBack(Event):
+    """Turns were undone, oldest first."""
+
+    moves: list[Move]
+
+
+@dataclass(frozen=True)
+class NewGame(Event):
+    """A new game started from the empty board."""
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    """The game ended; emitted once per game."""
+
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class PiToMove(Event):
+    """It is now the Pi's turn: the daemon starts a search (on a copy of the board)."""
+
+
+@dataclass(frozen=True)
+class SearchCancelled(Event):
+    """A takeback or new game happened while the Pi was to move: drop the search and its result."""
+
+
+@dataclass(frozen=True)
+class IllegalRemoval(Event):
+    """After a mill a person lifted a piece that may not be removed (it stands in a mill)."""
+
+    point: Point
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """How the board differs from what it should be, shown since ``since``."""
+
+    missing: int
+    unexpected: int
+    since: float

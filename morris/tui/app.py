@@ -1,0 +1,479 @@
+"""``morris sim`` in the terminal: the simulated board drawn with every point's light.
+
+:class:`SimulatorApp` owns a :class:`~morris.sim.Simulation` (the real controller, referee, lights
+and engine on a simulated gpiozero board) and moves its virtual clock along with real time, so the
+LEDs blink at their real rates (slow 1 Hz, fast 4 Hz). The person's hands are the mouse (click a
+point to put a piece there or take it off), the input line (``d6``, ``a1-a4``, ``xg7``, read by
+:mod:`morris.tui.grammar`) and the keys of the four buttons beside the board (``n``, ``t``, ``h``,
+``m``). What each point shows comes from :mod:`morris.app.view`; the widgets are in
+:mod:`morris.tui.board`, :mod:`morris.tui.panels` and :mod:`morris.tui.dialogs`.
+
+The Pi searches on a worker thread (:class:`~morris.app.jobs.BackgroundRunner`), so the interface
+stays live at high levels. Tests pass ``autoplay=False``: no timer, no thread, and
+:meth:`SimulatorApp.advance` moves virtual time explicitly, so a game in a test is as
+deterministic as one in the harness.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from pathlib import Path
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Header, Input, Label, Static
+
+from morris.app.config import Config
+from morris.app.jobs import BackgroundRunner, make_search
+from morris.app.view import lifted_colour, point_views
+from morris.core import BLACK, COLOR_NAMES, WHITE, Color
+from morris.sim import Simulation
+from morris.tui import colours
+from morris.tui.board import BoardView
+from morris.tui.dialogs import GameSettings, NewGameScreen
+from morris.tui.grammar import HandAction, InputError, parse_actions
+from morris.tui.panels import legend, status_text
+
+logger = logging.getLogger(__name__)
+
+#: How often the real-time loop advances the simulation, per second.
+TICK_RATE = 25
+#: The longest step of virtual time one tick may take (after a suspended terminal, say).
+MAX_TICK = 0.5
+#: How many events the side panel lists.
+EVENT_LINES = 6
+#: The width of the side panel's text.
+PANEL_WIDTH = 38
+
+
+#: The keys of the buttons beside the board; no point name or move uses them.
+BUTTON_KEYS = {"n": "new", "t": "takeback", "h": "hint", "m": "mode"}
+_APP_KEYS = frozenset({*BUTTON_KEYS, "s", "q"})
+
+
+class PointInput(Input):
+    """The input line: points and moves; the app's single-letter keys pass through it."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """Leave the button keys to the app."""
+        return key not in _APP_KEYS and super().check_consume_key(key, character)
+
+
+class SimulatorApp(App[None]):
+    """The simulated board in the terminal, in real time (or stepped, with ``autoplay=False``).
+
+    ``config`` holds the game (mode, colour, level, variant, flying) and the engine's seed;
+    ``state_dir`` keeps the unfinished game across runs. With ``threaded`` (default: as
+    ``autoplay``) the Pi searches on a worker thread; otherwise in virtual time, deterministically.
+    """
+
+    TITLE = "morris sim"
+    SUB_TITLE = "Nine Men's Morris on a simulated board"
+
+    CSS = """
+    Screen { layout: vertical; }
+    #main { height: 1fr; }
+    #board-box {
+        width: 1fr; border: round $primary-darken-1; border-title-color: $text;
+        border-subtitle-color: $text-muted;
+    }
+    #side { width: 42; border: round $secondary-darken-1; padding: 0 1; }
+    #side Static { margin-bottom: 1; }
+    #events { height: auto; }
+    #buttons { height: 1; }
+    #buttons Button { margin-right: 1; min-width: 8; }
+    #entry { height: 1; }
+    #entry-label { width: auto; padding: 0 1; color: $text-muted; }
+    #entry Input { width: 1fr; }
+    #message { height: 1; padding: 0 1; }
+    #message.error { color: $error; text-style: bold; }
+    #message.ok { color: $success; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Priority: they work while the input line has the focus (no point name uses them).
+        Binding("n", "button('new')", "New game", priority=True),
+        Binding("t", "button('takeback')", "Takeback", priority=True),
+        Binding("h", "button('hint')", "Hint", priority=True),
+        Binding("m", "button('mode')", "Mode/level", priority=True),
+        Binding("s", "setup", "Set up game", priority=True),
+        Binding("q", "quit", "Quit", priority=True),
+        Binding("escape", "clear_input", "Clear input", show=False),
+    ]
+
+    def __init__(
+        self,
+        config: Config | None = None,
+        *,
+        state_dir: str | Path | None = None,
+        autoplay: bool = True,
+        threaded: bool | None = None,
+    ) -> None:
+        super().__init__()
+        self.config = config or Config()
+        self.state_dir = Path(state_dir) if state_dir is not None else None
+        self.autoplay = autoplay
+        self.threaded = autoplay if threaded is None else threaded
+        game = self.config.game
+        self.settings = GameSettings(game.mode, game.human, game.level)
+        self.events: deque[str] = deque(maxlen=EVENT_LINES)
+        self._last_event: str | None = None
+        self._pending: list[HandAction] = []
+        self._shown: dict[str, Text] = {}
+        self._drawn = False  # the widgets exist
+        self._runner: BackgroundRunner | None = None
+        self._anchor: tuple[float, float] = (0.0, 0.0)  # (real, virtual) time at the last sync
+        self.sim = self._make_simulation(self.settings, resume=True)
+
+    # -- the simulation ---------------------------------------------------------------------
+
+    def _make_simulation(self, settings: GameSettings, *, resume: bool) -> Simulation:
+        runner = None
+        if self.threaded:
+            self._runner = runner = BackgroundRunner(make_search(self.config))
+        sim = Simulation(
+            mode=settings.mode,
+            human=settings.human,
+            level=settings.level,
+            seed=self.config.engine.seed,
+            config=self.config,
+            state_dir=self.state_dir,
+            resume=resume,
+            runner=runner,
+        )
+        if sim.controller.state.last_event == "resumed":
+            # The saved game's pieces are put back on the board, as a person would.
+            for name in sim.board.pieces():
+                sim.place(name)
+            ctl = sim.controller
+            self.settings = GameSettings(ctl.mode, ctl.human, ctl.level)
+        self._anchor = (time.monotonic(), sim.now)
+        return sim
+
+    def _close_simulation(self) -> None:
+        self.sim.close()
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
+
+    # -- Textual ----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        """Board on the left, the game on the right, buttons and the input line below."""
+        yield Header(show_clock=False, icon="●")
+        with Horizontal(id="main"):
+            with Vertical(id="board-box"):
+                yield BoardView(id="board")
+            with Vertical(id="side"):
+                yield Static(id="game")
+                yield Static(id="leds")
+                yield Static(id="events")
+                yield Static(id="legend")
+        with Horizontal(id="buttons"):
+            for label, button in (
+                ("New game n", "new"),
+                ("Takeback t", "takeback"),
+                ("Hint h", "hint"),
+                ("Mode m", "mode"),
+                ("Set up s", "setup"),
+                ("Quit q", "quit"),
+            ):
+                yield Button(label, id=f"button-{button}", compact=True)
+        with Horizontal(id="entry"):
+            yield Label("Point or move:", id="entry-label")
+            yield PointInput(
+                placeholder="d6 puts/takes a piece, a1-a4 moves, xg7 removes; Enter",
+                id="input",
+                compact=True,
+            )
+        yield Static("", id="message")
+
+    def on_mount(self) -> None:
+        """Start the clock (unless stepped by a test) and draw."""
+        for button in self.query(Button):
+            button.can_focus = False
+        box = self.query_one("#board-box")
+        box.border_title = "Board"
+        box.border_subtitle = "click a point to put or take a piece"
+        self.query_one("#side").border_title = "Game"
+        self.query_one(BoardView).set_links(self.sim.board)
+        self.query_one("#input", Input).focus()
+        self._drawn = True
+        if self.autoplay:
+            self._anchor = (time.monotonic(), self.sim.now)
+            self.set_interval(1 / TICK_RATE, self._tick)
+        self.refresh_view()
+
+    def on_unmount(self) -> None:
+        """Stop the Pi and release the board."""
+        self._close_simulation()
+
+    # -- time -------------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        real, virtual = self._anchor
+        now = time.monotonic()
+        target = virtual + (now - real)
+        if target - self.sim.now > MAX_TICK:  # the terminal was stopped: do not race ahead
+            target = self.sim.now + MAX_TICK
+            self._anchor = (now, target)
+        if target > self.sim.now:
+            self.advance(target - self.sim.now)
+        else:
+            self.refresh_view()
+
+    def advance(self, seconds: float) -> None:
+        """Let ``seconds`` of virtual time pass, doing the typed actions that fall due.
+
+        Time goes in steps of one tick, as in real time: the simulation looks at the sensors'
+        news at the end of each step.
+        """
+        end = self.sim.now + seconds
+        while True:
+            step = min(end, self.sim.now + 1 / TICK_RATE)
+            while self._pending and self._pending[0].due <= step:
+                action = self._pending.pop(0)
+                self.sim.wait(max(0.0, action.due - self.sim.now))
+                self._do(action)
+            self.sim.wait(max(0.0, step - self.sim.now))
+            if step >= end:
+                break
+        self.refresh_view()
+
+    def _do(self, action: HandAction) -> None:
+        logger.debug("%s %s", action.kind, action.point)
+        if action.kind == "place":
+            self.sim.place(action.point)
+        else:
+            self.sim.lift(action.point)
+
+    # -- the person's hands -----------------------------------------------------------------
+
+    def _present(self) -> frozenset[str]:
+        """Where pieces are on the wood (the magnets, not yet the debounced reading)."""
+        return self.sim.hardware.occupied()
+
+    def toggle(self, point: str) -> None:
+        """Put a piece on ``point``, or take the one there off."""
+        if point in self._present():
+            self.sim.lift(point)
+        else:
+            self.sim.place(point)
+        self.refresh_view()
+
+    def submit(self, text: str) -> bool:
+        """Carry out a typed line; show an error and do nothing if it is bad."""
+        if self._pending:
+            self._say("wait a moment: the last move is still being made", error=True)
+            return False
+        try:
+            actions = parse_actions(text, self._present(), self.sim.now)
+        except InputError as exc:
+            self._say(str(exc), error=True)
+            return False
+        self._pending = actions
+        self.advance(0.0)
+        self._say(f"done: {text.strip()}", error=False)
+        return True
+
+    def press(self, button: str) -> None:
+        """Press one of the buttons beside the board."""
+        self.sim.press(button)
+        self.refresh_view()
+
+    def _say(self, text: str, *, error: bool) -> None:
+        message = self.query_one("#message", Static)
+        message.update(text)
+        message.set_class(error, "error")
+        message.set_class(not error, "ok")
+
+    # -- events from the widgets ------------------------------------------------------------
+
+    def on_board_view_point_clicked(self, event: BoardView.PointClicked) -> None:
+        """A click on the board."""
+        self.toggle(event.point)
+        done = "put a piece on" if event.point in self._present() else "took the piece off"
+        self._say(f"{done} {event.point}", error=False)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the input line."""
+        if self.submit(event.value):
+            event.input.value = ""
+        else:
+            event.input.select_all()  # kept to be corrected, or replaced by typing anew
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A click on one of the buttons."""
+        name = (event.button.id or "").removeprefix("button-")
+        if name == "quit":
+            self.exit()
+        elif name == "setup":
+            self.action_setup()
+        else:
+            self.action_button(name)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The board's keys do nothing while the new-game dialog is open."""
+        dialog_open = isinstance(self.screen, ModalScreen)
+        return not (dialog_open and action in ("button", "setup", "quit"))
+
+    def action_button(self, name: str) -> None:
+        """Press ``name``: new, takeback, hint or mode."""
+        self.press(name)
+        self._say(f"pressed the {name} button", error=False)
+
+    def action_clear_input(self) -> None:
+        """Empty the input line and the message."""
+        self.query_one("#input", Input).value = ""
+        self._say("", error=False)
+
+    def action_setup(self) -> None:
+        """Choose mode, colour and level for a fresh game."""
+        self.push_screen(NewGameScreen(self.settings), self._start_new_game)
+
+    def _start_new_game(self, settings: GameSettings | None) -> None:
+        if settings is None:
+            return
+        self.start_new_game(settings)
+
+    def start_new_game(self, settings: GameSettings) -> None:
+        """A fresh game with ``settings`` on a cleared board."""
+        logger.info("new game: %s", settings.describe())
+        if self.sim.controller.store is not None:
+            self.sim.controller.store.clear()
+        self._close_simulation()
+        self._pending.clear()
+        self.settings = settings
+        self.sim = self._make_simulation(settings, resume=False)
+        self.query_one(BoardView).set_links(self.sim.board)
+        self._note(f"new game: {settings.describe()}")
+        self._say(f"new game: {settings.describe()}", error=False)
+        self.refresh_view()
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def _note(self, event: str) -> None:
+        line = f"{self.sim.now:5.0f}s  {event}"
+        if len(line) > PANEL_WIDTH:  # one line each; the lights show the details
+            line = line[: PANEL_WIDTH - 1] + "…"
+        self.events.append(line)
+
+    def refresh_view(self) -> None:
+        """Show the simulation's state in every widget."""
+        sim = self.sim
+        now = sim.now
+        state = sim.controller.state
+        if state.last_event != self._last_event:
+            self._last_event = state.last_event
+            self._note(state.last_event)
+        board = sim.board
+        present = self._present()
+        views = point_views(board, present, sim.lights(), now)
+        lifted = {n: lifted_colour(board, n) for n, v in views.items() if v.lifted}
+        if not self._drawn:
+            return
+        self.query_one(BoardView).show(views, lifted)
+        events_text = Text("Events\n", Style(bold=True))
+        events_text.append("\n".join(self.events), Style(color="#c0c0c0"))
+        self._show("game", self.game_text())
+        self._show("leds", status_text(sim.status(), now))
+        self._show("events", events_text)
+        self._show("legend", legend(now))
+        self.sub_title = self.mode_text()
+
+    def _show(self, widget_id: str, text: Text) -> None:
+        # Only what changed is redrawn: most ticks change nothing but a blinking LED.
+        if self._shown.get(widget_id) != text:
+            self._shown[widget_id] = text
+            self.query_one(f"#{widget_id}", Static).update(text)
+
+    def panel_text(self, widget_id: str) -> str:
+        """The plain text shown in a side panel widget (``game``, ``leds``, ``events``)."""
+        text = self._shown.get(widget_id)
+        return text.plain if text is not None else ""
+
+    def mode_text(self) -> str:
+        """Who plays, as the controller has it now."""
+        ctl = self.sim.controller
+        variant = self.sim.config.game.variant
+        flying = "flying" if self.sim.board.flying else "no flying"
+        if ctl.mode == "referee":
+            who = "referee: two players"
+        else:
+            who = f"you ({ctl.human}) vs the Pi, level {ctl.level}"
+        return f"{who} · {variant}, {flying}"
+
+    def turn_text(self) -> str:
+        """Whose turn it is, in a few words."""
+        board = self.sim.board
+        ctl = self.sim.controller
+        outcome = board.outcome()
+        if outcome is not None:
+            if outcome.winner is None:
+                return f"draw ({outcome.termination.value})"
+            return f"{COLOR_NAMES[outcome.winner]} wins ({outcome.termination.value})"
+        side = COLOR_NAMES[board.turn]
+        if ctl.pi_color is None:
+            return f"{side} to move"
+        if board.turn != ctl.pi_color:
+            return f"your move ({side})"
+        if ctl.state.thinking:
+            return f"the Pi ({side}) thinks…"
+        return f"the Pi ({side}): do its move"
+
+    def game_text(self) -> Text:
+        """Mode, turn and pieces."""
+        sim = self.sim
+        board = sim.board
+        ctl = sim.controller
+        text = Text()
+        text.append("Mode   ", Style(bold=True))
+        text.append(
+            "referee: two players\n"
+            if ctl.mode == "referee"
+            else f"you {ctl.human} · Pi level {ctl.level}\n"
+        )
+        if board.outcome() is not None:
+            text.append("Over   ", Style(bold=True))
+            text.append(self.turn_text() + "\n", Style(color="#ffd75f", bold=True))
+        else:
+            text.append(f"Turn {board.fullmove_number:<2}", Style(bold=True))
+            text.append(self.turn_text() + "\n")
+        if ctl.referee.is_flagged:
+            text.append("       the board does not match!\n", Style(color="#ff5f5f", bold=True))
+        text.append("Pieces       in hand  on board\n", Style(bold=True))
+        for colour in (WHITE, BLACK):
+            name = COLOR_NAMES[colour]
+            mark = "◀" if board.turn == colour and board.outcome() is None else " "
+            text.append(" ")
+            text.append(
+                "●", Style(color=colours.PIECE_COLOURS[name], bgcolor=colours.PAD, bold=True)
+            )
+            text.append(
+                f" {name:<6}{self._player(colour):<6}{board.pieces_in_hand(colour):>3}"
+                f"{board.pieces_on_board(colour):>9} {mark}\n"
+            )
+        moves = [str(m) for m in board.move_stack]
+        text.append("Moves  ", Style(bold=True))
+        text.append(self._moves_text(moves) or "none yet")
+        return text
+
+    def _player(self, colour: Color) -> str:
+        pi = self.sim.controller.pi_color
+        if pi is None:
+            return ""
+        return "(Pi)" if colour == pi else "(you)"
+
+    @staticmethod
+    def _moves_text(moves: list[str]) -> str:
+        """The turns so far, numbered (White first), the latest kept when they do not fit."""
+        numbered = [f"{i // 2 + 1}.{m}" if i % 2 == 0 else m for i, m in enumerate(moves)]
+        line = " ".join(numbered)
+        return line if len(line) <= 30 else "…" + line[-29:]

@@ -1,0 +1,102 @@
+"""The new-game dialog: mode, colour and level for a fresh game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, RadioButton, RadioSet, Select
+
+from morris.engine.search import MAX_LEVEL
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """Who plays the next game."""
+
+    mode: str = "vs-ai"
+    human: str = "white"
+    level: int = 5
+
+    def describe(self) -> str:
+        """``you (white) vs the Pi, level 5`` or ``referee: two players``."""
+        if self.mode == "referee":
+            return "referee: two players"
+        return f"you ({self.human}) vs the Pi, level {self.level}"
+
+
+class NewGameScreen(ModalScreen[GameSettings | None]):
+    """Choose mode, colour and level, then start a fresh game on a cleared board."""
+
+    DEFAULT_CSS = """
+    NewGameScreen { align: center middle; }
+    #dialog {
+        width: 52; height: auto; border: round $accent; background: $surface; padding: 0 1;
+    }
+    #dialog Label { margin-top: 1; }
+    #dialog RadioSet { width: 100%; }
+    #dialog Select { width: 100%; }
+    #dialog-buttons { height: auto; margin-top: 1; align-horizontal: right; }
+    #dialog-buttons Button { margin-left: 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, current: GameSettings) -> None:
+        super().__init__()
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        """The three choices and the buttons."""
+        with Vertical(id="dialog"):
+            yield Label("[b]New game[/b] — the board is cleared")
+            yield Label("Mode")
+            with RadioSet(id="mode"):
+                yield RadioButton("Play against the Pi", value=self.current.mode == "vs-ai")
+                yield RadioButton("Referee two players", value=self.current.mode == "referee")
+            yield Label("Your colour against the Pi")
+            with RadioSet(id="human"):
+                yield RadioButton("White (moves first)", value=self.current.human == "white")
+                yield RadioButton("Black", value=self.current.human == "black")
+            yield Label("The Pi's level")
+            yield Select(
+                [
+                    (
+                        f"{n}"
+                        + (" (beginner)" if n == 1 else "")
+                        + (" (strongest)" if n == MAX_LEVEL else ""),
+                        n,
+                    )
+                    for n in range(1, MAX_LEVEL + 1)
+                ],
+                value=self.current.level,
+                allow_blank=False,
+                id="level",
+            )
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Start", variant="primary", id="start")
+                yield Button("Cancel", id="cancel")
+
+    def chosen(self) -> GameSettings:
+        """The settings as chosen now."""
+        mode = self.query_one("#mode", RadioSet).pressed_index
+        human = self.query_one("#human", RadioSet).pressed_index
+        level = self.query_one("#level", Select).value
+        return GameSettings(
+            mode="referee" if mode == 1 else "vs-ai",
+            human="black" if human == 1 else "white",
+            level=level if isinstance(level, int) else self.current.level,
+        )
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Start or cancel."""
+        event.stop()
+        self.dismiss(self.chosen() if event.button.id == "start" else None)
+
+    def action_cancel(self) -> None:
+        """Close without a new game."""
+        self.dismiss(None)

@@ -1,0 +1,89 @@
+"""What a person types on the input line, read as the hand actions it stands for.
+
+``d6`` toggles a piece on d6, ``a1-a4`` lifts the piece on a1 and puts it down on a4, ``xg7``
+takes the piece off g7, ``clear`` takes every piece off; several in one line are a turn apart.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hardware.interface import POINTS as POINT_NAMES
+from morris.app.errors import ServiceError
+
+#: Virtual seconds between lifting a piece and putting it down in a typed move ``a1-a4``.
+MOVE_PAUSE = 0.3
+#: Virtual seconds between the turns of one typed line (``d6 f4``): more than the referee's
+#: accept delay, so each is read as a turn of its own.
+TOKEN_PAUSE = 1.0
+
+_POINT_SET = frozenset(POINT_NAMES)
+
+
+class InputError(ServiceError, ValueError):
+    """A typed line that cannot be carried out; the message says why."""
+
+
+@dataclass(frozen=True)
+class HandAction:
+    """One hand on the board at a virtual time: put a piece on a point, or lift it off."""
+
+    due: float
+    kind: str  # "place" or "lift"
+    point: str
+
+
+def parse_actions(text: str, present: frozenset[str], now: float) -> list[HandAction]:
+    """The hand actions a typed line asks for, checked against the pieces ``present``.
+
+    ``d6`` toggles a piece on d6, ``a1-a4`` lifts the piece on a1 and puts it on a4, ``xg7``
+    takes the piece off g7; several may be given (``d6 f4``, ``d6xg7``), each a turn apart.
+    ``clear`` takes every piece off (for a new game).
+    Raises :class:`InputError` naming the bad part; then nothing is done.
+    """
+    if text.strip().lower() == "clear":
+        return [HandAction(now, "lift", name) for name in POINT_NAMES if name in present]
+    tokens = [t for t in re.split(r"[\s,;]+|(?=x)", text.strip().lower()) if t]
+    if not tokens:
+        raise InputError("type a point (d6), a move (a1-a4) or a removal (xg7)")
+    on_board = set(present)
+    actions: list[HandAction] = []
+    at = now
+
+    def point(name: str, token: str) -> str:
+        if name not in _POINT_SET:
+            if re.fullmatch(r"[a-g][1-7]", name):
+                raise InputError(f"{name} is not a point of the board (in {token!r})")
+            raise InputError(f"{name!r} is not a point: points are a1 .. g7, as at the edges")
+        return name
+
+    for i, token in enumerate(tokens):
+        if i:
+            at += TOKEN_PAUSE
+        if m := re.fullmatch(r"([a-z]+\d*)-([a-z]+\d*)", token):
+            origin, target = point(m[1], token), point(m[2], token)
+            if origin not in on_board:
+                raise InputError(f"{token}: there is no piece on {origin} to move")
+            if target in on_board:
+                raise InputError(f"{token}: {target} already has a piece")
+            on_board.discard(origin)
+            on_board.add(target)
+            actions.append(HandAction(at, "lift", origin))
+            actions.append(HandAction(at + MOVE_PAUSE, "place", target))
+        elif m := re.fullmatch(r"x([a-z]+\d*)", token):
+            name = point(m[1], token)
+            if name not in on_board:
+                raise InputError(f"{token}: there is no piece on {name} to take off")
+            on_board.discard(name)
+            actions.append(HandAction(at, "lift", name))
+        elif re.fullmatch(r"[a-z]+\d*", token):
+            name = point(token, token)
+            kind = "lift" if name in on_board else "place"
+            on_board.symmetric_difference_update({name})
+            actions.append(HandAction(at, kind, name))
+        else:
+            raise InputError(
+                f"cannot read {token!r}: type a point (d6), a move (a1-a4) or a removal (xg7)"
+            )
+    return actions

@@ -1,0 +1,66 @@
+"""The side panel's texts: the status LEDs and the legend of the light language."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rich.style import Style
+from rich.text import Text
+
+from hardware.interface import Signal, StatusLight, signal_level
+from morris.tui import colours
+
+
+def _swatch(lit: bool) -> Text:
+    return Text("■", Style(color=colours.LIT if lit else "#4a3a2a"))
+
+
+def legend(now: float) -> Text:
+    """The light language and the piece symbols, each swatch blinking at its rate."""
+    text = Text()
+    text.append("Lights\n", Style(bold=True))
+    for signal, meaning in (
+        (Signal.ON, "put a piece here"),
+        (Signal.SLOW, "take this piece off"),
+        (Signal.FAST, "wrong: put back / take off"),
+    ):
+        text.append(" ")
+        text.append_text(_swatch(signal_level(signal, now)))
+        text.append(f" {signal.value:<5} {meaning}\n")
+    text.append("Pieces ")
+    for label, colour, glyph in (
+        ("white", "white", "●"),
+        ("black", "black", "●"),
+        ("unread", "unknown", "●"),
+        ("lifted", "white", "○"),
+    ):
+        text.append(
+            glyph, Style(color=colours.PIECE_COLOURS[colour], bgcolor=colours.PAD, bold=True)
+        )
+        text.append(f"{label} ")
+    return text
+
+
+def status_text(status: Mapping[str, str], now: float) -> Text:
+    """The four status LEDs, each lit or dark at ``now``."""
+    text = Text()
+    names = {
+        StatusLight.TURN: "turn",
+        StatusLight.THINKING: "thinking",
+        StatusLight.ERROR: "error",
+        StatusLight.GAME_OVER: "game over",
+    }
+    text.append("LEDs   ", Style(bold=True))
+    for i, (light, label) in enumerate(names.items()):
+        signal = Signal(status.get(light.value, "off"))
+        lit = signal_level(signal, now)
+        if i == 2:
+            text.append("\n       ")
+        text.append(
+            "● ",
+            Style(color="#ff4040" if light is StatusLight.ERROR else colours.LIT)
+            if lit
+            else Style(color="#555555"),
+        )
+        text.append(f"{label:<10}", Style(dim=not lit))
+    return text
