@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from morris.app.errors import ConfigError
 from morris.engine.search import MAX_LEVEL
 
 logger = logging.getLogger(__name__)
@@ -24,10 +25,6 @@ logger = logging.getLogger(__name__)
 MODES = ("vs-ai", "referee")
 COLOURS = ("white", "black")
 BACKENDS = ("gpio", "serial", "sim")
-
-
-class ConfigError(ValueError):
-    """A configuration file or flag that cannot be used; the message names the key."""
 
 
 @dataclass(frozen=True)

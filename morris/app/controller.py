@@ -8,16 +8,27 @@ virtual delay in the simulator), so sensing and lights never wait for the Pi to 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from hardware.interface import BoardDevice, ButtonName, Signal, StatusLight
 from morris.app.config import Config
 from morris.app.jobs import SearchJob, SearchRunner
 from morris.app.store import GameStore, SavedGame
-from morris.core import BLACK, COLOR_NAMES, POINT_NAMES, WHITE, Board, Color, Move, find_variant
+from morris.core import (
+    BLACK,
+    COLOR_NAMES,
+    POINT_NAMES,
+    WHITE,
+    Board,
+    Color,
+    Move,
+    find_variant,
+    mask_of,
+)
 from morris.engine.search import MAX_LEVEL
 from morris.referee import (
     Event,
@@ -54,6 +65,62 @@ class ControllerState:
     history: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a display of the game needs, read-only, as of one instant.
+
+    Front ends (the terminal UI, the web companion) draw from this and act only through the
+    controller's button commands; nothing in it changes the game.
+    """
+
+    #: The accepted game as a position text (:meth:`morris.core.Board.position`).
+    position: str
+    #: The accepted turns, in notation, oldest first.
+    moves: tuple[str, ...]
+    #: The number of the turn being played (1 for White's first, as in the position text).
+    fullmove: int
+    #: The side to move: ``"white"`` or ``"black"``.
+    turn: str
+    #: The game's pieces: point name -> ``"white"`` or ``"black"``.
+    pieces: Mapping[str, str]
+    #: Pieces still in hand, by colour name.
+    in_hand: Mapping[str, int]
+    #: The signal of every one of the 24 point LEDs, by point name.
+    lights: Mapping[str, Signal]
+    #: The signal of every status LED.
+    status: Mapping[StatusLight, Signal]
+    #: ``"vs-ai"`` or ``"referee"``.
+    mode: str
+    #: The person's colour against the Pi (``"white"`` or ``"black"``).
+    human: str
+    #: The Pi's level.
+    level: int
+    #: The Pi's colour, or ``None`` when it only referees.
+    pi_color: str | None
+    #: Whether the Pi is searching for its turn.
+    thinking: bool
+    #: The last thing that happened, in full ("Pi plays b4", "board does not match: ...").
+    event: str
+    #: ``None`` while the game goes on; else the result and why ("1-0 (too few pieces)").
+    outcome: str | None
+    #: The winner's colour once the game is over, ``None`` for a draw or a game going on.
+    winner: str | None
+    #: Why the game ended (:class:`morris.core.Termination` value), ``None`` while it goes on.
+    termination: str | None
+    #: Whether the board is flagged as not matching the game.
+    flagged: bool
+    #: The variant's name (``"standard"``, ``"twelve"``) and whether flying is on.
+    variant: str
+    flying: bool
+
+    def changed_from(self, other: Snapshot | None) -> bool:
+        """Whether a display showing ``other`` must be redrawn for this one."""
+        return self != other
+
+
+Subscriber = Callable[[Snapshot], None]
+
+
 def board_from_config(config: Config) -> Board:
     """A new board with the variant and settings of ``config``."""
     cls = find_variant(config.game.variant)
@@ -75,15 +142,6 @@ def referee_config(config: Config) -> RefereeConfig:
         takeback_delay=t.takeback_delay,
         clear_delay=t.clear_delay,
     )
-
-
-def sensed_mask(occupied: frozenset[str] | set[str]) -> int:
-    """The sensor snapshot (point names) as a bitmask of core points."""
-    mask = 0
-    for index, name in enumerate(POINT_NAMES):
-        if name in occupied:
-            mask |= 1 << index
-    return mask
 
 
 class Controller:
@@ -115,6 +173,9 @@ class Controller:
         self._shown: dict[str, Signal] | None = None
         self._shown_status: dict[StatusLight, Signal] = {}
         self._finished_saved = False
+        self._subscribers: list[Subscriber] = []
+        self._published: Snapshot | None = None
+        self._rendered_at = now
         board = board_from_config(config)
         if resume and store is not None:
             saved = store.load()
@@ -127,7 +188,7 @@ class Controller:
                     board.position(),
                 )
                 self.state.last_event = "resumed"
-        sensed = sensed_mask(device.sensors())
+        sensed = mask_of(device.sensors())
         self.referee = Referee(
             board, pi_color=self.pi_color, config=referee_config(config), now=now, sensed=sensed
         )
@@ -153,7 +214,7 @@ class Controller:
 
     def on_sensors(self, occupied: frozenset[str], now: float) -> None:
         """A new sensor snapshot."""
-        self._handle(self.referee.update(sensed_mask(occupied), now), now)
+        self._handle(self.referee.update(mask_of(occupied), now), now)
 
     def on_button(self, button: ButtonName | str, now: float) -> None:
         """A button press."""
@@ -211,7 +272,7 @@ class Controller:
         other, so no phantom turn comes from what changed in between.
         """
         if up:
-            sensed = sensed_mask(self.device.sensors())
+            sensed = mask_of(self.device.sensors())
             self._handle(self.referee.link_restored(sensed, now), now)
             self.state.last_event = "board link back"
         else:
@@ -406,7 +467,8 @@ class Controller:
         return {StatusLight(name): Signal(light.value) for name, light in raw.items()}
 
     def render(self, now: float) -> None:
-        """Send the lights to the device where they changed."""
+        """Send the lights to the device where they changed, and tell the subscribers."""
+        self._rendered_at = now
         lights = self.lights(now)
         if lights != self._shown:
             self.device.show(lights)
@@ -415,6 +477,75 @@ class Controller:
             if self._shown_status.get(light) is not signal:
                 self.device.set_status(light, signal)
                 self._shown_status[light] = signal
+        self._publish(now)
+
+    # -- watching -------------------------------------------------------------------------
+
+    def snapshot(self, now: float) -> Snapshot:
+        """What a display shows at ``now``: the game, every light, whose turn, the last event."""
+        board = self.board
+        outcome = board.outcome()
+        pi = self.pi_color
+        return Snapshot(
+            position=board.position(),
+            moves=tuple(str(m) for m in board.move_stack),
+            fullmove=board.fullmove_number,
+            turn=COLOR_NAMES[board.turn],
+            pieces={name: COLOR_NAMES[colour] for name, colour in board.pieces().items()},
+            in_hand={COLOR_NAMES[c]: board.pieces_in_hand(c) for c in (WHITE, BLACK)},
+            lights=self.lights(now),
+            status=self.status(),
+            mode=self.mode,
+            human=self.human,
+            level=self.level,
+            pi_color=None if pi is None else COLOR_NAMES[pi],
+            thinking=self.state.thinking,
+            event=self.state.last_event,
+            outcome=None
+            if outcome is None
+            else f"{outcome.result()} ({outcome.termination.value})",
+            winner=None
+            if outcome is None or outcome.winner is None
+            else COLOR_NAMES[outcome.winner],
+            termination=None if outcome is None else outcome.termination.value,
+            flagged=self.referee.is_flagged,
+            variant=board.variant_name,
+            flying=board.flying,
+        )
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call ``subscriber`` with a fresh :class:`Snapshot` after every change; return a
+        function that stops the calls.
+
+        Subscribers are called on the controller's own loop, right after the change (so they
+        must return quickly: a front end hands the snapshot to its own thread or queue). A
+        subscriber that raises is logged and dropped; the game goes on.
+        """
+        if not self._subscribers:
+            # What a new display starts from is the present: only later changes are published.
+            self._published = self.snapshot(self._rendered_at)
+        self._subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            with contextlib.suppress(ValueError):
+                self._subscribers.remove(subscriber)
+
+        return unsubscribe
+
+    def _publish(self, now: float) -> None:
+        if not self._subscribers:
+            return
+        snapshot = self.snapshot(now)
+        if not snapshot.changed_from(self._published):
+            return
+        self._published = snapshot
+        for subscriber in list(self._subscribers):
+            try:
+                subscriber(snapshot)
+            except Exception:
+                logger.exception("a display's subscriber failed; it is dropped")
+                with contextlib.suppress(ValueError):
+                    self._subscribers.remove(subscriber)
 
     def describe(self) -> str:
         """One line for the journal, the status file and sd_notify's STATUS=."""

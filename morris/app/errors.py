@@ -1,10 +1,23 @@
-"""Errors of the service layer (``morris.app``): one root, one leaf per failure a person sees."""
+"""Errors of the app layers (``morris.app``, ``morris.daemon``, ``morris.sim``, ``morris.tui``).
+
+One root, :class:`ServiceError`, and one leaf per failure a person sees; each leaf also inherits
+the builtin it is (``ValueError`` for bad input, ``RuntimeError`` for a failure), and its message
+names the file, key or input at fault. The commands turn them into a message and exit code 2.
+"""
 
 from __future__ import annotations
 
 
 class ServiceError(Exception):
-    """Root of the errors raised by ``morris.app``."""
+    """Root of the errors raised by the app layers."""
+
+
+class ConfigError(ServiceError, ValueError):
+    """A configuration file or flag that cannot be used; the message names the key."""
+
+
+class StoreError(ServiceError, ValueError):
+    """A saved game that cannot be read; the message names the file and the problem."""
 
 
 class StatusFileError(ServiceError, ValueError):
@@ -13,3 +26,15 @@ class StatusFileError(ServiceError, ValueError):
 
 class InstallError(ServiceError, RuntimeError):
     """Installing or removing the system service failed, or is not allowed (not root)."""
+
+
+class HardwareUnavailable(ServiceError, RuntimeError):
+    """The configured hardware cannot be opened; the message says what to do instead."""
+
+
+class DeviceFailed(ServiceError, RuntimeError):
+    """The board device stopped working while the daemon ran (its runner failed)."""
+
+
+class InputError(ServiceError, ValueError):
+    """A line typed into the terminal simulator that cannot be carried out; the message says why."""

@@ -18,16 +18,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from morris.app.errors import StoreError
 from morris.core import Board, GameRecord, Move, find_variant, write_game
 from morris.engine.search import MAX_LEVEL, MIN_LEVEL
 
 logger = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
-
-
-class StoreError(ValueError):
-    """A saved game that cannot be read; the message names the file and the problem."""
 
 
 @dataclass

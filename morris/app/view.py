@@ -12,47 +12,42 @@ from dataclasses import dataclass
 
 from hardware.interface import POINTS as POINT_NAMES
 from hardware.interface import Signal, signal_level
-from morris.core import COLOR_NAMES, Board
 
 
 @dataclass(frozen=True)
 class PointView:
-    """One point as drawn: the piece there (as the person sees it) and its LED."""
+    """One point as drawn: what stands on the wood there, the game's piece if lifted, its LED."""
 
-    piece: str | None  # "white", "black", "unknown" (sensed, not in the game) or None
-    lifted: bool  # the game has a piece here, but it is off the board
-    signal: Signal  # what the LED shows
-    lit: bool  # whether the LED is lit at this instant
+    #: What stands on the wood: ``"white"``, ``"black"``, ``"unknown"`` (a magnet the game does
+    #: not know) or ``None``.
+    piece: str | None
+    #: The colour of the game's piece that belongs here but is off the wood, else ``None``.
+    lifted: str | None
+    #: What the LED shows.
+    signal: Signal
+    #: Whether the LED is lit at this instant.
+    lit: bool
 
 
 def point_views(
-    board: Board,
+    pieces: Mapping[str, str],
     present: Iterable[str],
-    lights: Mapping[str, str],
+    lights: Mapping[str, Signal],
     now: float,
 ) -> dict[str, PointView]:
-    """Every point's view: the game's pieces on ``board``, the magnets ``present`` on the wood,
-    the LED ``lights`` blinking at time ``now``."""
-    pieces = board.pieces()
+    """Every point's view: the game's ``pieces`` (point name -> colour, as in
+    :attr:`Snapshot.pieces <morris.app.controller.Snapshot.pieces>`), the magnets ``present``
+    on the wood, the LED ``lights`` blinking at time ``now``."""
     present = frozenset(present)
     views = {}
     for name in POINT_NAMES:
         colour = pieces.get(name)
-        signal = Signal(lights.get(name, "off"))
-        if name in present:
-            piece: str | None = COLOR_NAMES[colour] if colour is not None else "unknown"
-        else:
-            piece = None
+        signal = lights.get(name, Signal.OFF)
+        on_wood = name in present
         views[name] = PointView(
-            piece=piece,
-            lifted=colour is not None and name not in present,
+            piece=(colour or "unknown") if on_wood else None,
+            lifted=colour if colour is not None and not on_wood else None,
             signal=signal,
             lit=signal_level(signal, now),
         )
     return views
-
-
-def lifted_colour(board: Board, name: str) -> str:
-    """The colour of the game's piece on ``name`` (for drawing a lifted piece)."""
-    colour = board.piece_at(name)
-    return COLOR_NAMES[colour] if colour is not None else "unknown"

@@ -25,7 +25,8 @@ def _template(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from morris.app.config import ConfigError, load_config
+    from morris.app.config import load_config
+    from morris.app.errors import ConfigError
 
     try:
         config = load_config(args.file)

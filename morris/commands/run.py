@@ -45,9 +45,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load the configuration, open the board, run the daemon; return the exit code."""
-    from morris.app.config import ConfigError, load_config
+    from morris.app.config import load_config
+    from morris.app.errors import ConfigError, HardwareUnavailable
     from morris.app.store import GameStore
-    from morris.daemon import Daemon, HardwareUnavailable, open_hardware
+    from morris.daemon import Daemon, open_hardware
     from morris.daemon.status_file import STATUS_FILE_NAME
 
     # Kept for reloads: SIGHUP rereads the file and applies the same flags on top of it.

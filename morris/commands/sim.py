@@ -60,7 +60,8 @@ def _log_to_file(path: Path | None) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load the configuration, start the app; return the exit code."""
-    from morris.app.config import ConfigError, load_config
+    from morris.app.config import load_config
+    from morris.app.errors import ConfigError
 
     try:
         config = load_config(args.config).with_overrides(

@@ -8,8 +8,6 @@ status``; :mod:`~morris.daemon.install` installs and removes the systemd unit.
 
 from morris.daemon.loop import (
     Daemon,
-    DeviceFailed,
-    HardwareUnavailable,
     OpenedBoard,
     gpio_available,
     open_hardware,
@@ -17,8 +15,6 @@ from morris.daemon.loop import (
 
 __all__ = [
     "Daemon",
-    "DeviceFailed",
-    "HardwareUnavailable",
     "OpenedBoard",
     "gpio_available",
     "open_hardware",

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from hardware.interface import BoardDevice, ButtonPress, SensorReading, Signal, StatusLight
 from hardware.runner import BoardRunner
-from morris.app.config import Config, ConfigError, load_config
+from morris.app.config import Config, load_config
 from morris.app.controller import Controller
+from morris.app.errors import ConfigError, DeviceFailed, HardwareUnavailable
 from morris.app.jobs import (
     ProcessRunner,
     SearchFunction,
@@ -46,14 +47,6 @@ logger = logging.getLogger(__name__)
 
 #: The loop wakes at least this often (seconds) even with nothing to do.
 MAX_SLEEP = 1.0
-
-
-class HardwareUnavailable(RuntimeError):
-    """The configured hardware cannot be opened; the message says what to do instead."""
-
-
-class DeviceFailed(RuntimeError):
-    """The board device stopped working while the daemon ran (its runner failed)."""
 
 
 @dataclass

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import deque
+from collections import Counter, deque
 from pathlib import Path
 from typing import ClassVar
 
@@ -31,14 +31,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Header, Input, Label, Static
 
 from morris.app.config import Config
+from morris.app.controller import Snapshot
+from morris.app.errors import InputError
 from morris.app.jobs import BackgroundRunner, make_search
-from morris.app.view import lifted_colour, point_views
-from morris.core import BLACK, COLOR_NAMES, WHITE, Color
+from morris.app.view import point_views
+from morris.core import COLOR_NAMES
 from morris.sim import Simulation
 from morris.tui import colours
 from morris.tui.board import BoardView
 from morris.tui.dialogs import GameSettings, NewGameScreen
-from morris.tui.grammar import HandAction, InputError, parse_actions
+from morris.tui.grammar import HandAction, parse_actions
 from morris.tui.panels import legend, status_text
 
 logger = logging.getLogger(__name__)
@@ -148,6 +150,10 @@ class SimulatorApp(App[None]):
             resume=resume,
             runner=runner,
         )
+        self.snapshot = sim.controller.snapshot(sim.now)
+        self._last_event = None
+        self._note_event(self.snapshot, sim.now)
+        sim.controller.subscribe(self._on_snapshot)
         if sim.controller.state.last_event == "resumed":
             # The saved game's pieces are put back on the board, as a person would.
             for name in sim.board.pieces():
@@ -353,37 +359,41 @@ class SimulatorApp(App[None]):
         self.settings = settings
         self.sim = self._make_simulation(settings, resume=False)
         self.query_one(BoardView).set_links(self.sim.board)
-        self._note(f"new game: {settings.describe()}")
+        self._note(f"new game: {settings.describe()}", self.sim.now)
         self._say(f"new game: {settings.describe()}", error=False)
         self.refresh_view()
 
     # -- drawing ----------------------------------------------------------------------------
 
-    def _note(self, event: str) -> None:
-        line = f"{self.sim.now:5.0f}s  {event}"
+    def _note(self, event: str, now: float) -> None:
+        line = f"{now:5.0f}s  {event}"
         if len(line) > PANEL_WIDTH:  # one line each; the lights show the details
             line = line[: PANEL_WIDTH - 1] + "…"
         self.events.append(line)
 
+    def _note_event(self, snapshot: Snapshot, now: float) -> None:
+        if snapshot.event != self._last_event:
+            self._last_event = snapshot.event
+            self._note(snapshot.event, now)
+
+    def _on_snapshot(self, snapshot: Snapshot) -> None:
+        # Called by the controller after every change, inside the simulation's wait: every
+        # event reaches the panel, even several between two redraws.
+        self.snapshot = snapshot
+        self._note_event(snapshot, self.sim.now)
+
     def refresh_view(self) -> None:
-        """Show the simulation's state in every widget."""
-        sim = self.sim
-        now = sim.now
-        state = sim.controller.state
-        if state.last_event != self._last_event:
-            self._last_event = state.last_event
-            self._note(state.last_event)
-        board = sim.board
-        present = self._present()
-        views = point_views(board, present, sim.lights(), now)
-        lifted = {n: lifted_colour(board, n) for n, v in views.items() if v.lifted}
+        """Show the controller's snapshot in every widget."""
+        now = self.sim.now
+        snap = self.snapshot
+        views = point_views(snap.pieces, self._present(), snap.lights, now)
         if not self._drawn:
             return
-        self.query_one(BoardView).show(views, lifted)
+        self.query_one(BoardView).show(views)
         events_text = Text("Events\n", Style(bold=True))
         events_text.append("\n".join(self.events), Style(color="#c0c0c0"))
         self._show("game", self.game_text())
-        self._show("leds", status_text(sim.status(), now))
+        self._show("leds", status_text(snap.status, now))
         self._show("events", events_text)
         self._show("legend", legend(now))
         self.sub_title = self.mode_text()
@@ -401,72 +411,67 @@ class SimulatorApp(App[None]):
 
     def mode_text(self) -> str:
         """Who plays, as the controller has it now."""
-        ctl = self.sim.controller
-        variant = self.sim.config.game.variant
-        flying = "flying" if self.sim.board.flying else "no flying"
-        if ctl.mode == "referee":
+        snap = self.snapshot
+        flying = "flying" if snap.flying else "no flying"
+        if snap.mode == "referee":
             who = "referee: two players"
         else:
-            who = f"you ({ctl.human}) vs the Pi, level {ctl.level}"
-        return f"{who} · {variant}, {flying}"
+            who = f"you ({snap.human}) vs the Pi, level {snap.level}"
+        return f"{who} · {snap.variant}, {flying}"
 
     def turn_text(self) -> str:
         """Whose turn it is, in a few words."""
-        board = self.sim.board
-        ctl = self.sim.controller
-        outcome = board.outcome()
-        if outcome is not None:
-            if outcome.winner is None:
-                return f"draw ({outcome.termination.value})"
-            return f"{COLOR_NAMES[outcome.winner]} wins ({outcome.termination.value})"
-        side = COLOR_NAMES[board.turn]
-        if ctl.pi_color is None:
+        snap = self.snapshot
+        if snap.termination is not None:
+            if snap.winner is None:
+                return f"draw ({snap.termination})"
+            return f"{snap.winner} wins ({snap.termination})"
+        side = snap.turn
+        if snap.pi_color is None:
             return f"{side} to move"
-        if board.turn != ctl.pi_color:
+        if side != snap.pi_color:
             return f"your move ({side})"
-        if ctl.state.thinking:
+        if snap.thinking:
             return f"the Pi ({side}) thinks…"
         return f"the Pi ({side}): do its move"
 
     def game_text(self) -> Text:
         """Mode, turn and pieces."""
-        sim = self.sim
-        board = sim.board
-        ctl = sim.controller
+        snap = self.snapshot
+        over = snap.termination is not None
         text = Text()
         text.append("Mode   ", Style(bold=True))
         text.append(
             "referee: two players\n"
-            if ctl.mode == "referee"
-            else f"you {ctl.human} · Pi level {ctl.level}\n"
+            if snap.mode == "referee"
+            else f"you {snap.human} · Pi level {snap.level}\n"
         )
-        if board.outcome() is not None:
+        if over:
             text.append("Over   ", Style(bold=True))
             text.append(self.turn_text() + "\n", Style(color="#ffd75f", bold=True))
         else:
-            text.append(f"Turn {board.fullmove_number:<2}", Style(bold=True))
+            text.append(f"Turn {snap.fullmove:<2}", Style(bold=True))
             text.append(self.turn_text() + "\n")
-        if ctl.referee.is_flagged:
+        if snap.flagged:
             text.append("       the board does not match!\n", Style(color="#ff5f5f", bold=True))
         text.append("Pieces       in hand  on board\n", Style(bold=True))
-        for colour in (WHITE, BLACK):
-            name = COLOR_NAMES[colour]
-            mark = "◀" if board.turn == colour and board.outcome() is None else " "
+        on_board = Counter(snap.pieces.values())
+        for name in COLOR_NAMES.values():
+            mark = "◀" if snap.turn == name and not over else " "
             text.append(" ")
             text.append(
                 "●", Style(color=colours.PIECE_COLOURS[name], bgcolor=colours.PAD, bold=True)
             )
             text.append(
-                f" {name:<6}{self._player(colour):<6}{board.pieces_in_hand(colour):>3}"
-                f"{board.pieces_on_board(colour):>9} {mark}\n"
+                f" {name:<6}{self._player(name):<6}{snap.in_hand[name]:>3}"
+                f"{on_board[name]:>9} {mark}\n"
             )
-        moves = [str(m) for m in board.move_stack]
         text.append("Moves  ", Style(bold=True))
-        text.append(self._moves_text(moves) or "none yet")
+        text.append(self._moves_text(list(snap.moves)) or "none yet")
         return text
 
-    def _player(self, colour: Color) -> str:
-        pi = self.sim.controller.pi_color
+    def _player(self, colour: str) -> str:
+        pi = self.snapshot.pi_color
         if pi is None:
             return ""
         return "(Pi)" if colour == pi else "(you)"

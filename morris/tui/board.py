@@ -50,7 +50,6 @@ class BoardView(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.views: dict[str, PointView] = {}
-        self.lifted_colours: dict[str, str] = {}
         self._links: list[tuple[str, str]] = []
 
     def set_links(self, board: Board) -> None:
@@ -65,11 +64,10 @@ class BoardView(Widget):
         self._links = links
         self.refresh()
 
-    def show(self, views: dict[str, PointView], lifted_colours: dict[str, str]) -> None:
+    def show(self, views: dict[str, PointView]) -> None:
         """Draw ``views`` (redrawn only when something changed)."""
-        if views != self.views or lifted_colours != self.lifted_colours:
+        if views != self.views:
             self.views = views
-            self.lifted_colours = lifted_colours
             self.refresh()
 
     # -- geometry ---------------------------------------------------------------------------
@@ -153,9 +151,9 @@ class BoardView(Widget):
 
     def _cell(self, name: str, view: PointView | None) -> tuple[str, Style]:
         bg = colours.LIT if view is not None and view.lit else colours.PAD
-        if view is None or (view.piece is None and not view.lifted):
+        if view is None or (view.piece is None and view.lifted is None):
             return "·", Style(color=colours.EMPTY, bgcolor=bg)
         if view.piece is not None:
             return "●", Style(color=colours.PIECE_COLOURS[view.piece], bgcolor=bg, bold=True)
-        colour = self.lifted_colours.get(name, "unknown")
+        colour = view.lifted or "unknown"
         return "○", Style(color=colours.PIECE_COLOURS[colour], bgcolor=bg, bold=True)

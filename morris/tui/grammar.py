@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from hardware.interface import POINTS as POINT_NAMES
-from morris.app.errors import ServiceError
+from morris.app.errors import InputError
 
 #: Virtual seconds between lifting a piece and putting it down in a typed move ``a1-a4``.
 MOVE_PAUSE = 0.3
@@ -19,10 +19,6 @@ MOVE_PAUSE = 0.3
 TOKEN_PAUSE = 1.0
 
 _POINT_SET = frozenset(POINT_NAMES)
-
-
-class InputError(ServiceError, ValueError):
-    """A typed line that cannot be carried out; the message says why."""
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ def legend(now: float) -> Text:
     return text
 
 
-def status_text(status: Mapping[str, str], now: float) -> Text:
+def status_text(status: Mapping[StatusLight, Signal], now: float) -> Text:
     """The four status LEDs, each lit or dark at ``now``."""
     text = Text()
     names = {
@@ -52,7 +52,7 @@ def status_text(status: Mapping[str, str], now: float) -> Text:
     }
     text.append("LEDs   ", Style(bold=True))
     for i, (light, label) in enumerate(names.items()):
-        signal = Signal(status.get(light.value, "off"))
+        signal = status.get(light, Signal.OFF)
         lit = signal_level(signal, now)
         if i == 2:
             text.append("\n       ")

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from morris.app.config import TEMPLATE, Config, ConfigError, load_config, parse_config
+from morris.app.config import TEMPLATE, Config, load_config, parse_config
+from morris.app.errors import ConfigError
 from morris.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]

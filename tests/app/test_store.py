@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 import morris
-from morris.app.store import GameStore, SavedGame, StoreError, atomic_write, decode_game
+from morris.app.errors import StoreError
+from morris.app.store import GameStore, SavedGame, atomic_write, decode_game
 from morris.engine import MAX_LEVEL
 
 TURNS = ["d6", "f4", "d2", "b4", "d7", "g7", "a7", "g1", "c5", "g4xd2"]

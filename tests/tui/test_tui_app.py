@@ -17,13 +17,14 @@ from textual.pilot import Pilot
 from textual.widgets import Input, RadioButton, Select
 
 from morris.app.config import Config
+from morris.app.errors import InputError
 from morris.app.jobs import BackgroundRunner, SearchJob
 from morris.commands import sim as sim_command
 from morris.core import Board, Move
 from morris.tui.app import SimulatorApp
 from morris.tui.board import BoardView
 from morris.tui.dialogs import NewGameScreen
-from morris.tui.grammar import InputError, parse_actions
+from morris.tui.grammar import parse_actions
 
 SIZE = (100, 32)
 
