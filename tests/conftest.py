@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,3 +33,18 @@ def mock_factory() -> Iterator[MockFactory]:
         if Device.pin_factory is not None:
             Device.pin_factory.reset()
         Device.pin_factory = saved
+
+
+def _no_sleep(seconds: float) -> None:
+    raise AssertionError(
+        f"time.sleep({seconds}) in a virtual-time test: move time on with the simulation's "
+        "clock, or mark the test @pytest.mark.realtime if it needs real time"
+    )
+
+
+@pytest.fixture(autouse=True)
+def virtual_time_only(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests run in virtual time: ``time.sleep`` fails, except in tests marked ``realtime``
+    (a pseudo-terminal, a subprocess, a thread the test waits for)."""
+    if request.node.get_closest_marker("realtime") is None:
+        monkeypatch.setattr(time, "sleep", _no_sleep)

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+#: Needs real time: the project's tools as subprocesses.
+pytestmark = pytest.mark.realtime
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -14,6 +14,9 @@ from morris.app.jobs import ProcessRunner, SearchJob
 from morris.core import Board, Move
 from morris.engine import MAX_LEVEL
 
+#: Needs real time: searches in a real child process.
+pytestmark = pytest.mark.realtime
+
 TIMEOUT = 60.0  # an upper bound: the child is a fresh interpreter on a possibly busy machine
 
 

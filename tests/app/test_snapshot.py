@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import pytest
 
@@ -44,7 +45,7 @@ def test_a_subscriber_sees_every_change_in_order() -> None:
         thinking = [s.thinking for s in seen]
         assert True in thinking and thinking[-1] is False  # the Pi thought, then answered
         # Only changes are published: no two neighbours are the same.
-        assert all(a != b for a, b in zip(seen, seen[1:], strict=False))
+        assert all(a != b for a, b in itertools.pairwise(seen))
 
 
 def test_nothing_is_published_while_nothing_changes() -> None:

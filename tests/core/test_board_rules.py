@@ -17,8 +17,7 @@ from morris.core import (
     Phase,
     Termination,
 )
-
-from .games import make_board, position_after, strong_games
+from tests.core.games import make_board, position_after, strong_games
 
 #: A placing order that closes no mill and leaves white blocked when placing ends.
 BLOCKING_WHITE = ["a4", "a7", "b2", "b6", "c3", "c5", "d1", "d5", "g1"]

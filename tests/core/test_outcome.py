@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from morris.core import BLACK, WHITE, Board, Outcome, Termination, TwelveMensMorris
-
-from .games import make_board, position_after, strong_games
+from tests.core.games import make_board, position_after, strong_games
 
 SHUFFLE = ("a1-a4", "g7-d7", "a4-a1", "d7-g7")  # back to the same position after four turns
 SHUFFLE_WHITE, SHUFFLE_BLACK = "a1 b6 f2 e4", "d1 g7 c5 d3"

@@ -10,9 +10,8 @@ from __future__ import annotations
 import pytest
 
 from morris.core import BLACK, WHITE, Board, perft
-
-from . import reference
-from .games import StrongGame, position_after, strong_games
+from tests.core import reference
+from tests.core.games import StrongGame, position_after, strong_games
 
 START_PERFT = {1: 24, 2: 552, 3: 12144, 4: 255024, 5: 5140800, 6: 99274176}
 

@@ -18,8 +18,7 @@ from morris.core.points import (
     position_of,
     ring_of,
 )
-
-from . import reference
+from tests.core import reference
 
 
 def names(points: object) -> frozenset[str]:

@@ -17,8 +17,7 @@ from morris.core import (
     Outcome,
     Termination,
 )
-
-from .games import make_board, position_after, strong_games
+from tests.core.games import make_board, position_after, strong_games
 
 #: White a1 b6 f2 e4, black d1 g7 c5 d3, white to move in the moving phase.
 SHUFFLE_BOARD = "..B..BW./W...W.../B..W.B.."

@@ -8,8 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from morris.core import COLORS, Board, Move, Phase, TwelveMensMorris
-
-from .games import play_random_game
+from tests.core.games import play_random_game
 
 seeds = st.integers(0, 2**32 - 1)
 

@@ -18,8 +18,7 @@ from morris.core import (
     read_games,
     write_game,
 )
-
-from .games import make_board, play_random_game, position_after, strong_games
+from tests.core.games import make_board, play_random_game, position_after, strong_games
 
 #: Tag values as people type or paste them: quotes, backslashes, brackets, accents, line breaks.
 tag_values = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)

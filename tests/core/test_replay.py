@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from morris.core import Board
-
-from .games import (
+from tests.core.games import (
     DATA_DIR,
     SHARED_GAMES_DIR,
     STRONG_GAMES_FILE,

@@ -17,8 +17,7 @@ from morris.core import (
     read_game,
     write_game,
 )
-
-from .games import make_board
+from tests.core.games import make_board
 
 #: A colouring of all 24 points, 12 each, with no line of three of one colour (diagonals included).
 FULL_WHITE = ["a1", "b6", "c4", "d3", "d5", "d6", "e4", "e5", "f2", "f4", "g1", "g7"]

@@ -35,6 +35,9 @@ from tests.daemon.daemon_kit import (
     wait_until,
 )
 
+#: Needs real time: the daemon runs on a thread in real time, with a fake systemd socket.
+pytestmark = pytest.mark.realtime
+
 #: The watchdog interval the tests give the daemon: it pings every 0.1 s.
 WATCHDOG = 0.2
 

@@ -21,6 +21,9 @@ from morris.daemon import gpio_available
 from morris.daemon.status_file import ServiceStatus, read_status
 from tests.daemon.daemon_kit import TIMEOUT, FakeSystemd, wait_until
 
+#: Needs real time: `morris run` as a real subprocess.
+pytestmark = pytest.mark.realtime
+
 REPO = Path(__file__).resolve().parents[2]
 #: WATCHDOG_USEC for the child: pings every 0.2 s.
 WATCHDOG_USEC = 400_000

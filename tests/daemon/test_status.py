@@ -191,6 +191,7 @@ def test_status_command_without_status_file(
     assert "no game status: cannot read" in capsys.readouterr().out
 
 
+@pytest.mark.realtime  # a real systemctl stand-in, run as a subprocess
 @pytest.mark.parametrize(
     ("script", "shown", "code"),
     [

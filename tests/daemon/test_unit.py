@@ -18,6 +18,9 @@ import pytest
 
 from morris.daemon.install import InstallOptions, find_service_file, render_unit
 
+#: Needs real time: systemd-analyze as a subprocess.
+pytestmark = pytest.mark.realtime
+
 MAX_EXPOSURE = 2.5
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
 

@@ -16,6 +16,9 @@ from morris import Board
 from morris.engine.client import EngineError, UciEngine, parse_score
 from morris.engine.search import MATE
 
+#: Needs real time: external engines as real subprocesses.
+pytestmark = pytest.mark.realtime
+
 SERVER = [sys.executable, "-m", "morris.engine.uci"]
 
 

@@ -21,6 +21,9 @@ from morris import Board
 from morris.engine.search import Engine
 
 REPO = Path(__file__).resolve().parents[2]
+#: Needs real time: a real compiler and subprocess.
+pytestmark = pytest.mark.realtime
+
 POSITIONS = [
     "......../......../........ w 9 9 0 1 -",
     "......B./B..BWWWW/........ w 5 5 0 5 -",

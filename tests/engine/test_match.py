@@ -21,9 +21,12 @@ from morris.engine.match import (
 from tests.engine.helpers import position
 
 
-def test_every_player_kind_is_a_player() -> None:
-    for player in (Engine(1), RandomPlayer(1), GreedyPlayer(1)):
-        assert isinstance(player, Player)
+def test_every_player_kind_plays_a_legal_whole_turn() -> None:
+    board = position("a7 d7 g4 b2", "c5 e3 f2 d1")  # white can close a mill: a turn with removal
+    players: list[Player] = [Engine(1), RandomPlayer(1), GreedyPlayer(1)]
+    for player in players:
+        move = player.play(board.copy()).move
+        assert move in board.legal_moves, (player, move)
 
 
 def test_player_names() -> None:

@@ -37,6 +37,9 @@ sys.path.insert(0, str(ADAPTER.parent))
 import sanmill_uci  # noqa: E402
 from sanmill_uci import OURS_TO_SAN, SAN_TO_OURS, to_ours, to_sanmill_tokens  # noqa: E402
 
+#: Needs real time: the adapter and its fake engines as real subprocesses.
+pytestmark = pytest.mark.realtime
+
 WAIT = 30.0  # seconds: a generous deadline for any single answer
 
 OPENING = "d6 f4 d5 b4"  # white's d7 closes the mill d5-d6-d7

@@ -116,6 +116,7 @@ def test_options_change_the_game(conv: Conversation) -> None:
     assert conv.server.board.pieces_in_hand(True) == 12
 
 
+@pytest.mark.realtime  # the search runs on the server's thread while we talk
 def test_isready_and_stop_are_answered_during_a_search(conv: Conversation) -> None:
     server = conv.server
     server.handle("position startpos")
@@ -155,6 +156,7 @@ def test_tokens_round_trip_a_game() -> None:
         apply_tokens(Board(), ["d6", "xf4"])
 
 
+@pytest.mark.realtime  # a real subprocess
 def test_a_real_subprocess_conversation() -> None:
     script = "uci\nisready\nposition startpos moves d6 f4\ngo depth 2\nquit\n"
     proc = subprocess.run(

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from bridge_helpers import FakeClock, Harness
 
 from firmware_bridge.simdevice import PtyDevice, SimBoard
+from tests.firmware_bridge.bridge_helpers import FakeClock, Harness
 
 
 @pytest.fixture

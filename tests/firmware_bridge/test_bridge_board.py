@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-from bridge_helpers import PROMPT, FakeClock, Harness, eventually
 
 from firmware_bridge import (
     BridgeError,
@@ -18,6 +17,10 @@ from firmware_bridge import (
 from firmware_bridge import protocol as P
 from firmware_bridge.simdevice import PtyDevice, SimBoard
 from hardware.interface import POINTS, BoardDevice, ButtonName, Signal, StatusLight
+from tests.firmware_bridge.bridge_helpers import PROMPT, FakeClock, Harness, eventually
+
+#: Needs real time: a real pseudo-terminal and the link thread.
+pytestmark = pytest.mark.realtime
 
 
 def test_is_a_board_device(harness: Harness) -> None:

@@ -40,6 +40,9 @@ from morris.daemon.notify import Notifier
 from morris.daemon.status_file import ServiceStatus, read_status
 from tests.core.games import StrongGame, strong_games
 
+#: Needs real time: the daemon and a device on a real pseudo-terminal.
+pytestmark = pytest.mark.realtime
+
 #: Upper bound for anything that should take well under a second (real seconds, loaded machine).
 TIMEOUT = 20.0
 #: The issue's promise: the link is back within this long of the device returning.

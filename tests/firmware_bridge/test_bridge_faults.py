@@ -9,11 +9,15 @@ from __future__ import annotations
 import os
 import random
 
-from bridge_helpers import Harness, eventually
+import pytest
 
 from firmware_bridge import protocol as P
 from firmware_bridge.board import LinkState
 from hardware.interface import POINTS, Signal
+from tests.firmware_bridge.bridge_helpers import Harness, eventually
+
+#: Needs real time: a real pseudo-terminal and the link thread.
+pytestmark = pytest.mark.realtime
 
 
 def _setup_position(h: Harness) -> frozenset[str]:

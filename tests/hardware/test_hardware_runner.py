@@ -5,8 +5,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 
+import pytest
+
 from hardware.interface import BoardBase, Signal, StatusLight
 from hardware.runner import BoardRunner
+
+#: Needs real time: the board runner thread in real time.
+pytestmark = pytest.mark.realtime
 
 PROMPT = 5.0  # real seconds for anything that should happen at once
 

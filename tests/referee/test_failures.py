@@ -15,8 +15,7 @@ from morris.referee import (
     TurnAccepted,
 )
 from morris.referee.lights import compute_lights
-
-from .table import MILL_B, MILL_W, SETTLE, Table, board_of, mask, position
+from tests.referee.table import MILL_B, MILL_W, SETTLE, Table, board_of, mask, position
 
 # -- sliding a piece across points read as moves ---------------------------------------------------
 

@@ -15,8 +15,7 @@ from morris.referee import (
     TakenBack,
     TurnAccepted,
 )
-
-from .table import MILL_B, MILL_W, SETTLE, Table, board_of, mask, position
+from tests.referee.table import MILL_B, MILL_W, SETTLE, Table, board_of, mask, position
 
 # -- takeback by restoring the board -------------------------------------------------------------
 

@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 
 from morris.core import BLACK, POINT_NAMES, WHITE, Board, Color, Move
 from morris.referee import Flagged, GameOver, RefereeConfig, TakenBack
-
-from .table import Table
+from tests.referee.table import Table
 
 GAMES = Path(__file__).resolve().parent.parent / "data" / "strong-games.txt"
 CONFIG = RefereeConfig()

@@ -16,8 +16,7 @@ from morris.referee import (
     Resolved,
     TurnAccepted,
 )
-
-from .table import MILL_B, MILL_W, SETTLE, Table, board_of, mask, position
+from tests.referee.table import MILL_B, MILL_W, SETTLE, Table, board_of, mask, position
 
 
 def mill_table() -> Table:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from morris.core import BLACK, WHITE, Move
 from morris.referee import Flagged, MillClosed, PiToMove, Resolved, TurnAccepted
-
-from .table import MILL_B, MILL_W, SETTLE, Table, mask, position
+from tests.referee.table import MILL_B, MILL_W, SETTLE, Table, mask, position
 
 
 def pi_mill_table() -> Table:

@@ -295,9 +295,14 @@ def test_escape_closes_the_dialog_without_a_new_game() -> None:
         sim = app.sim
         await pilot.press("s")
         await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)  # the dialog is open
         await pilot.press("escape")
         await pilot.pause()
-        assert app.sim is sim
+        assert not isinstance(app.screen, NewGameScreen)  # and closed by Escape
+        assert app.sim is sim  # without a new game
+        await pilot.press("h")  # the board's keys work again once it is closed
+        await pilot.pause()
+        assert "pressed the hint button" in str(app.query_one("#message").render())
 
     run_app(test)
 
