@@ -205,7 +205,7 @@ class _Geometry:
 
 
 class BoardView(Widget):
-    """The 24 points on the 7x7 grid of RULES.md, with their lines, pieces and LEDs.
+    """The 24 points on the 7x7 grid of docs/RULES.md, with their lines, pieces and LEDs.
 
     Clicking a point posts :class:`BoardView.PointClicked`.
     """
