@@ -17,9 +17,7 @@ sys.path.insert(0, str(REPO))
 
 from morris.core import Board, Move, perft  # noqa: E402
 
-GAMES_FILES = (
-    REPO / "tests" / "data" / "strong-games.txt",
-)
+GAMES_FILES = (REPO / "tests" / "data" / "strong-games.txt",)
 
 
 def strong_games() -> list[list[str]]:
