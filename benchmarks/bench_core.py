@@ -1,7 +1,7 @@
 """Speed of the rules core: legal-move generation, push/pop, perft(5).
 
 Run as ``python benchmarks/bench_core.py``. The positions come from the strong games of
-``shared/games`` (or the copy in ``tests/data``): the start, the middle of placing, the middle of
+``tests/data/strong-games.txt``: the start, the middle of placing, the middle of
 the moving phase, and a flying endgame.
 """
 
@@ -17,10 +17,7 @@ sys.path.insert(0, str(REPO))
 
 from morris.core import Board, Move, perft  # noqa: E402
 
-GAMES_FILES = (
-    REPO.parent / "shared" / "games" / "strong-games.txt",
-    REPO / "tests" / "data" / "strong-games.txt",
-)
+GAMES_FILES = (REPO / "tests" / "data" / "strong-games.txt",)
 
 
 def strong_games() -> list[list[str]]:

@@ -61,7 +61,7 @@ OURS_TO_SAN: dict[str, str] = {
 SAN_TO_OURS: dict[str, str] = {san: name for name, san in OURS_TO_SAN.items()}
 
 SKILL = "30"
-#: Standard Nine Men's Morris as in RULES.md (see docs/SANMILL.md for the correspondence).
+#: Standard Nine Men's Morris as in docs/RULES.md (see docs/SANMILL.md for the correspondence).
 #: Every name exists in Sanmill's ucioption.cpp.
 RULE_OPTIONS: tuple[tuple[str, str], ...] = (
     ("PiecesCount", "9"),

@@ -26,7 +26,7 @@ POINTS: tuple[str, ...] = (
 
 
 class Signal(str, enum.Enum):  # noqa: UP042 (StrEnum would change str())
-    """What a point LED (or a status LED) shows. See the light language in DESIGN.md."""
+    """What a point LED (or a status LED) shows. See the light language in docs/DESIGN.md."""
 
     OFF = "off"  # nothing to do here
     ON = "on"  # put a piece here

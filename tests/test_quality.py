@@ -1,7 +1,7 @@
 """The project's own checks, run as part of the suite: lint, types and the layer contracts.
 
 They run the same tools a developer runs (ruff, mypy --strict on the rules core, import-linter),
-so a change that breaks the layers of DESIGN.md or the core's typing fails the tests.
+so a change that breaks the layers of docs/DESIGN.md or the core's typing fails the tests.
 """
 
 from __future__ import annotations

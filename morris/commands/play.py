@@ -1,7 +1,7 @@
 """``morris play``: a game between two people at the terminal, refereed by the rules core.
 
 Each turn shows the board, whose turn it is and the pieces in hand, then reads the turn in the
-notation of RULES.md (``d6``, ``a1-a4``, ``d6xg7``). A turn that closes a mill without naming a
+notation of docs/RULES.md (``d6``, ``a1-a4``, ``d6xg7``). A turn that closes a mill without naming a
 removal is followed by a prompt for the piece to remove. ``undo`` takes back the last turn,
 ``moves`` lists the legal turns, ``help`` explains the notation and ``quit`` ends the game.
 Illegal input is refused with the reason and the game goes on. With ``--save PATH`` the game is

@@ -1,4 +1,4 @@
-"""The board and the rules of RULES.md.
+"""The board and the rules of docs/RULES.md.
 
 >>> board = Board()
 >>> board.push_notation("d6")
@@ -773,7 +773,7 @@ class Board:
         return f"{type(self).__name__}({self.position()!r})"
 
     def __str__(self) -> str:
-        """The board drawn as in RULES.md, ``W`` and ``B`` for the pieces."""
+        """The board drawn as in docs/RULES.md, ``W`` and ``B`` for the pieces."""
         layout = (
             "7  {a7}-----------{d7}-----------{g7}\n"
             "   |           |           |\n"

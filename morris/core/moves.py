@@ -1,7 +1,7 @@
 """Turns of the game and their notation.
 
 A turn is one action (a placement, or a slide or fly from one point to another) plus at most one
-removal. The notation is the one of RULES.md: ``d6``, ``a1-a4``, ``d6xg7``, ``a1-a4xg7``.
+removal. The notation is the one of docs/RULES.md: ``d6``, ``a1-a4``, ``d6xg7``, ``a1-a4xg7``.
 
 >>> move = Move.parse("a1-a4xg7")
 >>> str(move)
@@ -22,7 +22,7 @@ class MorrisError(Exception):
 
 
 class InvalidMoveError(MorrisError, ValueError):
-    """Text that is not a turn in the notation of RULES.md."""
+    """Text that is not a turn in the notation of docs/RULES.md."""
 
 
 class IllegalMoveError(MorrisError, ValueError):

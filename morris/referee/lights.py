@@ -1,4 +1,4 @@
-"""The light language of DESIGN.md: the referee's state in, a signal per point out.
+"""The light language of docs/DESIGN.md: the referee's state in, a signal per point out.
 
 Pure functions of the referee's state (and, for a hint, the time): rendering twice gives the same
 lights, and nothing blinks because a sensor flickered below the debounce time.

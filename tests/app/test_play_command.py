@@ -11,7 +11,7 @@ import pytest
 from morris.commands import play
 from morris.core import Board, TwelveMensMorris, read_game
 
-# A strong game (shared/games/strong-games.txt) that black wins by blocking white on turn 20.
+# A strong game (tests/data/strong-games.txt) that black wins by blocking white on turn 20.
 BLOCKED_GAME = [
     "a7",
     "f4",

@@ -1,4 +1,4 @@
-"""DESIGN.md's list of failures real e-board users report, each as a physical scenario on the
+"""docs/DESIGN.md's list of failures real e-board users report, each as a physical scenario on the
 simulated board: what the person does with their hands, and what they see and the game accepts.
 (The serial link's loss is a scenario of the firmware bridge, tested with it.)"""
 

@@ -1,4 +1,4 @@
-"""The light language exactly as DESIGN.md gives it, seen on the simulated board's LEDs: the Pi's
+"""The light language as docs/DESIGN.md gives it, seen on the simulated board's LEDs: the Pi's
 placement, slide and removal, removable pieces after a person's mill, a lifted piece's targets, a
 wrong board after the grace time, the status LEDs, the hint button and the mode button."""
 

@@ -1,4 +1,4 @@
-"""The rules, played on the board: every rule of RULES.md as physical actions through the
+"""The rules, played on the board: every rule of docs/RULES.md as physical actions through the
 simulated board, checked by what a person sees (the lights, the status LEDs) and the game the
 referee accepted. Positions other than the start are resumed from a saved game (the daemon's
 state directory) and then set up by hand."""

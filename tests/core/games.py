@@ -8,11 +8,10 @@ from pathlib import Path
 
 from morris.core import Board, Termination
 
-#: The copy kept with the tests, so they do not depend on the sibling ``shared`` folder.
+#: The test data kept in the repository.
 DATA_DIR = Path(__file__).parents[1] / "data"
-#: The shared folder beside the repository (present in a checkout and in CI).
-SHARED_GAMES_DIR = Path(__file__).parents[2].parent / "shared" / "games"
 
+#: The strong games (see ``test_replay.py`` for where they came from and their checksum).
 STRONG_GAMES_FILE = "strong-games.txt"
 
 #: The termination names of the games file (``n-move`` is the no-removal draw).

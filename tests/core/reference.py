@@ -1,7 +1,7 @@
 """An independent statement of the rules, for checking the core against.
 
-Written from RULES.md alone and kept deliberately simple: points are names, pieces are sets of
-names, and the links and mills are read from the board diagram of RULES.md (copied below), not
+Written from docs/RULES.md alone and kept deliberately simple: points are names, pieces are sets of
+names, and the links and mills are read from the board diagram of docs/RULES.md (copied below), not
 from ``morris.core.points``. Nothing here is fast; the perft uses a transposition table so that
 deep counts stay affordable.
 """
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
-#: The board diagram of RULES.md, verbatim.
+#: The board diagram of docs/RULES.md, verbatim.
 DIAGRAM = """\
 7  a7----------d7----------g7
    |           |           |

@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md ("Board", "Play" and the points settled there), through the
+"""One test per rule of docs/RULES.md ("Board", "Play" and the points settled there), through the
 public API of :class:`morris.core.Board`."""
 
 from __future__ import annotations

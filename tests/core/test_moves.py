@@ -1,4 +1,4 @@
-"""Turns and their notation (RULES.md, settled point 9)."""
+"""Turns and their notation (docs/RULES.md, settled point 9)."""
 
 from __future__ import annotations
 

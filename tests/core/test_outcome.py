@@ -1,4 +1,4 @@
-"""How games end: outcome(), is_game_over(), result() and the draw settings (RULES.md 4-8)."""
+"""How games end: outcome(), is_game_over(), result(), the draw settings (docs/RULES.md 4-8)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """perft: the number of turn sequences, checked against an independent move generator.
 
 The values for depths 5 and 6 were derived with :mod:`tests.core.reference`, written from RULES.md
-with sets of point names and the links of the RULES.md diagram, sharing nothing with the core.
+with sets of point names and the links of the docs/RULES.md diagram, sharing nothing with the core.
 (The same generator gives perft(7) = 1873562112.)
 """
 

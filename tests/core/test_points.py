@@ -1,4 +1,4 @@
-"""The points, links and mills of the board agree with the diagram of RULES.md."""
+"""The points, links and mills of the board agree with the diagram of docs/RULES.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Endgame tables against an independent brute-force search written here from RULES.md."""
+"""Endgame tables against an independent brute-force search written here from docs/RULES.md."""
 
 from __future__ import annotations
 

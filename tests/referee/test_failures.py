@@ -1,4 +1,4 @@
-"""DESIGN.md's list of what goes wrong on e-boards, one test (or a few) per failure."""
+"""docs/DESIGN.md's list of what goes wrong on e-boards, one test (or a few) per failure."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The light language of DESIGN.md, signal by signal, and the status LEDs."""
+"""The light language of docs/DESIGN.md, signal by signal, and the status LEDs."""
 
 from __future__ import annotations
 
