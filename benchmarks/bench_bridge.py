@@ -15,10 +15,10 @@ import statistics
 import threading
 import time
 
+from device import SensorReading
 from firmware_bridge import SerialBoard
 from firmware_bridge import protocol as P
 from firmware_bridge.simdevice import PtyDevice, SimBoard
-from hardware.interface import SensorReading
 
 ROUNDS = 300
 BURST = 20_000

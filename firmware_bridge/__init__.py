@@ -2,7 +2,8 @@
 
 A Raspberry Pi Pico under the board scans the sensors and drives the LEDs (the firmware is in
 ``firmware_bridge/firmware``); :class:`SerialBoard` is the Pi's end and offers the same
-``hardware.interface.BoardDevice`` as the GPIO backends. The protocol is in PROTOCOL.md.
+``device.BoardDevice`` as the GPIO backends. The protocol is in PROTOCOL.md. Importing it loads
+no gpiozero: it shares only :mod:`device` with :mod:`hardware`.
 
 >>> from firmware_bridge import SerialBoard, find_device   # doctest: +SKIP
 >>> board = SerialBoard(find_device())                      # doctest: +SKIP
@@ -25,7 +26,6 @@ from firmware_bridge.exc import (
     HandshakeTimeout,
     LinkError,
     PayloadError,
-    PointError,
     ProtocolVersionError,
     RemoteError,
 )
@@ -45,7 +45,6 @@ __all__ = [
     "LinkState",
     "LinkStats",
     "PayloadError",
-    "PointError",
     "ProtocolVersionError",
     "RemoteError",
     "SerialBoard",

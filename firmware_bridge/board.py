@@ -27,24 +27,26 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import ClassVar
 
+from device import (
+    POINT_INDEX,
+    POINT_NAMES,
+    ButtonName,
+    ButtonPress,
+    SensorReading,
+    Signal,
+    StatusLight,
+    check_point,
+    names_of_mask,
+)
 from firmware_bridge import protocol as P
 from firmware_bridge.exc import (
     FrameError,
     HandshakeTimeout,
     LinkError,
     PayloadError,
-    PointError,
     ProtocolVersionError,
 )
 from firmware_bridge.link import Connection
-from hardware.interface import (
-    POINTS,
-    ButtonName,
-    ButtonPress,
-    SensorReading,
-    Signal,
-    StatusLight,
-)
 
 logger = logging.getLogger(__name__)
 
@@ -67,8 +69,7 @@ SIGNAL_CODES: dict[Signal, int] = {
     Signal.SLOW: P.SIG_SLOW,
     Signal.FAST: P.SIG_FAST,
 }
-_POINT_INDEX = {name: i for i, name in enumerate(POINTS)}
-_ALL_POINTS = (1 << len(POINTS)) - 1
+_ALL_POINTS = (1 << len(POINT_NAMES)) - 1
 _LED_DRIVERS = {P.LED_NONE: "none", P.LED_WS2812: "ws2812", P.LED_HC595: "hc595"}
 
 
@@ -119,13 +120,8 @@ class LinkStats:
     unknown_types: set[int] = field(default_factory=set)
 
 
-def mask_to_points(mask: int) -> frozenset[str]:
-    """The point names whose bits are set in ``mask`` (bit ``i`` is ``POINTS[i]``)."""
-    return frozenset(name for i, name in enumerate(POINTS) if mask >> i & 1)
-
-
 class SerialBoard:
-    """The board's microcontroller over a serial port, as a :class:`hardware.interface.BoardDevice`.
+    """The board's microcontroller over a serial port, as a :class:`device.BoardDevice`.
 
     ``url`` is anything :func:`serial.serial_for_url` opens: a stable device path such as
     ``/dev/morris-board`` or ``/dev/serial/by-id/...`` (see :func:`firmware_bridge.find_device`),
@@ -193,7 +189,7 @@ class SerialBoard:
         self._silent_first = wait_for_link
         self._resync_pending = False
         self._resync_at = 0.0
-        self._points = [P.SIG_OFF] * len(POINTS)
+        self._points = [P.SIG_OFF] * len(POINT_NAMES)
         self._status = [P.SIG_OFF] * len(STATUS_LIGHTS)
         self._generation = 1
         self._lights_resent = -1e9
@@ -221,15 +217,12 @@ class SerialBoard:
     def show(self, lights: Mapping[str, Signal]) -> None:
         """Show a signal on each point LED; points not named are switched off.
 
-        Raises :class:`~firmware_bridge.exc.PointError` for a name not in ``POINTS``. The device
+        Raises :class:`device.UnknownPoint` for a name not in ``POINT_NAMES``. The device
         does the blinking; while the link is down the lights are kept and sent on reconnect.
         """
-        codes = [P.SIG_OFF] * len(POINTS)
+        codes = [P.SIG_OFF] * len(POINT_NAMES)
         for name, signal in lights.items():
-            index = _POINT_INDEX.get(name)
-            if index is None:
-                raise PointError(f"unknown point {name!r} in show(); points are a7 .. c4")
-            codes[index] = SIGNAL_CODES[Signal(signal)]
+            codes[POINT_INDEX[check_point(name)]] = SIGNAL_CODES[Signal(signal)]
         with self._lock:
             if codes != self._points:
                 self._points = codes
@@ -288,7 +281,7 @@ class SerialBoard:
             self._closed = True
             conn = self._conn
             if conn is not None and self._state is LinkState.UP:
-                self._points = [P.SIG_OFF] * len(POINTS)
+                self._points = [P.SIG_OFF] * len(POINT_NAMES)
                 self._status = [P.SIG_OFF] * len(STATUS_LIGHTS)
                 self._lights_changed_locked()
             sends = self._take_sends_locked()
@@ -661,7 +654,7 @@ class SerialBoard:
 
     def _set_mask_locked(self, mask: int) -> None:
         self._mask = mask
-        points = mask_to_points(mask)
+        points = names_of_mask(mask)
         if self._silent_first:
             self._silent_first = False
             self._reported = points

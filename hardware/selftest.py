@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from hardware.interface import POINTS, ButtonName, ButtonPress, Signal, StatusLight
+from device import POINT_NAMES, ButtonName, ButtonPress, Signal, StatusLight
 
 if TYPE_CHECKING:
     from hardware.board import GpioBoard
@@ -101,7 +101,7 @@ class Builder(Protocol):
         ...
 
 
-_LIGHT_NAMES = {*POINTS, *(s.value for s in StatusLight)}
+_LIGHT_NAMES = {*POINT_NAMES, *(s.value for s in StatusLight)}
 
 
 class TerminalBuilder:
@@ -236,7 +236,7 @@ def _check_leds(
         wire = profile.leds.get(name) or profile.status.get(StatusLight(name))
         where = profile.describe_output(wire) if wire is not None else "not in the profile"
         report.faults.append(Fault("LED stuck on", name, f"lit with every output off; {where}"))
-    targets: list[str] = [*POINTS, *(s.value for s in profile.status)]
+    targets: list[str] = [*POINT_NAMES, *(s.value for s in profile.status)]
     for name in targets:
         if name in stuck:
             continue  # already reported
@@ -293,7 +293,7 @@ def _check_sensors(
         where = profile.describe_input(profile.sensors[name])
         detail = f"reads a piece on an empty board; {where}"
         report.faults.append(Fault("sensor stuck", name, detail))
-    for name in POINTS:
+    for name in POINT_NAMES:
         if name in stuck:
             continue
         device.show({name: Signal.ON})

@@ -41,15 +41,16 @@ from typing import Any, Self
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from hardware.board import GpioBoard
-from hardware.interface import (
+from device import (
     BLINK_TIMING,
-    POINTS,
+    POINT_NAMES,
     ButtonName,
     Signal,
     StatusLight,
+    VirtualClock,
     check_point,
 )
+from hardware.board import GpioBoard
 from hardware.profiles import (
     DEFAULT_PROFILE,
     ChainOutput,
@@ -63,7 +64,6 @@ __all__ = [
     "BoardEmulator",
     "EmulatedPin",
     "SimulatedBoard",
-    "VirtualClock",
     "miswire",
 ]
 
@@ -76,26 +76,6 @@ _FAST_GAP = 0.3
 _STALE = 0.05
 #: How much LED history is kept.
 _KEEP = 2.0 * DECODE_WINDOW
-
-
-class VirtualClock:
-    """A clock that only moves when told: ``clock()`` returns :attr:`now`."""
-
-    def __init__(self, start: float = 0.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def set(self, now: float) -> None:
-        """Move to ``now`` (never backwards)."""
-        if now > self.now:
-            self.now = now
-
-    def advance(self, seconds: float) -> float:
-        """Move forward by ``seconds``; return the new time."""
-        self.now += seconds
-        return self.now
 
 
 class EmulatedPin(MockPin):  # type: ignore[misc]  # gpiozero has no type hints
@@ -572,7 +552,7 @@ class SimulatedBoard:
     def occupied(self) -> frozenset[str]:
         """Where magnets are now (the truth, not the reading)."""
         at = self._at()
-        return frozenset(p for p in POINTS if self.emulator.is_present(p, at))
+        return frozenset(p for p in POINT_NAMES if self.emulator.is_present(p, at))
 
     # -- noise and faults ------------------------------------------------------------------
 
@@ -610,7 +590,7 @@ class SimulatedBoard:
     def lights(self) -> dict[str, Signal]:
         """Every point's decoded LED signal."""
         now = self.now
-        return {p: self.emulator.signal(p, now) for p in POINTS}
+        return {p: self.emulator.signal(p, now) for p in POINT_NAMES}
 
     def status_signal(self, light: StatusLight) -> Signal:
         """The decoded signal of a status LED (``OFF`` if the build has none)."""
@@ -618,7 +598,7 @@ class SimulatedBoard:
 
     def lit(self) -> set[str | StatusLight]:
         """What a person sees lit (steady or blinking) now: points and status lights."""
-        names: list[str | StatusLight] = [*POINTS, *StatusLight]
+        names: list[str | StatusLight] = [*POINT_NAMES, *StatusLight]
         now = self.now
         signal = self.emulator.signal
         return {n for n in names if signal(self._output_key(n), now) is not Signal.OFF}

@@ -21,7 +21,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from hardware.interface import BoardDevice, ButtonPress, SensorReading, Signal, StatusLight
+from device import BoardDevice, ButtonPress, SensorReading, Signal, StatusLight
 from hardware.runner import BoardRunner
 from morris.app.config import Config, ConfigError, load_config
 from morris.app.controller import Controller, SearchJob

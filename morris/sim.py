@@ -22,9 +22,9 @@ import logging
 from pathlib import Path
 from typing import Protocol
 
-from hardware.interface import ButtonName, ButtonPress, SensorReading, StatusLight
+from device import ButtonName, ButtonPress, SensorReading, StatusLight, VirtualClock
 from hardware.profiles import DEFAULT_PROFILE
-from hardware.sim import SimulatedBoard, VirtualClock
+from hardware.sim import SimulatedBoard
 from morris.app.config import Config
 from morris.app.controller import Controller, SearchJob
 from morris.app.search import Deliver, SearchFunction, VirtualRunner, make_search

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from hardware.interface import BoardDevice, ButtonName, Signal, StatusLight
+from device import BoardDevice, ButtonName, Signal, StatusLight
 from morris.app.config import Config
 from morris.app.store import GameStore, SavedGame
 from morris.core import BLACK, COLOR_NAMES, POINT_NAMES, WHITE, Board, Color, Move, find_variant

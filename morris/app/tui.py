@@ -34,7 +34,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Header, Input, Label, RadioButton, RadioSet, Select, Static
 
-from hardware.interface import POINTS, Signal, StatusLight, signal_level
+from device import Signal, StatusLight, signal_level
 from morris.app.config import Config
 from morris.app.controller import SearchJob
 from morris.app.search import Deliver, SearchFunction, ThreadedRunner, make_search
@@ -59,7 +59,7 @@ EVENT_LINES = 6
 PANEL_WIDTH = 38
 
 _FILES = "abcdefg"
-_POINT_SET = frozenset(POINTS)
+_POINT_SET = frozenset(POINT_NAMES)
 
 
 # -- the Pi's searches off the UI thread ------------------------------------------------------
@@ -160,7 +160,7 @@ def point_views(
     pieces = board.pieces()
     present = frozenset(present)
     views = {}
-    for name in POINTS:
+    for name in POINT_NAMES:
         colour = pieces.get(name)
         signal = Signal(lights.get(name, "off"))
         if name in present:
@@ -263,7 +263,7 @@ class BoardView(Widget):
     def point_at(self, x: int, y: int) -> str | None:
         """The point drawn at content offset (``x``, ``y``), or ``None``."""
         geometry = self._geometry()
-        for name in POINTS:
+        for name in POINT_NAMES:
             cx, cy = geometry.centre(name)
             if abs(x - cx) <= 2 and abs(y - cy) <= max(0, geometry.dy // 2 - 1):
                 return name
@@ -302,7 +302,7 @@ class BoardView(Widget):
             put(g.x0, g.y0 + (7 - rank) * g.dy, str(rank), _LABEL)
         for col, letter in enumerate(_FILES):
             put(g.x0 + 4 + col * g.dx, g.y0 + 6 * g.dy + 1, letter, _LABEL)
-        for name in POINTS:
+        for name in POINT_NAMES:
             view = self.views.get(name)
             x, y = g.centre(name)
             glyph, style = self._cell(name, view)
@@ -504,7 +504,7 @@ def parse_actions(text: str, present: frozenset[str], now: float) -> list[_Actio
     Raises :class:`InputError` naming the bad part; then nothing is done.
     """
     if text.strip().lower() == "clear":
-        return [_Action(now, "lift", name) for name in POINTS if name in present]
+        return [_Action(now, "lift", name) for name in POINT_NAMES if name in present]
     tokens = [t for t in re.split(r"[\s,;]+|(?=x)", text.strip().lower()) if t]
     if not tokens:
         raise InputError("type a point (d6), a move (a1-a4) or a removal (xg7)")

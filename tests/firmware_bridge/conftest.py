@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from bridge_helpers import FakeClock, Harness
+from bridge_helpers import Harness, host_clock
 
+from device import VirtualClock
 from firmware_bridge.simdevice import PtyDevice, SimBoard
 
 
@@ -17,12 +18,12 @@ def device() -> Iterator[PtyDevice]:
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
+def clock() -> VirtualClock:
+    return host_clock()
 
 
 @pytest.fixture
-def harness(device: PtyDevice, clock: FakeClock) -> Iterator[Harness]:
+def harness(device: PtyDevice, clock: VirtualClock) -> Iterator[Harness]:
     h = Harness(device, clock)
     try:
         yield h

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 
-from hardware.interface import BoardBase, Signal, StatusLight
+from device import BoardBase, Signal, StatusLight
 from hardware.runner import BoardRunner
 
 PROMPT = 5.0  # real seconds for anything that should happen at once

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hardware import ButtonName
+from device import ButtonName
 from hardware.profiles import load_profile
 from hardware.selftest import (
     ScriptedBuilder,

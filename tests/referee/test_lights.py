@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hardware.interface import Signal, StatusLight
+from device import Signal, StatusLight
 from morris.core import BLACK, WHITE, Move
 from morris.lights import STATUS_LIGHTS, Light, compute_lights, status_lights, turn_lights
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hardware.interface import BoardDevice, Signal, StatusLight
+from device import BoardDevice, Signal, StatusLight
 from hardware.sim import SimulatedBoard
 from morris.app.config import Config
 from morris.app.notify import Notifier

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from hardware.interface import BoardDevice, StatusLight
+from device import BoardDevice, StatusLight
 from morris.app.controller import SearchJob, board_from_config
 from morris.app.exceptions import StatusFileError
 from morris.app.status import read_status
