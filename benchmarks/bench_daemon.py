@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from device import Signal
-from hardware.sim import SimulatedBoard
+from hardware.mockboard import SimulatedBoard
 from morris.app.config import Config
 from morris.app.controller import board_from_config
 from morris.app.notify import Notifier

@@ -19,8 +19,8 @@ from gpiozero.pins.mock import MockFactory
 
 from device import POINT_NAMES, SensorReading, Signal
 from hardware import load_profile, open_board
+from hardware.mockboard import SimulatedBoard
 from hardware.runner import BoardRunner
-from hardware.sim import SimulatedBoard
 
 
 def cpu_share(

@@ -5,7 +5,7 @@ magnet on every point in turn while showing the live sensor state (dead, stuck a
 sensors), and asks for each button. The person is a :class:`Builder`: :class:`TerminalBuilder`
 on the command line (``morris selftest``), :class:`ScriptedBuilder` on a simulated board.
 
->>> from hardware.sim import SimulatedBoard, miswire
+>>> from hardware.mockboard import SimulatedBoard, miswire
 >>> from hardware.profiles import load_profile
 >>> profile = load_profile("shift-register")
 >>> sim = SimulatedBoard(profile, wiring=miswire(profile, sensors=[("a7", "d7")]))
@@ -25,7 +25,7 @@ from device import POINT_NAMES, ButtonName, ButtonPress, Signal, StatusLight
 
 if TYPE_CHECKING:
     from hardware.board import GpioBoard
-    from hardware.sim import SimulatedBoard
+    from hardware.mockboard import SimulatedBoard
 
 logger = logging.getLogger(__name__)
 
@@ -142,7 +142,7 @@ class TerminalBuilder:
 
 
 class ScriptedBuilder:
-    """A builder on a :class:`~hardware.sim.SimulatedBoard` who does as asked, perfectly."""
+    """A builder on a :class:`~hardware.mockboard.SimulatedBoard` who does as asked, perfectly."""
 
     def __init__(self, sim: SimulatedBoard) -> None:
         self.sim = sim
@@ -376,8 +376,8 @@ def demo_miswired_board(profile_name: str = "shift-register", seed: int = 0) -> 
 
     Sensors a7/d7 and LEDs c5/e5 swapped, sensor g1 dead, sensor b2 stuck on, LED f4 dead.
     """
+    from hardware.mockboard import SimulatedBoard, miswire
     from hardware.profiles import load_profile
-    from hardware.sim import SimulatedBoard, miswire
 
     profile = load_profile(profile_name)
     wiring = miswire(profile, sensors=[("a7", "d7")], leds=[("c5", "e5")])

@@ -81,8 +81,8 @@ def open_hardware(config: Config, *, clock: Callable[[], float] = time.monotonic
     backend = config.hardware.backend
     profile = config.hardware.profile or None
     if backend == "sim":
+        from hardware.mockboard import SimulatedBoard
         from hardware.profiles import DEFAULT_PROFILE
-        from hardware.sim import SimulatedBoard
 
         simulated = SimulatedBoard(profile or DEFAULT_PROFILE, clock=clock)
         return OpenedBoard(simulated.device, "sim", keep=simulated)

@@ -10,7 +10,7 @@ from typing import Generic, TypeVar
 from device import POINT_INDEX, ButtonPress, SensorReading, VirtualClock
 from firmware_bridge import SerialBoard
 from firmware_bridge.board import LinkState
-from firmware_bridge.simdevice import PtyDevice
+from firmware_bridge.ptydevice import PtyDevice
 
 T = TypeVar("T")
 

@@ -8,12 +8,13 @@ import pytest
 from bridge_helpers import Harness, host_clock
 
 from device import VirtualClock
-from firmware_bridge.simdevice import PtyDevice, SimBoard
+from firmware_bridge.emulator import EmulatedPico
+from firmware_bridge.ptydevice import PtyDevice
 
 
 @pytest.fixture
 def device() -> Iterator[PtyDevice]:
-    with PtyDevice(SimBoard()) as dev:
+    with PtyDevice(EmulatedPico()) as dev:
         yield dev
 
 

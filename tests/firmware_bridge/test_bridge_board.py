@@ -25,7 +25,8 @@ from firmware_bridge import (
     SerialBoard,
 )
 from firmware_bridge import protocol as P
-from firmware_bridge.simdevice import PtyDevice, SimBoard
+from firmware_bridge.emulator import EmulatedPico
+from firmware_bridge.ptydevice import PtyDevice
 
 
 def test_is_a_board_device(harness: Harness) -> None:
@@ -34,7 +35,7 @@ def test_is_a_board_device(harness: Harness) -> None:
 
 
 def test_handshake_reads_the_firmware_and_the_initial_snapshot() -> None:
-    sim = SimBoard()
+    sim = EmulatedPico()
     sim.set_occupied({POINT_INDEX["d6"], POINT_INDEX["a1"]})  # before power-up
     with PtyDevice(sim) as device, SerialBoard(device.url, clock=host_clock()) as board:
         info = board.firmware_info

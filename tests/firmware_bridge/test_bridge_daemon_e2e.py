@@ -30,8 +30,9 @@ import pytest
 
 from device import POINT_INDEX, POINT_NAMES
 from firmware_bridge import SerialBoard
+from firmware_bridge.emulator import Color, EmulatedPico
 from firmware_bridge.firmware.config import CONFIG
-from firmware_bridge.simdevice import Color, PtyDevice, SimBoard
+from firmware_bridge.ptydevice import PtyDevice
 from morris.app.config import Config
 from morris.app.notify import Notifier
 from morris.app.status import ServiceStatus, read_status
@@ -81,7 +82,7 @@ def wait_until(predicate: Callable[[], Any], what: str, timeout: float = TIMEOUT
     return time.monotonic() - start
 
 
-class WatchedBoard(SimBoard):
+class WatchedBoard(EmulatedPico):
     """The simulated board, keeping every frame the firmware writes to its LED chain."""
 
     def __init__(self) -> None:

@@ -20,7 +20,7 @@ from device import (
 )
 from hardware import load_profile, open_board
 from hardware.board import GpioBoard, next_blink_edge
-from hardware.sim import SimulatedBoard
+from hardware.mockboard import SimulatedBoard
 
 PROFILES = ["direct", "matrix", "shift-register"]
 
@@ -147,7 +147,7 @@ def test_leds_are_dark_after_close(name: str) -> None:
     assert set(sim.lights().values()) == {Signal.ON}
     sim.device.close()
     later = sim.now + 0.1
-    assert not any(sim.emulator.level(key, later) for key in sim.emulator.history)
+    assert not any(sim.circuit.level(key, later) for key in sim.circuit.history)
 
 
 def test_failing_constructor_closes_what_it_opened() -> None:

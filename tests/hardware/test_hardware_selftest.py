@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from device import ButtonName
+from hardware.mockboard import SimulatedBoard, miswire
 from hardware.profiles import load_profile
 from hardware.selftest import (
     ScriptedBuilder,
@@ -13,7 +14,6 @@ from hardware.selftest import (
     render_board,
     run_selftest,
 )
-from hardware.sim import SimulatedBoard, miswire
 
 
 @pytest.mark.parametrize("name", ["direct", "matrix", "shift-register"])

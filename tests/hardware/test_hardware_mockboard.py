@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from device import POINT_NAMES, SensorReading, Signal, VirtualClock
-from hardware.sim import DECODE_WINDOW, SimulatedBoard
+from hardware.leddecoder import DECODE_WINDOW
+from hardware.mockboard import SimulatedBoard
 from hardware.wiring import Debouncer
 
 point_sets = st.frozensets(st.sampled_from(POINT_NAMES))
