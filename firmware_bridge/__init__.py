@@ -9,14 +9,7 @@ no gpiozero: it shares only :mod:`device` with :mod:`hardware`.
 >>> board = SerialBoard(find_device())                      # doctest: +SKIP
 """
 
-from firmware_bridge.board import (
-    BUTTONS,
-    STATUS_LIGHTS,
-    FirmwareInfo,
-    LinkState,
-    LinkStats,
-    SerialBoard,
-)
+from firmware_bridge.board import SerialBoard
 from firmware_bridge.discovery import MICROPYTHON_PID, PICO_VID, find_device
 from firmware_bridge.exc import (
     BridgeError,
@@ -29,6 +22,9 @@ from firmware_bridge.exc import (
     ProtocolVersionError,
     RemoteError,
 )
+from firmware_bridge.handlers import BUTTONS, FirmwareInfo
+from firmware_bridge.lights import STATUS_LIGHTS
+from firmware_bridge.linkstate import LinkState, LinkStats
 
 __all__ = [
     "BUTTONS",

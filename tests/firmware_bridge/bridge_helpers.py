@@ -8,8 +8,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from device import POINT_INDEX, ButtonPress, SensorReading, VirtualClock
-from firmware_bridge import SerialBoard
-from firmware_bridge.board import LinkState
+from firmware_bridge import LinkState, SerialBoard
 from firmware_bridge.ptydevice import PtyDevice
 
 T = TypeVar("T")

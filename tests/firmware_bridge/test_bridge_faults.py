@@ -12,8 +12,8 @@ import random
 from bridge_helpers import Harness, eventually
 
 from device import POINT_INDEX, Signal
+from firmware_bridge import LinkState
 from firmware_bridge import protocol as P
-from firmware_bridge.board import LinkState
 
 
 def _setup_position(h: Harness) -> frozenset[str]:
