@@ -2,7 +2,8 @@
 
     python benchmarks/bench_bridge.py
 
-The simulated firmware (firmware_bridge.simdevice) serves a pty; SerialBoard is the host end.
+The firmware on an emulated Pico (firmware_bridge.ptydevice) serves a pty; SerialBoard is the
+host end.
 Latency: a piece placed on the simulated board until SerialBoard's when_changed runs (debounce
 set to 0 here; a real board adds its 30 ms debounce), and a SNAPSHOT_REQUEST until its answer is
 applied. Throughput: valid frames per second the host decodes from a burst the device writes.
@@ -15,10 +16,11 @@ import statistics
 import threading
 import time
 
+from device import SensorReading
 from firmware_bridge import SerialBoard
 from firmware_bridge import protocol as P
-from firmware_bridge.simdevice import PtyDevice, SimBoard
-from hardware.interface import SensorReading
+from firmware_bridge.emulator import EmulatedPico
+from firmware_bridge.ptydevice import PtyDevice
 
 ROUNDS = 300
 BURST = 20_000
@@ -30,7 +32,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def main() -> None:
-    sim = SimBoard({**SimBoard().config, "debounce_ms": 0, "scan_interval_ms": 0})
+    sim = EmulatedPico({**EmulatedPico().config, "debounce_ms": 0, "scan_interval_ms": 0})
     with PtyDevice(sim) as device, SerialBoard(device.url) as board:
         arrived = threading.Event()
 

@@ -35,8 +35,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from hardware.interface import Signal
-from hardware.sim import SimulatedBoard
+from device import Signal
+from hardware.mockboard import SimulatedBoard
 from morris.app.config import Config
 from morris.app.controller import board_from_config
 from morris.core import Board, Move

@@ -17,9 +17,10 @@ import time
 
 from gpiozero.pins.mock import MockFactory
 
-from hardware import POINTS, SensorReading, Signal, load_profile, open_board
+from device import POINT_NAMES, SensorReading, Signal
+from hardware import load_profile, open_board
+from hardware.mockboard import SimulatedBoard
 from hardware.runner import BoardRunner
-from hardware.sim import SimulatedBoard
 
 
 def cpu_share(
@@ -50,7 +51,7 @@ def chain_update_cost(repeats: int = 2000) -> float:
         assert chain is not None
         start = time.perf_counter()
         for i in range(repeats):
-            chain.write({POINTS[i % 24]: True})
+            chain.write({POINT_NAMES[i % 24]: True})
         return (time.perf_counter() - start) / repeats * 1e6
 
 
@@ -66,7 +67,7 @@ def latency_virtual(scan_hz: float, samples: int = 200) -> tuple[float, float, f
             sim.wait(rng.uniform(0.05, 0.2))  # a random phase against the scan
             placed = sim.now + rng.uniform(0.0, 1.0 / scan_hz)
             sim.advance(placed)
-            point = POINTS[i % 24]
+            point = POINT_NAMES[i % 24]
             (sim.lift if point in sim.occupied() else sim.place)(point)
             readings.clear()
             sim.wait(0.2)
@@ -112,7 +113,7 @@ def main() -> None:
     for hz in (100, 200):
         share = cpu_share("shift-register", s, scan_hz=hz)
         print(f"  3x8 sensor matrix scan at {hz} Hz (+4 direct buttons): {share:6.1%}")
-    blink = dict.fromkeys(POINTS, Signal.FAST)
+    blink = dict.fromkeys(POINT_NAMES, Signal.FAST)
     print(
         f"  ... at 100 Hz with all 24 LEDs fast-blinking on the 595 chain: "
         f"{cpu_share('shift-register', s, lights=blink):6.1%}"

@@ -2,20 +2,14 @@
 
 A Raspberry Pi Pico under the board scans the sensors and drives the LEDs (the firmware is in
 ``firmware_bridge/firmware``); :class:`SerialBoard` is the Pi's end and offers the same
-``hardware.interface.BoardDevice`` as the GPIO backends. The protocol is in PROTOCOL.md.
+``device.BoardDevice`` as the GPIO backends. The protocol is in PROTOCOL.md. Importing it loads
+no gpiozero: it shares only :mod:`device` with :mod:`hardware`.
 
 >>> from firmware_bridge import SerialBoard, find_device   # doctest: +SKIP
 >>> board = SerialBoard(find_device())                      # doctest: +SKIP
 """
 
-from firmware_bridge.board import (
-    BUTTONS,
-    STATUS_LIGHTS,
-    FirmwareInfo,
-    LinkState,
-    LinkStats,
-    SerialBoard,
-)
+from firmware_bridge.board import SerialBoard
 from firmware_bridge.discovery import MICROPYTHON_PID, PICO_VID, find_device
 from firmware_bridge.exc import (
     BridgeError,
@@ -25,10 +19,12 @@ from firmware_bridge.exc import (
     HandshakeTimeout,
     LinkError,
     PayloadError,
-    PointError,
     ProtocolVersionError,
     RemoteError,
 )
+from firmware_bridge.handlers import BUTTONS, FirmwareInfo
+from firmware_bridge.lights import STATUS_LIGHTS
+from firmware_bridge.linkstate import LinkState, LinkStats
 
 __all__ = [
     "BUTTONS",
@@ -45,7 +41,6 @@ __all__ = [
     "LinkState",
     "LinkStats",
     "PayloadError",
-    "PointError",
     "ProtocolVersionError",
     "RemoteError",
     "SerialBoard",

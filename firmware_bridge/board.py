@@ -13,119 +13,37 @@ then, only if the fresh snapshot differs from the last one reported, one ``when_
 it. The daemon's referee takes a changed snapshot as what the person did, so a daemon that
 wants to treat changes made while the board was unplugged differently (for instance as "restore
 the position" rather than as moves) decides that on the link-down/up signal.
+
+The parts: the link's state machine (:mod:`firmware_bridge.linkstate`), the handling of the
+device's frames (:mod:`firmware_bridge.handlers`), the lights as sent
+(:mod:`firmware_bridge.lights`) and callback delivery (:mod:`firmware_bridge.delivery`); this
+module owns the port, the lock and the sending.
 """
 
 from __future__ import annotations
 
-import collections
-import enum
 import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from types import TracebackType
-from typing import ClassVar
 
+from device import ButtonPress, SensorReading, Signal, StatusLight
 from firmware_bridge import protocol as P
-from firmware_bridge.exc import (
-    FrameError,
-    HandshakeTimeout,
-    LinkError,
-    PayloadError,
-    PointError,
-    ProtocolVersionError,
-)
+from firmware_bridge.delivery import CallbackQueue, LinkChange
+from firmware_bridge.exc import FrameError, HandshakeTimeout, LinkError
+from firmware_bridge.handlers import FirmwareInfo, FrameHandlers
+from firmware_bridge.lights import LightState, point_codes
 from firmware_bridge.link import Connection
-from hardware.interface import (
-    POINTS,
-    ButtonName,
-    ButtonPress,
-    SensorReading,
-    Signal,
-    StatusLight,
-)
+from firmware_bridge.linkstate import LinkMachine, LinkState, LinkStats, LinkTiming
+
+__all__ = ["SerialBoard"]
 
 logger = logging.getLogger(__name__)
 
-#: Button ``i`` of the device is ``BUTTONS[i]``; status LED ``i`` is ``STATUS_LIGHTS[i]``.
-BUTTONS: tuple[ButtonName, ...] = (
-    ButtonName.NEW,
-    ButtonName.TAKEBACK,
-    ButtonName.HINT,
-    ButtonName.MODE,
-)
-STATUS_LIGHTS: tuple[StatusLight, ...] = (
-    StatusLight.TURN,
-    StatusLight.THINKING,
-    StatusLight.ERROR,
-    StatusLight.GAME_OVER,
-)
-SIGNAL_CODES: dict[Signal, int] = {
-    Signal.OFF: P.SIG_OFF,
-    Signal.ON: P.SIG_ON,
-    Signal.SLOW: P.SIG_SLOW,
-    Signal.FAST: P.SIG_FAST,
-}
-_POINT_INDEX = {name: i for i, name in enumerate(POINTS)}
-_ALL_POINTS = (1 << len(POINTS)) - 1
-_LED_DRIVERS = {P.LED_NONE: "none", P.LED_WS2812: "ws2812", P.LED_HC595: "hc595"}
-
-
-class LinkState(enum.StrEnum):
-    """Where the link to the device stands."""
-
-    DOWN = "down"  # no port open; the next attempt is scheduled with backoff
-    CONNECTING = "connecting"  # port open, waiting for HELLO and a snapshot
-    UP = "up"
-
-
-@dataclass(frozen=True)
-class FirmwareInfo:
-    """What the device announced in its HELLO."""
-
-    protocol: tuple[int, int]
-    firmware: tuple[int, int, int]
-    boot_id: int
-    sensors: int
-    leds: int
-    status_lights: int
-    buttons: int
-    led_driver: str
-    heartbeat_interval: float
-
-    @property
-    def firmware_version(self) -> str:
-        return ".".join(str(part) for part in self.firmware)
-
-
-@dataclass
-class LinkStats:
-    """Counters since the board was made; read them for diagnostics and benchmarks."""
-
-    frames_in: int = 0
-    frames_out: int = 0
-    bad_frames: int = 0
-    crc_errors: int = 0
-    payload_errors: int = 0
-    unknown_frames: int = 0
-    device_errors: int = 0
-    duplicates: int = 0
-    gaps: int = 0
-    resyncs: int = 0
-    connects: int = 0
-    link_losses: int = 0
-    last_error: str = ""
-    unknown_types: set[int] = field(default_factory=set)
-
-
-def mask_to_points(mask: int) -> frozenset[str]:
-    """The point names whose bits are set in ``mask`` (bit ``i`` is ``POINTS[i]``)."""
-    return frozenset(name for i, name in enumerate(POINTS) if mask >> i & 1)
-
 
 class SerialBoard:
-    """The board's microcontroller over a serial port, as a :class:`hardware.interface.BoardDevice`.
+    """The board's microcontroller over a serial port, as a :class:`device.BoardDevice`.
 
     ``url`` is anything :func:`serial.serial_for_url` opens: a stable device path such as
     ``/dev/morris-board`` or ``/dev/serial/by-id/...`` (see :func:`firmware_bridge.find_device`),
@@ -164,46 +82,38 @@ class SerialBoard:
         self.when_link_changed = when_link_changed
         self.stats = LinkStats()
         self._clock = clock
-        self._heartbeat_interval = heartbeat_interval
-        self._heartbeat_timeout = heartbeat_timeout
-        self._hello_timeout = hello_timeout
-        self._hello_retry = hello_retry
-        self._backoff_initial = backoff_initial
-        self._backoff_max = backoff_max
+        self._timing = LinkTiming(
+            heartbeat_interval=heartbeat_interval,
+            heartbeat_timeout=heartbeat_timeout,
+            hello_timeout=hello_timeout,
+            hello_retry=hello_retry,
+            backoff_initial=backoff_initial,
+            backoff_max=backoff_max,
+        )
         self._baudrate = baudrate
 
         self._lock = threading.Lock()
-        self._up_event = threading.Event()
-        self._events: collections.deque[tuple[str, object]] = collections.deque()
-        self._draining = False
+        self._callbacks = CallbackQueue(self)
         self._sends: list[tuple[int, Connection, bytes]] = []
         self._to_close: list[Connection] = []
 
         self._closed = False
         self._conn: Connection | None = None
+        #: The connection's generation: frames and failures of a connection given up are ignored.
         self._gen = 0
-        self._state = LinkState.DOWN
-        self._info: FirmwareInfo | None = None
-        self._hello_seen = False
-        self._version_error: ProtocolVersionError | None = None
-        self._seq = 0
-        self._button_seq: int | None = None
-        self._mask = 0
-        self._reported: frozenset[str] = frozenset()
-        self._silent_first = wait_for_link
-        self._resync_pending = False
-        self._resync_at = 0.0
-        self._points = [P.SIG_OFF] * len(POINTS)
-        self._status = [P.SIG_OFF] * len(STATUS_LIGHTS)
-        self._generation = 1
-        self._lights_resent = -1e9
-        now = clock()
-        self._last_rx = now
-        self._connect_started = now
-        self._next_hello = now
-        self._next_heartbeat = now
-        self._next_attempt = now
-        self._backoff = backoff_initial
+        self._link = LinkMachine(self._timing, clock())
+        self._lights = LightState()
+        self._frames = FrameHandlers(
+            url,
+            clock=clock,
+            link=self._link,
+            stats=self.stats,
+            lights=self._lights,
+            send=self._send_locked,
+            post=self._callbacks.post,
+            drop=self._drop_locked,
+            silent_first=wait_for_link,
+        )
         if wait_for_link:
             try:
                 self._wait_for_first_link()
@@ -216,65 +126,54 @@ class SerialBoard:
     def sensors(self) -> frozenset[str]:
         """The points where a piece was last sensed (unchanged while the link is down)."""
         with self._lock:
-            return self._reported
+            return self._frames.reported
 
     def show(self, lights: Mapping[str, Signal]) -> None:
         """Show a signal on each point LED; points not named are switched off.
 
-        Raises :class:`~firmware_bridge.exc.PointError` for a name not in ``POINTS``. The device
+        Raises :class:`device.UnknownPoint` for a name not in ``POINT_NAMES``. The device
         does the blinking; while the link is down the lights are kept and sent on reconnect.
         """
-        codes = [P.SIG_OFF] * len(POINTS)
-        for name, signal in lights.items():
-            index = _POINT_INDEX.get(name)
-            if index is None:
-                raise PointError(f"unknown point {name!r} in show(); points are a7 .. c4")
-            codes[index] = SIGNAL_CODES[Signal(signal)]
+        codes = point_codes(lights)
         with self._lock:
-            if codes != self._points:
-                self._points = codes
+            if self._lights.set_points(codes):
                 self._lights_changed_locked()
             sends = self._take_sends_locked()
         self._flush(sends)
 
     def set_status(self, light: StatusLight, signal: Signal) -> None:
         """Show ``signal`` on one status LED (a status LED the device lacks is ignored)."""
-        index = STATUS_LIGHTS.index(StatusLight(light))
-        code = SIGNAL_CODES[Signal(signal)]
         with self._lock:
-            if self._status[index] != code:
-                self._status[index] = code
+            if self._lights.set_status(light, signal):
                 self._lights_changed_locked()
             sends = self._take_sends_locked()
         self._flush(sends)
 
     def poll(self, now: float) -> float:
         """Send heartbeats, notice a silent device, reconnect; return when to be called next."""
+        link = self._link
         with self._lock:
             if self._closed:
                 return now + 1.0
-            if self._state is LinkState.DOWN and now >= self._next_attempt:
+            if link.connect_due(now):
                 self._connect_locked(now)
-            if self._state is LinkState.CONNECTING:
-                if now - self._connect_started > self._hello_timeout:
+            if link.state is LinkState.CONNECTING:
+                if link.handshake_expired(now):
                     self._drop_locked(
-                        f"no answer to HELLO_REQUEST within {self._hello_timeout:g} s", now
+                        f"no answer to HELLO_REQUEST within {self._timing.hello_timeout:g} s", now
                     )
-                elif now >= self._next_hello:
-                    self._request_locked()
-                    self._next_hello = now + self._hello_retry
-            elif self._state is LinkState.UP:
-                silent = now - self._last_rx
-                if silent > self._heartbeat_timeout:
+                elif link.hello_due(now):
+                    self._frames.request()
+            elif link.state is LinkState.UP:
+                silent = link.silence(now)
+                if silent > self._timing.heartbeat_timeout:
                     self._drop_locked(f"device silent for {silent:.2f} s", now)
                 else:
-                    if now >= self._next_heartbeat:
+                    if link.heartbeat_due(now):
                         self._send_locked(P.HEARTBEAT)
-                        self._next_heartbeat = now + self._heartbeat_interval
-                    if self._resync_pending and now >= self._resync_at:
+                    if link.resync_due(now):
                         self._send_locked(P.SNAPSHOT_REQUEST)
-                        self._resync_at = now + self._hello_retry
-            deadline = self._deadline_locked(now)
+            deadline = link.deadline(now)
             sends = self._take_sends_locked()
         self._flush(sends)
         self._finish()
@@ -287,15 +186,13 @@ class SerialBoard:
                 return
             self._closed = True
             conn = self._conn
-            if conn is not None and self._state is LinkState.UP:
-                self._points = [P.SIG_OFF] * len(POINTS)
-                self._status = [P.SIG_OFF] * len(STATUS_LIGHTS)
+            if conn is not None and self._link.state is LinkState.UP:
+                self._lights.switch_off()
                 self._lights_changed_locked()
             sends = self._take_sends_locked()
             self._conn = None
             self._gen += 1
-            self._state = LinkState.DOWN
-            self._up_event.clear()
+            self._link.closed()
         self._flush(sends)
         if conn is not None:
             conn.close()
@@ -313,26 +210,28 @@ class SerialBoard:
         self.close()
 
     def __repr__(self) -> str:
-        return f"<SerialBoard {self.url!r} link {self._state.value}>"
+        return f"<SerialBoard {self.url!r} link {self._link.state.value}>"
 
     # --- the link -------------------------------------------------------------------------
 
     @property
     def is_link_up(self) -> bool:
         """Whether the device is answering and its sensors are being reported."""
-        return self._state is LinkState.UP
+        return self._link.state is LinkState.UP
 
     @property
     def link_state(self) -> LinkState:
-        return self._state
+        """Where the link stands now."""
+        return self._link.state
 
     @property
     def firmware_info(self) -> FirmwareInfo | None:
         """The device's last HELLO, or None before the first."""
-        return self._info
+        return self._frames.info
 
     @property
     def closed(self) -> bool:
+        """Whether :meth:`close` has been called."""
         return self._closed
 
     def wait_for_link(self, timeout: float | None = None) -> bool:
@@ -340,14 +239,13 @@ class SerialBoard:
 
         Something must be calling ``poll`` meanwhile for a down link to reconnect.
         """
-        return self._up_event.wait(timeout)
+        return self._link.up.wait(timeout)
 
     def request_snapshot(self) -> None:
         """Ask the device for a full snapshot now (reported only if it differs)."""
         with self._lock:
-            if self._state is LinkState.UP:
-                self._resync_pending = True
-                self._resync_at = self._clock() + self._hello_retry
+            if self._link.state is LinkState.UP:
+                self._link.start_resync(self._clock())
                 self._send_locked(P.SNAPSHOT_REQUEST)
             sends = self._take_sends_locked()
         self._flush(sends)
@@ -362,24 +260,23 @@ class SerialBoard:
     # --- internals: connecting --------------------------------------------------------------
 
     def _wait_for_first_link(self) -> None:
+        hello_timeout, hello_retry = self._timing.hello_timeout, self._timing.hello_retry
         with self._lock:
             self._connect_locked(self._clock(), raise_errors=True)
             sends = self._take_sends_locked()
         self._flush(sends)
-        deadline = time.monotonic() + self._hello_timeout
-        while not self._up_event.wait(
-            min(self._hello_retry, max(0.0, deadline - time.monotonic()))
-        ):
+        deadline = time.monotonic() + hello_timeout
+        while not self._link.up.wait(min(hello_retry, max(0.0, deadline - time.monotonic()))):
             with self._lock:
-                if self._version_error is not None:
-                    raise self._version_error
-                if self._state is LinkState.DOWN:
+                if self._frames.version_error is not None:
+                    raise self._frames.version_error
+                if self._link.state is LinkState.DOWN:
                     raise LinkError(f"link to {self.url!r} lost during the handshake")
                 if time.monotonic() >= deadline:
                     raise HandshakeTimeout(
-                        f"no HELLO and snapshot from {self.url!r} within {self._hello_timeout:g} s"
+                        f"no HELLO and snapshot from {self.url!r} within {hello_timeout:g} s"
                     )
-                self._request_locked()
+                self._frames.request()
                 sends = self._take_sends_locked()
             self._flush(sends)
         self._finish()
@@ -397,34 +294,19 @@ class SerialBoard:
             )
         except LinkError as exc:
             self.stats.last_error = str(exc)
-            self._schedule_retry_locked(now)
+            self._link.open_failed(now)
             if raise_errors:
                 raise
             logger.debug("reconnect failed: %s", exc)
             return
         self.stats.connects += 1
         self._conn = conn
-        self._state = LinkState.CONNECTING
-        self._hello_seen = False
-        self._button_seq = None
-        self._connect_started = now
-        self._last_rx = now
-        self._next_hello = now + self._hello_retry
+        self._link.opened(now)
+        self._frames.new_connection()
         # A lone delimiter first ends whatever partial frame the device was holding.
         self._sends.append((gen, conn, b"\x00"))
-        self._request_locked()
+        self._frames.request()
         logger.info("opened %s, waiting for the firmware's HELLO", self.url)
-
-    def _request_locked(self) -> None:
-        """The next handshake step: HELLO_REQUEST, or SNAPSHOT_REQUEST once HELLO came."""
-        if self._hello_seen:
-            self._send_locked(P.SNAPSHOT_REQUEST)
-        else:
-            self._send_locked(P.HELLO_REQUEST, P.pack_hello_request())
-
-    def _schedule_retry_locked(self, now: float) -> None:
-        self._next_attempt = now + self._backoff
-        self._backoff = min(self._backoff * 2, self._backoff_max)
 
     def _drop_locked(self, reason: str, now: float) -> None:
         """Close the current connection (outside the lock, later) and schedule a reconnect."""
@@ -432,28 +314,14 @@ class SerialBoard:
         self._gen += 1
         if conn is not None:
             self._to_close.append(conn)
-        was_up = self._state is LinkState.UP
-        self._state = LinkState.DOWN
-        self._resync_pending = False
-        self._up_event.clear()
-        self._schedule_retry_locked(now)
+        was_up = self._link.dropped(now)
         self.stats.last_error = reason
         if was_up:
             self.stats.link_losses += 1
             logger.warning("link to %s down: %s", self.url, reason)
-            self._events.append(("link", False))
+            self._callbacks.post(LinkChange(False))
         else:
             logger.debug("connection to %s dropped: %s", self.url, reason)
-
-    def _deadline_locked(self, now: float) -> float:
-        if self._state is LinkState.DOWN:
-            return max(now, self._next_attempt)
-        if self._state is LinkState.CONNECTING:
-            return min(self._next_hello, self._connect_started + self._hello_timeout + 1e-3)
-        deadline = min(self._next_heartbeat, self._last_rx + self._heartbeat_timeout + 1e-3)
-        if self._resync_pending:
-            deadline = min(deadline, self._resync_at)
-        return max(now, deadline)
 
     # --- internals: sending ---------------------------------------------------------------
 
@@ -478,12 +346,8 @@ class SerialBoard:
         self._finish()
 
     def _lights_changed_locked(self) -> None:
-        self._generation = self._generation % 0xFFFF + 1  # 1..65535; 0 is the device's "none"
-        if self._state is LinkState.UP:
-            self._send_lights_locked()
-
-    def _send_lights_locked(self) -> None:
-        self._send_locked(P.LIGHTS, P.pack_lights(self._generation, self._points, self._status))
+        if self._link.state is LinkState.UP:
+            self._frames.send_lights()
 
     # --- internals: receiving (reader thread) ---------------------------------------------
 
@@ -491,22 +355,9 @@ class SerialBoard:
         with self._lock:
             if gen != self._gen or self._closed:
                 return  # a frame from a connection already given up
-            self._last_rx = self._clock()
+            self._link.received(self._clock())
             self.stats.frames_in += 1
-            handler = self._HANDLERS.get(ftype)
-            if handler is None:
-                self.stats.unknown_frames += 1
-                if ftype not in self.stats.unknown_types:
-                    self.stats.unknown_types.add(ftype)
-                    logger.info("skipping frame type 0x%02x (a newer firmware?)", ftype)
-            else:
-                try:
-                    handler(self, payload)
-                except ValueError as exc:
-                    self.stats.payload_errors += 1
-                    error = PayloadError(f"{P.FRAME_NAMES[ftype]}: {exc}", P.E_BAD_PAYLOAD)
-                    self.stats.last_error = str(error)
-                    logger.warning("%s", error)
+            self._frames.handle(ftype, payload)
             sends = self._take_sends_locked()
         self._flush(sends)
 
@@ -514,11 +365,7 @@ class SerialBoard:
         with self._lock:
             if gen != self._gen:
                 return
-            if exc.code == P.E_BAD_CRC:
-                self.stats.crc_errors += 1
-            else:
-                self.stats.bad_frames += 1
-            self.stats.last_error = str(exc)
+            self._frames.bad_frame(exc)
         logger.debug("dropped from %s: %s", self.url, exc)
 
     def _on_lost(self, gen: int, exc: BaseException | None) -> None:
@@ -528,148 +375,6 @@ class SerialBoard:
             self._drop_locked(f"port failed: {exc}" if exc else "port closed", self._clock())
         self._finish()
 
-    def _on_hello(self, payload: bytes) -> None:
-        major, minor, fw, boot_id, sensors, leds, status, buttons, driver, hb_ms, _flags = (
-            P.unpack_hello(payload)
-        )
-        if major != P.PROTOCOL_MAJOR:
-            self._version_error = ProtocolVersionError(
-                f"device at {self.url!r} speaks protocol {major}.{minor}, "
-                f"this host {P.PROTOCOL_MAJOR}.{P.PROTOCOL_MINOR}"
-            )
-            logger.error("%s", self._version_error)
-            self._drop_locked(str(self._version_error), self._clock())
-            return
-        info = FirmwareInfo(
-            (major, minor), fw, boot_id, sensors, leds, status, buttons,
-            _LED_DRIVERS.get(driver, f"driver {driver}"), hb_ms / 1000,
-        )  # fmt: skip
-        if self._state is LinkState.UP:
-            if self._info is not None and boot_id == self._info.boot_id:
-                return  # a late answer to a HELLO_REQUEST
-            logger.warning("firmware on %s restarted; taking a fresh snapshot", self.url)
-            self._state = LinkState.CONNECTING
-            self._up_event.clear()
-            self._connect_started = self._clock()
-            self._events.append(("link", False))
-        if not self._hello_seen:
-            logger.info(
-                "firmware %s on %s: protocol %d.%d, %d sensors, %d LEDs (%s), %d buttons",
-                info.firmware_version, self.url, major, minor, sensors, leds,
-                info.led_driver, buttons,
-            )  # fmt: skip
-        self._info = info
-        self._hello_seen = True
-        self._button_seq = None
-        self._send_locked(P.SNAPSHOT_REQUEST)
-
-    def _on_snapshot(self, payload: bytes) -> None:
-        seq, _time_ms, occupied = P.unpack_snapshot(payload)
-        if self._state is LinkState.CONNECTING:
-            if not self._hello_seen:
-                return  # stale, from before our HELLO_REQUEST was answered
-            self._state = LinkState.UP
-            self._backoff = self._backoff_initial
-            self._next_heartbeat = self._clock()
-            self._up_event.set()
-            if not self._silent_first:  # the constructor's own first link is no news
-                self._events.append(("link", True))
-            self._send_lights_locked()
-            logger.info("link to %s up", self.url)
-        elif self._resync_pending:
-            self.stats.resyncs += 1
-        elif P.seq_delta(seq, self._seq) < 0:
-            return  # an answer to an earlier request, older than what we know
-        self._resync_pending = False
-        self._seq = seq
-        self._set_mask_locked(occupied & _ALL_POINTS)
-
-    def _on_change(self, payload: bytes) -> None:
-        seq, _time_ms, changed, occupied = P.unpack_change(payload)
-        if self._state is not LinkState.UP or self._resync_pending:
-            return
-        delta = P.seq_delta(seq, self._seq)
-        if delta <= 0:
-            self.stats.duplicates += 1
-            return
-        if delta > 1:
-            self._start_resync_locked(f"sensor events {self._seq + 1}..{seq - 1} missed")
-            return
-        self._seq = seq
-        if (self._mask ^ occupied) & ~changed & _ALL_POINTS:
-            logger.warning("CHANGE %d disagrees with the state before it; trusting the device", seq)
-        self._set_mask_locked(occupied & _ALL_POINTS)
-
-    def _on_button(self, payload: bytes) -> None:
-        seq, _time_ms, index, pressed = P.unpack_button(payload)
-        if self._state is not LinkState.UP:
-            return
-        if self._button_seq is not None:
-            delta = P.seq_delta(seq, self._button_seq)
-            if delta <= 0:
-                self.stats.duplicates += 1
-                return
-            if delta > 1:
-                self.stats.gaps += 1
-                logger.warning("%d button events missed", delta - 1)
-        self._button_seq = seq
-        if pressed and index < len(BUTTONS):
-            self._events.append(("pressed", ButtonPress(BUTTONS[index], self._clock())))
-
-    def _on_heartbeat(self, payload: bytes) -> None:
-        _time_ms, sensor_seq, generation = P.unpack_heartbeat(payload)
-        if self._state is not LinkState.UP:
-            return
-        if not self._resync_pending and sensor_seq != self._seq:
-            self._start_resync_locked(f"device at sensor event {sensor_seq}, host at {self._seq}")
-        now = self._clock()
-        if generation != self._generation and now - self._lights_resent >= self._heartbeat_interval:
-            # At most once per interval: a flood of stale heartbeats must not become one of LIGHTS.
-            self._lights_resent = now
-            self._send_lights_locked()
-
-    def _on_error(self, payload: bytes) -> None:
-        code, ref_type, message = P.unpack_error(payload)
-        self.stats.device_errors += 1
-        name = P.ERROR_NAMES.get(code, f"error {code}")
-        about = f" about {P.FRAME_NAMES.get(ref_type, hex(ref_type))}" if ref_type else ""
-        self.stats.last_error = f"device: {name}{about}: {message}"
-        logger.warning("device %s reports %s%s: %s", self.url, name, about, message)
-
-    def _on_ignored(self, payload: bytes) -> None:
-        """Frames meant for the device (an echo, or a confused peer): nothing to do."""
-
-    _HANDLERS: ClassVar[dict[int, Callable[[SerialBoard, bytes], None]]] = {
-        P.HELLO: _on_hello,
-        P.SNAPSHOT: _on_snapshot,
-        P.CHANGE: _on_change,
-        P.BUTTON: _on_button,
-        P.HEARTBEAT: _on_heartbeat,
-        P.ERROR: _on_error,
-        P.HELLO_REQUEST: _on_ignored,
-        P.SNAPSHOT_REQUEST: _on_ignored,
-        P.LIGHTS: _on_ignored,
-        P.CONTROL: _on_ignored,
-    }
-
-    def _start_resync_locked(self, reason: str) -> None:
-        self.stats.gaps += 1
-        logger.info("%s; asking for a fresh snapshot", reason)
-        self._resync_pending = True
-        self._resync_at = self._clock() + self._hello_retry
-        self._send_locked(P.SNAPSHOT_REQUEST)
-
-    def _set_mask_locked(self, mask: int) -> None:
-        self._mask = mask
-        points = mask_to_points(mask)
-        if self._silent_first:
-            self._silent_first = False
-            self._reported = points
-            return
-        if points != self._reported:
-            self._reported = points
-            self._events.append(("changed", SensorReading(points, self._clock())))
-
     # --- internals: callbacks ---------------------------------------------------------------
 
     def _finish(self) -> None:
@@ -678,32 +383,4 @@ class SerialBoard:
             to_close, self._to_close = self._to_close, []
         for conn in to_close:
             conn.close()
-        while True:
-            with self._lock:
-                if self._draining or not self._events:
-                    return
-                self._draining = True
-                kind, arg = self._events.popleft()
-            try:
-                self._deliver(kind, arg)
-            except Exception:
-                logger.exception("a %s callback failed", kind)
-            finally:
-                with self._lock:
-                    self._draining = False
-
-    def _deliver(self, kind: str, arg: object) -> None:
-        if kind == "changed":
-            changed = self.when_changed
-            if changed is not None:
-                assert isinstance(arg, SensorReading)
-                changed(arg)
-        elif kind == "pressed":
-            pressed = self.when_pressed
-            if pressed is not None:
-                assert isinstance(arg, ButtonPress)
-                pressed(arg)
-        elif kind == "link":
-            link = self.when_link_changed
-            if link is not None:
-                link(bool(arg))
+        self._callbacks.drain()

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from device import DeviceError
 
-class BridgeError(Exception):
-    """Root of every error raised by :mod:`firmware_bridge`."""
+
+class BridgeError(DeviceError):
+    """Root of every error raised by :mod:`firmware_bridge` itself.
+
+    A bad point name is :class:`device.UnknownPoint`, the error every backend shares.
+    """
 
 
 # --- frames and payloads (what arrived was malformed) ---------------------------------------
@@ -53,10 +58,3 @@ class ProtocolVersionError(LinkError, ValueError):
 
 class DeviceNotFoundError(BridgeError, LookupError):
     """No board microcontroller is plugged in (no matching USB VID/PID or by-id link)."""
-
-
-# --- what the caller asked for ----------------------------------------------------------------
-
-
-class PointError(BridgeError, ValueError):
-    """A point name that is not one of ``hardware.interface.POINTS``."""

@@ -65,14 +65,14 @@ FRAME_NAMES = {
     CONTROL: "CONTROL",
 }
 
-# Signal codes in LIGHTS (the order of hardware.interface.Signal). A code a receiver does not
+# Signal codes in LIGHTS (the order of device.Signal). A code a receiver does not
 # know is shown steady on: a newer host's signal is never silently hidden.
 SIG_OFF = 0
 SIG_ON = 1
 SIG_SLOW = 2
 SIG_FAST = 3
 
-#: Blink (period, time on) in milliseconds, the same as hardware.interface.BLINK_TIMING.
+#: Blink (period, time on) in milliseconds, the same as device.BLINK_TIMING.
 BLINK_MS = {SIG_SLOW: (1000, 500), SIG_FAST: (250, 125)}
 
 # LED drivers announced in HELLO.

@@ -3,7 +3,7 @@
 Time reaches the board only through :meth:`GpioBoard.poll`: each call does what is due at ``now``
 (a full input scan with debouncing, one row of the LED matrix, a blink edge on direct or 74HC595
 LEDs) and returns when it next needs to be called. Blinking is computed from
-:func:`~hardware.interface.signal_level`, so phases are locked to t = 0 and a run in virtual time
+:func:`~device.signal_level`, so phases are locked to t = 0 and a run in virtual time
 is deterministic. On a real board :class:`hardware.runner.BoardRunner` calls ``poll``.
 """
 
@@ -17,9 +17,9 @@ from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
-from hardware.interface import (
+from device import (
     BLINK_TIMING,
-    POINTS,
+    POINT_NAMES,
     BoardBase,
     ButtonName,
     ButtonPress,
@@ -43,7 +43,7 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["GpioBoard", "open_board"]
 
-_POINT_SET = frozenset(POINTS)
+_POINT_SET = frozenset(POINT_NAMES)
 
 
 def _crossings(matrix: Matrix, wires: Mapping[Hashable, Any]) -> dict[tuple[int, int], Hashable]:
@@ -171,13 +171,13 @@ class GpioBoard(BoardBase):
     def show(self, lights: Mapping[str, Signal]) -> None:
         """Show a signal on each point LED; points not named are switched off.
 
-        Raises :class:`~hardware.exc.UnknownPoint` for a name that is not a point.
+        Raises :class:`~device.UnknownPoint` for a name that is not a point.
         """
         for name in lights:
             check_point(name)
         with self._lock:
             self._check_open()
-            for name in POINTS:
+            for name in POINT_NAMES:
                 self._signals[name] = Signal(lights.get(name, Signal.OFF))
             self._outputs_changed()
 
@@ -196,7 +196,7 @@ class GpioBoard(BoardBase):
     def poll(self, now: float) -> float:
         """Do what is due at ``now``; return when to be called next.
 
-        Raises :class:`~hardware.exc.BoardClosed` once the board is closed.
+        Raises :class:`~device.BoardClosed` once the board is closed.
         """
         readings: list[SensorReading] = []
         presses: list[ButtonPress] = []

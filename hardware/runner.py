@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Self
 
-from hardware.interface import BoardDevice
+from device import BoardDevice
 
 logger = logging.getLogger(__name__)
 

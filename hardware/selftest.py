@@ -5,7 +5,7 @@ magnet on every point in turn while showing the live sensor state (dead, stuck a
 sensors), and asks for each button. The person is a :class:`Builder`: :class:`TerminalBuilder`
 on the command line (``morris selftest``), :class:`ScriptedBuilder` on a simulated board.
 
->>> from hardware.sim import SimulatedBoard, miswire
+>>> from hardware.mockboard import SimulatedBoard, miswire
 >>> from hardware.profiles import load_profile
 >>> profile = load_profile("shift-register")
 >>> sim = SimulatedBoard(profile, wiring=miswire(profile, sensors=[("a7", "d7")]))
@@ -21,11 +21,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from hardware.interface import POINTS, ButtonName, ButtonPress, Signal, StatusLight
+from device import POINT_NAMES, ButtonName, ButtonPress, Signal, StatusLight
 
 if TYPE_CHECKING:
     from hardware.board import GpioBoard
-    from hardware.sim import SimulatedBoard
+    from hardware.mockboard import SimulatedBoard
 
 logger = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class Builder(Protocol):
         ...
 
 
-_LIGHT_NAMES = {*POINTS, *(s.value for s in StatusLight)}
+_LIGHT_NAMES = {*POINT_NAMES, *(s.value for s in StatusLight)}
 
 
 class TerminalBuilder:
@@ -142,7 +142,7 @@ class TerminalBuilder:
 
 
 class ScriptedBuilder:
-    """A builder on a :class:`~hardware.sim.SimulatedBoard` who does as asked, perfectly."""
+    """A builder on a :class:`~hardware.mockboard.SimulatedBoard` who does as asked, perfectly."""
 
     def __init__(self, sim: SimulatedBoard) -> None:
         self.sim = sim
@@ -236,7 +236,7 @@ def _check_leds(
         wire = profile.leds.get(name) or profile.status.get(StatusLight(name))
         where = profile.describe_output(wire) if wire is not None else "not in the profile"
         report.faults.append(Fault("LED stuck on", name, f"lit with every output off; {where}"))
-    targets: list[str] = [*POINTS, *(s.value for s in profile.status)]
+    targets: list[str] = [*POINT_NAMES, *(s.value for s in profile.status)]
     for name in targets:
         if name in stuck:
             continue  # already reported
@@ -293,7 +293,7 @@ def _check_sensors(
         where = profile.describe_input(profile.sensors[name])
         detail = f"reads a piece on an empty board; {where}"
         report.faults.append(Fault("sensor stuck", name, detail))
-    for name in POINTS:
+    for name in POINT_NAMES:
         if name in stuck:
             continue
         device.show({name: Signal.ON})
@@ -376,8 +376,8 @@ def demo_miswired_board(profile_name: str = "shift-register", seed: int = 0) -> 
 
     Sensors a7/d7 and LEDs c5/e5 swapped, sensor g1 dead, sensor b2 stuck on, LED f4 dead.
     """
+    from hardware.mockboard import SimulatedBoard, miswire
     from hardware.profiles import load_profile
-    from hardware.sim import SimulatedBoard, miswire
 
     profile = load_profile(profile_name)
     wiring = miswire(profile, sensors=[("a7", "d7")], leds=[("c5", "e5")])

@@ -10,10 +10,10 @@ The harness tests and acceptance checks play through::
     sim.board              # the morris.Board as the referee has accepted it
 
 It runs the real controller over the real hardware code: the default wiring profile built from
-gpiozero devices on MockFactory pins (:class:`hardware.sim.SimulatedBoard`), the real referee and
-lights, and the real engine. Time is virtual: nothing happens between calls, and :meth:`wait`
-moves the clock forward, calling every device scan, referee timer and search answer at its due
-time. The Pi's play depends only on the seed, the level and the position.
+gpiozero devices on MockFactory pins (:class:`hardware.mockboard.SimulatedBoard`), the real
+referee and lights, and the real engine. Time is virtual: nothing happens between calls, and
+:meth:`wait` moves the clock forward, calling every device scan, referee timer and search answer at
+its due time. The Pi's play depends only on the seed, the level and the position.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ import logging
 from pathlib import Path
 from typing import Protocol
 
-from hardware.interface import ButtonName, ButtonPress, SensorReading, StatusLight
+from device import ButtonName, ButtonPress, SensorReading, StatusLight, VirtualClock
+from hardware.mockboard import SimulatedBoard
 from hardware.profiles import DEFAULT_PROFILE
-from hardware.sim import SimulatedBoard, VirtualClock
 from morris.app.config import Config
 from morris.app.controller import Controller
 from morris.app.jobs import (

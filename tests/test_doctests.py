@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGES = ("morris", "hardware", "firmware_bridge")
+PACKAGES = ("morris", "device", "hardware", "firmware_bridge")
 NOT_HERE = ("firmware_bridge.firmware",)
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,7 +42,7 @@ MODULES = [name for name in _modules() if _has_examples(name)]
 
 def test_the_examples_are_found() -> None:
     # A sample of modules known to carry examples: if discovery broke, this says so.
-    for name in ("morris", "morris.core.board", "morris.referee", "hardware.sim"):
+    for name in ("morris", "morris.core.board", "morris.referee", "hardware.mockboard"):
         assert name in MODULES
 
 

@@ -25,7 +25,9 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_finds_nothing() -> None:
-    result = _run("ruff", "check", "morris", "hardware", "firmware_bridge", "tests", "benchmarks")
+    result = _run(
+        "ruff", "check", "morris", "device", "hardware", "firmware_bridge", "tests", "benchmarks"
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -36,7 +38,7 @@ def test_rules_core_passes_mypy_strict() -> None:
 
 @pytest.mark.slow
 def test_whole_project_passes_mypy() -> None:
-    result = _run("mypy", "morris", "hardware", "firmware_bridge")
+    result = _run("mypy", "morris", "device", "hardware", "firmware_bridge")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -3,7 +3,7 @@
 
 Runs on the Pico under MicroPython (flashed as ``boardfw.py`` beside ``protocol.py``,
 ``config.py`` and ``main.py``) and on CPython in the tests, where ``machine`` and ``neopixel``
-are stand-ins (:mod:`firmware_bridge.simdevice`). Nothing here imports ``machine``: the modules
+are stand-ins (:mod:`firmware_bridge.emulator`). Nothing here imports ``machine``: the modules
 are passed in, and time is passed to :meth:`Firmware.tick` as a value, so tests run it in
 virtual time. Valid MicroPython only: no typing, no dataclasses, no f-string specials.
 """

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from device import POINT_NAMES, ButtonName, StatusLight
 from hardware.exc import ProfileError
-from hardware.interface import POINTS, ButtonName, StatusLight
 
 __all__ = [
     "DEFAULT_PROFILE",
@@ -386,7 +386,7 @@ class _Parser:
         self.input_matrix = self.matrix("input_matrix")
         self.output_matrix = self.matrix("output_matrix")
         self.chain_ = self.chain()
-        points = list(POINTS)
+        points = list(POINT_NAMES)
         sensors = self.wires("sensors", points, required=True, outputs=False)
         leds = self.wires("leds", points, required=True, outputs=True)
         status_names = [s.value for s in StatusLight]

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from hardware.interface import BoardDevice, ButtonName, Signal, StatusLight
+from device import BoardDevice, ButtonName, Signal, StatusLight
 from morris.app.config import Config
 from morris.app.jobs import SearchJob, SearchRunner
 from morris.app.store import GameStore, SavedGame

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from hardware.interface import POINTS as POINT_NAMES
-from hardware.interface import Signal, signal_level
+from device import POINT_NAMES, Signal, signal_level
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from hardware.interface import BoardDevice, ButtonPress, SensorReading, Signal, StatusLight
+from device import BoardDevice, ButtonPress, SensorReading, Signal, StatusLight
 from hardware.runner import BoardRunner
 from morris.app.config import Config, load_config
 from morris.app.controller import Controller
@@ -75,8 +75,8 @@ def open_hardware(config: Config, *, clock: Callable[[], float] = time.monotonic
     backend = config.hardware.backend
     profile = config.hardware.profile or None
     if backend == "sim":
+        from hardware.mockboard import SimulatedBoard
         from hardware.profiles import DEFAULT_PROFILE
-        from hardware.sim import SimulatedBoard
 
         simulated = SimulatedBoard(profile or DEFAULT_PROFILE, clock=clock)
         return OpenedBoard(simulated.device, "sim", keep=simulated)

@@ -28,7 +28,7 @@ __all__ = ["STATUS_LIGHTS", "Light", "compute_lights", "status_lights", "turn_li
 
 
 class Light(enum.StrEnum):
-    """What one LED shows; the same strings as ``hardware.interface.Signal``."""
+    """What one LED shows; the same strings as ``device.Signal``."""
 
     OFF = "off"  # nothing to do here
     ON = "on"  # put a piece here
@@ -36,7 +36,7 @@ class Light(enum.StrEnum):
     FAST = "fast"  # something is wrong here
 
 
-#: The status LEDs, by the names ``hardware.interface.StatusLight`` uses.
+#: The status LEDs, by the names ``device.StatusLight`` uses.
 STATUS_LIGHTS: tuple[str, ...] = ("turn", "thinking", "error", "game_over")
 
 

@@ -10,7 +10,7 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
-from hardware.interface import POINTS as POINT_NAMES
+from device import POINT_NAMES
 from morris.app.view import PointView
 from morris.core import Board
 from morris.tui import colours

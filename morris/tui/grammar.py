@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hardware.interface import POINTS as POINT_NAMES
+from device import POINT_NAMES
 from morris.app.errors import InputError
 
 #: Virtual seconds between lifting a piece and putting it down in a typed move ``a1-a4``.

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from rich.style import Style
 from rich.text import Text
 
-from hardware.interface import Signal, StatusLight, signal_level
+from device import Signal, StatusLight, signal_level
 from morris.tui import colours
 
 

@@ -18,7 +18,7 @@ from morris.core import POINT_NAMES, Board, Move
 from morris.sim import Simulation
 
 #: Long enough for a turn to be accepted, the Pi to answer and every blink to be decoded (the
-#: LED decoder needs one slow blink period of a signal, see hardware.sim.DECODE_WINDOW).
+#: LED decoder needs one slow blink period of a signal, see hardware.leddecoder.DECODE_WINDOW).
 SETTLE = 2.0
 
 

@@ -15,7 +15,6 @@ import hashlib
 import pytest
 
 from morris.core import Board
-
 from tests.core.games import DATA_DIR, STRONG_GAMES_FILE, StrongGame, strong_games
 
 #: The SHA-256 of the games file (line endings as LF), as it was copied into the repository.

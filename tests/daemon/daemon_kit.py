@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hardware.interface import BoardDevice, Signal, StatusLight
-from hardware.sim import SimulatedBoard
+from device import BoardDevice, Signal, StatusLight
+from hardware.mockboard import SimulatedBoard
 from morris.app.config import Config
 from morris.daemon import Daemon, OpenedBoard
 from morris.daemon.notify import Notifier
@@ -152,7 +152,7 @@ def sim_config(**overrides: Any) -> Config:
 
 
 @dataclass
-class SimBoard:
+class RealTimeBoard:
     """A simulated board in real time (``time.monotonic``) and the daemon's handle on it."""
 
     sim: SimulatedBoard
@@ -160,11 +160,11 @@ class SimBoard:
 
     def lit_now(self) -> set[str | StatusLight]:
         """The LEDs lit at this instant, read back from the emulated pins (not from commands)."""
-        emulator = self.sim.emulator
+        circuit = self.sim.circuit
         now = self.sim.now
         out: set[str | StatusLight] = set()
-        for key in emulator.history:
-            if emulator.level(key, now):
+        for key in circuit.history:
+            if circuit.level(key, now):
                 out.add(key[1] if isinstance(key, tuple) else str(key))
         return out
 
@@ -182,9 +182,9 @@ class RecordingBoard(OpenedBoard):
         super().close()
 
 
-def sim_board(
+def real_time_board(
     pieces: tuple[str, ...] = (), device: Callable[[BoardDevice], BoardDevice] | None = None
-) -> SimBoard:
+) -> RealTimeBoard:
     """A simulated shift-register build (LEDs latched at once) with ``pieces`` on it.
 
     ``device`` may wrap the board device the daemon sees (to delay or break it).
@@ -194,7 +194,7 @@ def sim_board(
         sim.place(name)
     seen = sim.device if device is None else device(sim.device)
     opened = RecordingBoard(seen, "sim", keep=sim)
-    board = SimBoard(sim, opened)
+    board = RealTimeBoard(sim, opened)
     opened.on_close = board.lit_now
     return board
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from hardware.interface import BoardDevice, StatusLight
+from device import BoardDevice, StatusLight
 from morris.app.controller import board_from_config
 from morris.app.errors import StatusFileError
 from morris.app.jobs import SearchJob
@@ -29,8 +29,8 @@ from tests.daemon.daemon_kit import (
     DaemonThread,
     DelegatingDevice,
     FakeSystemd,
-    SimBoard,
-    sim_board,
+    RealTimeBoard,
+    real_time_board,
     sim_config,
     wait_until,
 )
@@ -58,7 +58,9 @@ def pi_search(job: SearchJob) -> Move | None:
     return first_move(job.board)
 
 
-def make_daemon(board: SimBoard, systemd: FakeSystemd, state: Path, **overrides: object) -> Daemon:
+def make_daemon(
+    board: RealTimeBoard, systemd: FakeSystemd, state: Path, **overrides: object
+) -> Daemon:
     state.mkdir(exist_ok=True)
     return Daemon(
         sim_config(**overrides),
@@ -103,7 +105,7 @@ def test_ready_only_after_the_board_answers(systemd: FakeSystemd, tmp_path: Path
         slow.append(SlowToAnswer(inner))
         return slow[0]
 
-    board = sim_board(device=wrap)
+    board = real_time_board(device=wrap)
     daemon = make_daemon(board, systemd, tmp_path / "state")
     thread = DaemonThread(daemon).start()
     try:
@@ -128,7 +130,7 @@ def test_ready_only_after_the_board_answers(systemd: FakeSystemd, tmp_path: Path
 def test_watchdog_pings_stop_while_the_loop_is_stalled(
     systemd: FakeSystemd, tmp_path: Path
 ) -> None:
-    board = sim_board()
+    board = real_time_board()
     daemon = make_daemon(board, systemd, tmp_path / "state")
     thread = DaemonThread(daemon).start()
     try:
@@ -176,7 +178,7 @@ def test_stop_switches_the_lights_off_and_saves_the_game_which_resumes(
     systemd: FakeSystemd, tmp_path: Path
 ) -> None:
     state = tmp_path / "state"
-    board = sim_board()
+    board = real_time_board()
     daemon = make_daemon(board, systemd, state)
     thread = DaemonThread(daemon).start()
     after_d6 = board_from_config(sim_config())
@@ -199,7 +201,7 @@ def test_stop_switches_the_lights_off_and_saves_the_game_which_resumes(
     assert read_status(state / "status.json").last_event == "stopped"
 
     # A restart on the same board (d6 still on it) resumes the game: the Pi's turn again.
-    board2 = sim_board(pieces=("d6",))
+    board2 = real_time_board(pieces=("d6",))
     daemon2 = make_daemon(board2, systemd, state)
     thread2 = DaemonThread(daemon2).start()
     try:
@@ -221,7 +223,7 @@ def test_stop_switches_the_lights_off_and_saves_the_game_which_resumes(
 def test_a_reload_applies_level_and_timings_at_once(systemd: FakeSystemd, tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text("[game]\nlevel = 3\n", encoding="utf-8")
-    board = sim_board()
+    board = real_time_board()
     state = tmp_path / "state"
     state.mkdir()
     daemon = Daemon(
@@ -281,7 +283,7 @@ def test_a_board_failure_ends_run_with_status_1_not_a_hang(
         return devices[0]
 
     state = tmp_path / "state"
-    board = sim_board(device=wrap)
+    board = real_time_board(device=wrap)
     daemon = make_daemon(board, systemd, state, game_mode="referee")
     thread = DaemonThread(daemon).start()
     systemd.wait_for("READY", "1")
@@ -304,7 +306,7 @@ def test_a_board_failure_ends_run_with_status_1_not_a_hang(
 def test_an_error_in_the_loop_ends_run_with_status_1(
     systemd: FakeSystemd, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    board = sim_board()
+    board = real_time_board()
     daemon = make_daemon(board, systemd, tmp_path / "state")
     thread = DaemonThread(daemon).start()
     systemd.wait_for("READY", "1")
@@ -324,7 +326,7 @@ def test_an_error_in_the_loop_ends_run_with_status_1(
 def test_signal_handlers_post_to_a_reentrant_queue(tmp_path: Path) -> None:
     """SIGTERM's handler runs in the main thread, maybe inside the loop's own ``get``: only a
     reentrant put (SimpleQueue) cannot deadlock on the queue's lock there."""
-    board = sim_board()
+    board = real_time_board()
     daemon = Daemon(sim_config(), board.opened, notifier=FakeSystemd(tmp_path).notifier())
     try:
         assert isinstance(daemon.events, queue.SimpleQueue)
@@ -353,7 +355,7 @@ def test_a_search_result_for_a_taken_back_position_is_ignored(
 
     state = tmp_path / "state"
     state.mkdir()
-    board = sim_board()
+    board = real_time_board()
     daemon = Daemon(
         sim_config(referee_takeback_delay=0.3),
         board.opened,

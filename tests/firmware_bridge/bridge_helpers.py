@@ -1,4 +1,4 @@
-"""Helpers for the serial bridge tests: a virtual clock, callback recorders, a test harness."""
+"""Helpers for the serial bridge tests: the host's virtual clock, callback recorders, a harness."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from firmware_bridge import SerialBoard
-from firmware_bridge.board import LinkState
-from firmware_bridge.simdevice import PtyDevice
-from hardware.interface import POINTS, ButtonPress, SensorReading
+from device import POINT_INDEX, ButtonPress, SensorReading, VirtualClock
+from firmware_bridge import LinkState, SerialBoard
+from firmware_bridge.ptydevice import PtyDevice
 
 T = TypeVar("T")
 
@@ -29,25 +28,9 @@ def eventually(predicate: Callable[[], object], timeout: float = PROMPT) -> bool
     return True
 
 
-class FakeClock:
-    """A virtual clock for the host: time moves only when a test moves it."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-        self._lock = threading.Lock()
-
-    def __call__(self) -> float:
-        with self._lock:
-            return self.now
-
-    def set(self, when: float) -> None:
-        with self._lock:
-            self.now = max(self.now, when)
-
-    def advance(self, seconds: float) -> float:
-        with self._lock:
-            self.now += seconds
-            return self.now
+def host_clock() -> VirtualClock:
+    """A virtual clock for the host, started far from 0 as a monotonic clock is."""
+    return VirtualClock(1000.0)
 
 
 class Recorder(Generic[T]):
@@ -76,7 +59,7 @@ class Recorder(Generic[T]):
 class Harness:
     """A SerialBoard on virtual time, linked over a pty to the simulated firmware."""
 
-    def __init__(self, device: PtyDevice, clock: FakeClock, **kwargs: object) -> None:
+    def __init__(self, device: PtyDevice, clock: VirtualClock, **kwargs: object) -> None:
         self.device = device
         self.sim = device.board
         self.clock = clock
@@ -94,11 +77,11 @@ class Harness:
 
     def place(self, *names: str) -> None:
         for name in names:
-            self.sim.place(POINTS.index(name))
+            self.sim.place(POINT_INDEX[name])
 
     def lift(self, *names: str) -> None:
         for name in names:
-            self.sim.lift(POINTS.index(name))
+            self.sim.lift(POINT_INDEX[name])
 
     def unplug(self) -> None:
         """Pull the cable and wait until the host's reader thread has noticed.

@@ -6,23 +6,25 @@ from collections.abc import Iterator
 
 import pytest
 
-from firmware_bridge.simdevice import PtyDevice, SimBoard
-from tests.firmware_bridge.bridge_helpers import FakeClock, Harness
+from device import VirtualClock
+from firmware_bridge.emulator import EmulatedPico
+from firmware_bridge.ptydevice import PtyDevice
+from tests.firmware_bridge.bridge_helpers import Harness, host_clock
 
 
 @pytest.fixture
 def device() -> Iterator[PtyDevice]:
-    with PtyDevice(SimBoard()) as dev:
+    with PtyDevice(EmulatedPico()) as dev:
         yield dev
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
+def clock() -> VirtualClock:
+    return host_clock()
 
 
 @pytest.fixture
-def harness(device: PtyDevice, clock: FakeClock) -> Iterator[Harness]:
+def harness(device: PtyDevice, clock: VirtualClock) -> Iterator[Harness]:
     h = Harness(device, clock)
     try:
         yield h

@@ -6,18 +6,27 @@ import threading
 
 import pytest
 
+from device import (
+    POINT_INDEX,
+    POINT_NAMES,
+    BoardDevice,
+    ButtonName,
+    DeviceError,
+    Signal,
+    StatusLight,
+    UnknownPoint,
+    VirtualClock,
+)
 from firmware_bridge import (
-    BridgeError,
     HandshakeTimeout,
     LinkError,
-    PointError,
     ProtocolVersionError,
     SerialBoard,
 )
 from firmware_bridge import protocol as P
-from firmware_bridge.simdevice import PtyDevice, SimBoard
-from hardware.interface import POINTS, BoardDevice, ButtonName, Signal, StatusLight
-from tests.firmware_bridge.bridge_helpers import PROMPT, FakeClock, Harness, eventually
+from firmware_bridge.emulator import EmulatedPico
+from firmware_bridge.ptydevice import PtyDevice
+from tests.firmware_bridge.bridge_helpers import PROMPT, Harness, eventually, host_clock
 
 #: Needs real time: a real pseudo-terminal and the link thread.
 pytestmark = pytest.mark.realtime
@@ -29,9 +38,9 @@ def test_is_a_board_device(harness: Harness) -> None:
 
 
 def test_handshake_reads_the_firmware_and_the_initial_snapshot() -> None:
-    sim = SimBoard()
-    sim.set_occupied({POINTS.index("d6"), POINTS.index("a1")})  # before power-up
-    with PtyDevice(sim) as device, SerialBoard(device.url, clock=FakeClock()) as board:
+    sim = EmulatedPico()
+    sim.set_occupied({POINT_INDEX["d6"], POINT_INDEX["a1"]})  # before power-up
+    with PtyDevice(sim) as device, SerialBoard(device.url, clock=host_clock()) as board:
         info = board.firmware_info
         assert info is not None
         assert (info.sensors, info.leds, info.status_lights, info.buttons) == (24, 28, 4, 4)
@@ -75,9 +84,9 @@ def test_lights_and_status_reach_the_leds(harness: Harness) -> None:
 
 
 def test_unknown_point_is_refused(harness: Harness) -> None:
-    with pytest.raises(PointError, match="'z9'") as info:
+    with pytest.raises(UnknownPoint, match="'z9'") as info:
         harness.board.show({"z9": Signal.ON})
-    assert isinstance(info.value, ValueError) and isinstance(info.value, BridgeError)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, DeviceError)
 
 
 def test_close_switches_off_and_is_safe_twice(harness: Harness) -> None:
@@ -121,7 +130,7 @@ def test_a_newer_protocol_major_is_refused(device: PtyDevice) -> None:
         thread.join()
 
 
-def test_starting_without_waiting_connects_on_poll(device: PtyDevice, clock: FakeClock) -> None:
+def test_starting_without_waiting_connects_on_poll(device: PtyDevice, clock: VirtualClock) -> None:
     device.board.set_occupied({5})
     harness = Harness(device, clock, wait_for_link=False)
     try:
@@ -130,7 +139,7 @@ def test_starting_without_waiting_connects_on_poll(device: PtyDevice, clock: Fak
         harness.drive_until_up()
         assert harness.links.wait_for(lambda items: items == [True])
         # The first snapshot differs from the empty one reported before: it is a change.
-        harness.wait_sensors({POINTS[5]})
+        harness.wait_sensors({POINT_NAMES[5]})
     finally:
         harness.board.close()
 

@@ -28,10 +28,11 @@ from typing import Any, cast
 
 import pytest
 
+from device import POINT_INDEX, POINT_NAMES
 from firmware_bridge import SerialBoard
+from firmware_bridge.emulator import Color, EmulatedPico
 from firmware_bridge.firmware.config import CONFIG
-from firmware_bridge.simdevice import Color, PtyDevice, SimBoard
-from hardware.interface import POINTS
+from firmware_bridge.ptydevice import PtyDevice
 from morris.app.config import Config
 from morris.app.store import GameStore, SavedGame
 from morris.core import WHITE, Board, Move, point_name
@@ -50,7 +51,7 @@ LINK_BACK = 2.0
 #: Short referee timings (valid for morris.app.config) so a whole game takes seconds.
 TIMINGS = {"referee_debounce": 0.02, "referee_accept_delay": 0.1}
 
-# The firmware's LED chain: the 24 points in POINTS order, then the status LEDs.
+# The firmware's LED chain: the 24 points in POINT_NAMES order, then the status LEDs.
 TURN, THINKING, ERROR, GAME_OVER = 24, 25, 26, 27
 _SIGNAL_NAMES = {1: "on", 2: "slow", 3: "fast"}
 _COLOR_SIGNALS: dict[Color, str] = {
@@ -69,7 +70,7 @@ def signal_at(frame: Frame, index: int) -> str:
 
 def points_showing(frame: Frame, signal: str) -> set[str]:
     """The points whose LED shows ``signal`` in ``frame``."""
-    return {name for i, name in enumerate(POINTS) if signal_at(frame, i) == signal}
+    return {name for i, name in enumerate(POINT_NAMES) if signal_at(frame, i) == signal}
 
 
 def wait_until(predicate: Callable[[], Any], what: str, timeout: float = TIMEOUT) -> float:
@@ -84,7 +85,7 @@ def wait_until(predicate: Callable[[], Any], what: str, timeout: float = TIMEOUT
     return time.monotonic() - start
 
 
-class WatchedBoard(SimBoard):
+class WatchedBoard(EmulatedPico):
     """The simulated board, keeping every frame the firmware writes to its LED chain."""
 
     def __init__(self) -> None:
@@ -237,13 +238,13 @@ class Rig:
 
     def place(self, name: str, *, linked: bool = True) -> None:
         """Put a piece on ``name``; with ``linked``, wait until the host has sensed it."""
-        self.sim.place(POINTS.index(name))
+        self.sim.place(POINT_INDEX[name])
         if linked:
             wait_until(lambda: name in self.serial.sensors(), f"{name} sensed")
 
     def lift(self, name: str, *, linked: bool = True) -> None:
         """Take the piece off ``name``; with ``linked``, wait until the host has sensed it."""
-        self.sim.lift(POINTS.index(name))
+        self.sim.lift(POINT_INDEX[name])
         if linked:
             wait_until(lambda: name not in self.serial.sensors(), f"{name} sensed empty")
 
@@ -263,7 +264,7 @@ class Rig:
 
         def quiet(frame: Frame) -> bool:
             return (
-                not any(signal_at(frame, i) != "off" for i in range(len(POINTS)))
+                not any(signal_at(frame, i) != "off" for i in range(len(POINT_NAMES)))
                 and signal_at(frame, TURN) == ("on" if white_to_move else "off")
                 and signal_at(frame, ERROR) == "off"
                 and signal_at(frame, GAME_OVER) == "off"
@@ -361,7 +362,7 @@ def finish_game(rig: Rig, strong: StrongGame, start: int) -> None:
         lambda frame: (
             signal_at(frame, GAME_OVER) == "on"
             and signal_at(frame, TURN) == "off"
-            and not any(signal_at(frame, i) != "off" for i in range(len(POINTS)))
+            and not any(signal_at(frame, i) != "off" for i in range(len(POINT_NAMES)))
         ),
         "game over",
     )
@@ -507,7 +508,7 @@ def test_unplugged_mid_game_and_back_the_game_goes_on_unchanged(
 
     # Pieces left alone.
     unplug(rig)
-    assert rig.serial.sensors() == {POINTS[i] for i in rig.sim.occupied}
+    assert rig.serial.sensors() == {POINT_NAMES[i] for i in rig.sim.occupied}
     mark = replug(rig)
     rig.wait_quiet_board(white_to_move=True, since=mark)  # the lights came back by themselves
     assert rig.journal.moves() == before

@@ -1,7 +1,7 @@
 """Faults on the link: nothing a cable or a device does may crash the host or invent a move.
 
 The host runs in virtual time (its heartbeat timeout and reconnect backoff are read from a
-FakeClock); the firmware runs on its own thread. Real time is only ever an upper bound.
+device.VirtualClock); the firmware runs on its own thread. Real time is only ever an upper bound.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import random
 
 import pytest
 
+from device import POINT_INDEX, Signal
+from firmware_bridge import LinkState
 from firmware_bridge import protocol as P
-from firmware_bridge.board import LinkState
-from hardware.interface import POINTS, Signal
 from tests.firmware_bridge.bridge_helpers import Harness, eventually
 
 #: Needs real time: a real pseudo-terminal and the link thread.
@@ -83,9 +83,9 @@ def test_lights_are_restored_after_replug(harness: Harness) -> None:
     h.board.show({"b6": Signal.ON})
     h.unplug()
     h.device.replug()  # a fresh firmware shows nothing
-    assert not h.sim.lit(POINTS.index("b6"))
+    assert not h.sim.lit(POINT_INDEX["b6"])
     h.drive_until_up()
-    assert h.sim.lit(POINTS.index("b6")) or eventually(lambda: h.sim.lit(POINTS.index("b6")))
+    assert h.sim.lit(POINT_INDEX["b6"]) or eventually(lambda: h.sim.lit(POINT_INDEX["b6"]))
 
 
 def test_silent_device_takes_the_link_down_then_back_within_2s(harness: Harness) -> None:

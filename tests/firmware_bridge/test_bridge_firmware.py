@@ -7,15 +7,15 @@ from typing import Any
 import pytest
 
 from firmware_bridge import protocol as P
+from firmware_bridge.emulator import EmulatedPico, MemoryPort
 from firmware_bridge.firmware import boardfw
-from firmware_bridge.simdevice import MemoryPort, SimBoard
 
 
 class Bench:
     """A simulated Pico driven tick by tick, with the host end of the link in a MemoryPort."""
 
     def __init__(self, **overrides: Any) -> None:
-        self.sim = SimBoard({**SimBoard().config, **overrides})
+        self.sim = EmulatedPico({**EmulatedPico().config, **overrides})
         self.port = MemoryPort()
         self.now = 0
         self.decoder = P.FrameDecoder()

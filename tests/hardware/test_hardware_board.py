@@ -7,21 +7,20 @@ from gpiozero import OutputDevice
 from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 
-from hardware import (
-    POINTS,
+from device import (
+    POINT_NAMES,
     BoardClosed,
+    BoardDevice,
     ButtonName,
     ButtonPress,
     SensorReading,
     Signal,
     StatusLight,
     UnknownPoint,
-    load_profile,
-    open_board,
 )
+from hardware import load_profile, open_board
 from hardware.board import GpioBoard, next_blink_edge
-from hardware.interface import BoardDevice
-from hardware.sim import SimulatedBoard
+from hardware.mockboard import SimulatedBoard
 
 PROFILES = ["direct", "matrix", "shift-register"]
 
@@ -66,7 +65,7 @@ def test_led_signals_are_read_back_from_the_pins(sim: SimulatedBoard, signal: Si
 
 
 def test_every_point_led_on_its_own(sim: SimulatedBoard) -> None:
-    for point in POINTS:
+    for point in POINT_NAMES:
         sim.device.show({point: Signal.FAST})
         sim.wait(1.0)
         assert {p for p, s in sim.lights().items() if s is not Signal.OFF} == {point}
@@ -128,7 +127,7 @@ def test_close_twice_and_context_manager(sim: SimulatedBoard) -> None:
 @pytest.mark.parametrize("name", PROFILES)
 def test_close_releases_every_pin_and_darkens_leds(name: str) -> None:
     sim = SimulatedBoard(name)
-    sim.device.show(dict.fromkeys(POINTS, Signal.ON))
+    sim.device.show(dict.fromkeys(POINT_NAMES, Signal.ON))
     sim.device.set_status(StatusLight.ERROR, Signal.ON)
     sim.advance(0.1)
     sim.device.close()
@@ -143,12 +142,12 @@ def test_close_releases_every_pin_and_darkens_leds(name: str) -> None:
 @pytest.mark.parametrize("name", PROFILES)
 def test_leds_are_dark_after_close(name: str) -> None:
     sim = SimulatedBoard(name)
-    sim.device.show(dict.fromkeys(POINTS, Signal.ON))
+    sim.device.show(dict.fromkeys(POINT_NAMES, Signal.ON))
     sim.advance(1.5)
     assert set(sim.lights().values()) == {Signal.ON}
     sim.device.close()
     later = sim.now + 0.1
-    assert not any(sim.emulator.level(key, later) for key in sim.emulator.history)
+    assert not any(sim.circuit.level(key, later) for key in sim.circuit.history)
 
 
 def test_failing_constructor_closes_what_it_opened() -> None:

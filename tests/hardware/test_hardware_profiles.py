@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from hardware import POINTS, ButtonName, ProfileError, StatusLight
+from device import POINT_NAMES, ButtonName, StatusLight
+from hardware import ProfileError
 from hardware.profiles import (
     DEFAULT_PROFILE,
     PROFILE_DIR,
@@ -28,8 +29,8 @@ def test_builtin_profile_fits_a_pi(name: str) -> None:
     pins = profile.pins()
     allowed = set(range(28)) if profile.allow_id_pins else set(range(2, 28))
     assert set(pins) <= allowed
-    assert set(profile.sensors) == set(POINTS)
-    assert set(profile.leds) == set(POINTS)
+    assert set(profile.sensors) == set(POINT_NAMES)
+    assert set(profile.leds) == set(POINT_NAMES)
 
 
 def test_default_profile_is_a_complete_build() -> None:

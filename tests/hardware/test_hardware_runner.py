@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from hardware.interface import BoardBase, Signal, StatusLight
+from device import BoardBase, Signal, StatusLight
 from hardware.runner import BoardRunner
 
 #: Needs real time: the board runner thread in real time.

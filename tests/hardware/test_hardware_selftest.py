@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hardware import ButtonName
+from device import ButtonName
+from hardware.mockboard import SimulatedBoard, miswire
 from hardware.profiles import load_profile
 from hardware.selftest import (
     ScriptedBuilder,
@@ -13,7 +14,6 @@ from hardware.selftest import (
     render_board,
     run_selftest,
 )
-from hardware.sim import SimulatedBoard, miswire
 
 
 @pytest.mark.parametrize("name", ["direct", "matrix", "shift-register"])

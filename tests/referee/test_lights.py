@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hardware.interface import Signal, StatusLight
+from device import Signal, StatusLight
 from morris.core import BLACK, WHITE, Move
 from morris.referee.lights import STATUS_LIGHTS, Light, compute_lights, status_lights, turn_lights
 from tests.referee.table import MILL_B, MILL_W, SETTLE, Table, mask, position

@@ -5,84 +5,19 @@ implement :class:`BoardDevice`, so the daemon never knows which one it talks to.
 
 The device layer knows points by *name* (``"a1"`` .. ``"g7"``), sensors, LEDs and buttons; it knows
 nothing of the rules. Times are floats in seconds from an injectable clock (``time.monotonic`` on a
-real board, a virtual clock in tests and in the simulator).
+real board, a :class:`device.VirtualClock` in tests and in the simulator).
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Protocol, Self, runtime_checkable
 
-#: The 24 points in matrix order: ``index = ring * 8 + position``; ring 0 is the outer square,
-#: positions run clockwise from the top-left corner. A 3x8 matrix drives ring line ``index // 8``
-#: and reads position line ``index % 8``.
-POINTS: tuple[str, ...] = (
-    "a7", "d7", "g7", "g4", "g1", "d1", "a1", "a4",
-    "b6", "d6", "f6", "f4", "f2", "d2", "b2", "b4",
-    "c5", "d5", "e5", "e4", "e3", "d3", "c3", "c4",
-)  # fmt: skip
+from device.events import ButtonPress, SensorReading
+from device.exc import BoardClosed
+from device.signals import Signal, StatusLight
 
-
-class Signal(str, enum.Enum):  # noqa: UP042 (StrEnum would change str())
-    """What a point LED (or a status LED) shows. See the light language in docs/DESIGN.md."""
-
-    OFF = "off"  # nothing to do here
-    ON = "on"  # put a piece here
-    SLOW = "slow"  # take the piece from here (slow blink)
-    FAST = "fast"  # something is wrong here (fast blink)
-
-
-#: Blink timing shared by every backend, in seconds: (period, time on within the period).
-BLINK_TIMING: dict[Signal, tuple[float, float]] = {
-    Signal.SLOW: (1.0, 0.5),
-    Signal.FAST: (0.25, 0.125),
-}
-
-
-def signal_level(signal: Signal, now: float) -> bool:
-    """Whether an LED showing ``signal`` is lit at time ``now`` (phases are locked to t = 0)."""
-    if signal is Signal.ON:
-        return True
-    if signal is Signal.OFF:
-        return False
-    period, on_time = BLINK_TIMING[signal]
-    return (now % period) < on_time
-
-
-class StatusLight(str, enum.Enum):  # noqa: UP042 (StrEnum would change str())
-    """The status LEDs beside the board."""
-
-    TURN = "turn"  # lit while it is the person's turn (or white's turn in referee mode)
-    THINKING = "thinking"  # the Pi is searching
-    ERROR = "error"  # the board does not match the game, or a device fault
-    GAME_OVER = "game_over"
-
-
-class ButtonName(str, enum.Enum):  # noqa: UP042 (StrEnum would change str())
-    """The buttons beside the board."""
-
-    NEW = "new"
-    TAKEBACK = "takeback"
-    HINT = "hint"
-    MODE = "mode"
-
-
-@dataclass(frozen=True)
-class SensorReading:
-    """The points where a piece is sensed, at a time."""
-
-    occupied: frozenset[str]
-    timestamp: float
-
-
-@dataclass(frozen=True)
-class ButtonPress:
-    """A button pressed at a time."""
-
-    button: ButtonName
-    timestamp: float
+__all__ = ["BoardBase", "BoardDevice"]
 
 
 @runtime_checkable
@@ -125,7 +60,7 @@ class BoardBase:
     """Shared plumbing for :class:`BoardDevice` implementations (no hardware here).
 
     It holds the callbacks, makes :meth:`close` idempotent (subclasses implement :meth:`_close`)
-    and makes every board a context manager. :mod:`firmware_bridge` may inherit it too.
+    and makes every board a context manager.
     """
 
     def __init__(self) -> None:
@@ -149,10 +84,8 @@ class BoardBase:
         """Release what the board holds; called once by :meth:`close`."""
 
     def _check_open(self) -> None:
-        """Raise :class:`hardware.exc.BoardClosed` if the board is closed."""
+        """Raise :class:`device.BoardClosed` if the board is closed."""
         if self._closed:
-            from hardware.exc import BoardClosed
-
             raise BoardClosed(f"{type(self).__name__} is closed")
 
     def __enter__(self) -> Self:
@@ -160,15 +93,3 @@ class BoardBase:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-
-def check_point(name: str) -> str:
-    """Return ``name`` if it is one of :data:`POINTS`; raise :class:`hardware.exc.UnknownPoint`."""
-    if name not in _POINT_SET:
-        from hardware.exc import UnknownPoint
-
-        raise UnknownPoint(f"unknown point {name!r} (points are {', '.join(POINTS)})")
-    return name
-
-
-_POINT_SET = frozenset(POINTS)

@@ -6,11 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hardware import POINTS, SensorReading, Signal
-from hardware.sim import DECODE_WINDOW, SimulatedBoard, VirtualClock
+from device import POINT_NAMES, SensorReading, Signal, VirtualClock
+from hardware.leddecoder import DECODE_WINDOW
+from hardware.mockboard import SimulatedBoard
 from hardware.wiring import Debouncer
 
-point_sets = st.frozensets(st.sampled_from(POINTS))
+point_sets = st.frozensets(st.sampled_from(POINT_NAMES))
 
 
 @settings(max_examples=40, deadline=None)
@@ -160,7 +161,7 @@ def test_a_long_game_runs_in_virtual_time_deterministically() -> None:
         with SimulatedBoard(seed=seed) as sim:
             readings = _readings(sim)
             sim.set_bounce(0.02)
-            for i, point in enumerate(POINTS):
+            for i, point in enumerate(POINT_NAMES):
                 sim.place(point)
                 sim.device.show({point: Signal.SLOW})
                 sim.wait(1.0 + i % 3)

@@ -1,101 +1,42 @@
-"""A simulated board: the real wiring code on gpiozero's MockFactory, with the board emulated.
+"""The physical board as a circuit on gpiozero's mock pins: magnets, switches, diodes and LEDs.
 
-:class:`SimulatedBoard` builds a :class:`~hardware.board.GpioBoard` on a
-:class:`~gpiozero.pins.mock.MockFactory` whose pins are :class:`EmulatedPin`, and a
-:class:`BoardEmulator` standing for the wood, the magnets and the electronics:
+:class:`BoardCircuit` wires :class:`EmulatedPin` s of a :class:`~gpiozero.pins.mock.MockFactory`
+the way a wiring profile says the board is built, standing for the wood, the magnets and the
+electronics:
 
 - a matrix sensor closes only its own crossing; a column reads low only while a row with a closed
   switch is driven low, and the diodes stop current flowing back (no ghosting; pass
   ``diodes=False`` to see the ghosts a diode-less matrix reads);
 - LEDs are read back from the pins: direct LEDs from their pin, matrix LEDs while their row is
   selected, 74HC595 outputs from an emulated chain (bits shift in on clock rising edges and appear
-  on the latch rising edge). :meth:`SimulatedBoard.led_signal` decodes the signal from those
-  recorded levels, never from what was commanded;
-- noise: switch bounce, the flicker of a weak magnet, a sensor stuck on or dead, a piece slid
-  across its neighbours, a dead or stuck LED; and a miswired build (:func:`miswire`).
+  on the latch rising edge). :meth:`BoardCircuit.signal` decodes the signal from those recorded
+  levels (:mod:`hardware.leddecoder`), never from what was commanded;
+- noise and faults: switch bounce, the flicker of a weak magnet, a sensor stuck on or dead, a dead
+  or stuck LED.
 
-Time is virtual. :meth:`SimulatedBoard.advance` polls the device at every deadline up to a time.
-Decoding needs :data:`DECODE_WINDOW` (one slow blink period, 1 s) of polls after the last change
-of an LED's signal: until then a blinking LED may read as its current level.
-
->>> board = SimulatedBoard()
->>> board.place("d6")
->>> board.advance(0.1)
->>> sorted(board.device.sensors())
-['d6']
->>> board.device.show({"a7": Signal.SLOW, "g7": Signal.ON})
->>> board.advance(2.0)
->>> board.led_signal("a7"), board.led_signal("g7"), board.led_signal("d7")
-(<Signal.SLOW: 'slow'>, <Signal.ON: 'on'>, <Signal.OFF: 'off'>)
->>> board.close()
+What a person does with it, and the device that drives it, is
+:class:`hardware.mockboard.SimulatedBoard`.
 """
 
 from __future__ import annotations
 
 import bisect
-import itertools
 import random
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from pathlib import Path
-from typing import Any, Self
+from collections.abc import Callable, Hashable
+from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from hardware.board import GpioBoard
-from hardware.interface import (
-    BLINK_TIMING,
-    POINTS,
-    ButtonName,
-    Signal,
-    StatusLight,
-    check_point,
-)
-from hardware.profiles import (
-    DEFAULT_PROFILE,
-    ChainOutput,
-    Crossing,
-    Profile,
-    load_profile,
-)
+from device import Signal
+from hardware.leddecoder import DECODE_WINDOW, decode_signal
+from hardware.profiles import ChainOutput, Crossing, Profile
 
-__all__ = [
-    "DECODE_WINDOW",
-    "BoardEmulator",
-    "EmulatedPin",
-    "SimulatedBoard",
-    "VirtualClock",
-    "miswire",
-]
+__all__ = ["BoardCircuit", "EmulatedPin"]
 
-#: How far back the LED decoder looks: one slow blink period. A signal is decoded right once it
-#: has been shown for this long (plus one LED-matrix frame on a multiplexed build).
-DECODE_WINDOW: float = BLINK_TIMING[Signal.SLOW][0]
-#: Blink edges closer than this are a fast blink (fast: 0.125 s apart, slow: 0.5 s).
-_FAST_GAP = 0.3
 #: A matrix LED whose row has not been selected for this long is dark (the refresh stopped).
 _STALE = 0.05
 #: How much LED history is kept.
 _KEEP = 2.0 * DECODE_WINDOW
-
-
-class VirtualClock:
-    """A clock that only moves when told: ``clock()`` returns :attr:`now`."""
-
-    def __init__(self, start: float = 0.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def set(self, now: float) -> None:
-        """Move to ``now`` (never backwards)."""
-        if now > self.now:
-            self.now = now
-
-    def advance(self, seconds: float) -> float:
-        """Move forward by ``seconds``; return the new time."""
-        self.now += seconds
-        return self.now
 
 
 class EmulatedPin(MockPin):  # type: ignore[misc]  # gpiozero has no type hints
@@ -125,26 +66,7 @@ class EmulatedPin(MockPin):  # type: ignore[misc]  # gpiozero has no type hints
         return True
 
 
-def miswire(
-    profile: Profile,
-    *,
-    sensors: Iterable[tuple[str, str]] = (),
-    leds: Iterable[tuple[str, str]] = (),
-) -> Profile:
-    """A profile describing a board built with the wires of these point pairs swapped.
-
-    Pass it as ``wiring=`` to :class:`SimulatedBoard` while the device keeps the correct profile.
-    """
-    sensor_wires = dict(profile.sensors)
-    led_wires = dict(profile.leds)
-    for a, b in sensors:
-        sensor_wires[a], sensor_wires[b] = sensor_wires[b], sensor_wires[a]
-    for a, b in leds:
-        led_wires[a], led_wires[b] = led_wires[b], led_wires[a]
-    return profile.replace(sensors=sensor_wires, leds=led_wires, name=f"{profile.name} (miswired)")
-
-
-class BoardEmulator:
+class BoardCircuit:
     """The physical board of a profile: magnets, switches, diodes, LEDs and 74HC595 chips.
 
     Inputs are keyed like :class:`~hardware.board.GpioBoard` keys them: a point name, or
@@ -444,206 +366,4 @@ class BoardEmulator:
         """Decode what the LED ``key`` showed over the last :data:`DECODE_WINDOW` seconds."""
         if key not in self.history:
             return Signal.OFF  # not wired: a missing LED is dark
-        history = self._effective(key, now)
-        start = now - DECODE_WINDOW
-        edges = [t for t, _ in history if start < t <= now]
-        level = history[-1][1]
-        if len(edges) < 2:
-            return Signal.ON if level else Signal.OFF
-        # Fast blinking shows as a run of short gaps; one short gap alone is a change of signal
-        # (say from steady on to a slow blink), not a fast blink.
-        short = [b - a < _FAST_GAP for a, b in itertools.pairwise(edges)]
-        run = longest = 0
-        for is_short in short:
-            run = run + 1 if is_short else 0
-            longest = max(longest, run)
-        return Signal.FAST if longest >= 2 else Signal.SLOW
-
-
-class SimulatedBoard:
-    """The real :class:`~hardware.board.GpioBoard` of a profile on an emulated board.
-
-    ``profile`` is what the software believes; ``wiring`` (default: the same) is how the
-    emulated board is really built, so a miswired board can be simulated (:func:`miswire`).
-    ``clock`` is the virtual clock (a :class:`VirtualClock` is made if none is given; a
-    VirtualClock is moved by :meth:`advance`). ``seed`` seeds the noise.
-    """
-
-    def __init__(
-        self,
-        profile: Profile | str | Path = DEFAULT_PROFILE,
-        *,
-        clock: Callable[[], float] | None = None,
-        wiring: Profile | None = None,
-        diodes: bool = True,
-        seed: int = 0,
-    ) -> None:
-        self.profile = profile if isinstance(profile, Profile) else load_profile(profile)
-        self.clock: Callable[[], float] = clock if clock is not None else VirtualClock()
-        self.factory = MockFactory(pin_class=EmulatedPin)
-        self.emulator = BoardEmulator(
-            wiring or self.profile,
-            self.factory,
-            time=self.clock,
-            rng=random.Random(seed),
-            diodes=diodes,
-        )
-        try:
-            self.device = GpioBoard(self.profile, pin_factory=self.factory, clock=self.clock)
-        except BaseException:
-            self.emulator.close()
-            raise
-        # From now on the emulated circuit lives at the device's time (the poll in progress).
-        self.emulator.time = lambda: self.device.now
-
-    @property
-    def now(self) -> float:
-        """The virtual time of the last poll (or of the last change of the LEDs)."""
-        return self.device.now
-
-    # -- time ------------------------------------------------------------------------------
-
-    def poll(self, now: float) -> float:
-        """Poll the device at ``now`` (moving a :class:`VirtualClock`); return the deadline."""
-        if isinstance(self.clock, VirtualClock):
-            self.clock.set(now)
-        return self.device.poll(now)
-
-    def advance(self, until: float) -> None:
-        """Poll the device at every deadline up to and including ``until``."""
-        device = self.device
-        clock = self.clock if isinstance(self.clock, VirtualClock) else None
-        while device.next_poll <= until:
-            t = device.next_poll
-            if clock is not None:
-                clock.set(t)
-            device.poll(t)
-        if clock is not None:
-            clock.set(until)
-
-    def wait(self, seconds: float) -> None:
-        """Let ``seconds`` of virtual time pass (polling all the way)."""
-        self.advance(max(self.clock(), self.now) + seconds)
-
-    # -- the person at the board -----------------------------------------------------------
-
-    def _at(self) -> float:
-        return max(self.clock(), self.now)
-
-    def place(self, name: str) -> None:
-        """Put a piece (a magnet) on a point, now."""
-        self.emulator.set_present(check_point(name), True, self._at())
-
-    def lift(self, name: str) -> None:
-        """Take the piece off a point, now."""
-        self.emulator.set_present(check_point(name), False, self._at())
-
-    def press(self, button: ButtonName | str) -> None:
-        """Press (and hold) a button, now."""
-        self.emulator.set_present(("button", ButtonName(button)), True, self._at())
-
-    def release(self, button: ButtonName | str) -> None:
-        """Release a button, now."""
-        self.emulator.set_present(("button", ButtonName(button)), False, self._at())
-
-    def click(self, button: ButtonName | str, hold: float = 0.1) -> None:
-        """Press a button now and release it ``hold`` seconds later."""
-        key = ("button", ButtonName(button))
-        at = self._at()
-        self.emulator.set_present(key, True, at)
-        self.emulator.set_present(key, False, at + hold)
-
-    def slide(self, path: Sequence[str], *, step: float = 0.25) -> float:
-        """Slide a piece from ``path[0]`` to ``path[-1]`` over the points between, starting now.
-
-        The magnet is over each point for ``step`` seconds (the first until ``step / 2``).
-        Returns the time it arrives.
-        """
-        for name in path:
-            check_point(name)
-        start = self._at()
-        for i, name in enumerate(path):
-            if i > 0:
-                self.emulator.set_present(name, True, start + (i - 0.5) * step)
-            if i < len(path) - 1:
-                self.emulator.set_present(name, False, start + (i + 0.5) * step)
-        return start + (len(path) - 1) * step
-
-    def occupied(self) -> frozenset[str]:
-        """Where magnets are now (the truth, not the reading)."""
-        at = self._at()
-        return frozenset(p for p in POINTS if self.emulator.is_present(p, at))
-
-    # -- noise and faults ------------------------------------------------------------------
-
-    def set_bounce(self, duration: float, name: str | ButtonName | None = None) -> None:
-        """Make a sensor (or button, or every input) bounce for ``duration`` s after changes."""
-        self.emulator.set_bounce(duration, None if name is None else self._input_key(name))
-
-    def set_flicker(self, name: str, dropout: float = 0.3) -> None:
-        """A weak magnet on ``name``: each read drops out with probability ``dropout`` (0: off)."""
-        self.emulator.set_flicker(check_point(name), dropout)
-
-    def set_stuck(self, name: str) -> None:
-        """The sensor of ``name`` reads a piece whether there is one or not."""
-        self.emulator.force(check_point(name), True)
-
-    def set_dead(self, name: str) -> None:
-        """The sensor of ``name`` never reads a piece."""
-        self.emulator.force(check_point(name), False)
-
-    def repair(self, name: str) -> None:
-        """Undo :meth:`set_stuck`, :meth:`set_dead` and :meth:`set_flicker` on ``name``."""
-        self.emulator.force(check_point(name), None)
-        self.emulator.set_flicker(name, 0.0)
-
-    def set_led_fault(self, name: str | StatusLight, lit: bool | None) -> None:
-        """Make an LED dead (``False``), stuck on (``True``) or working again (``None``)."""
-        self.emulator.set_led_fault(self._output_key(name), lit)
-
-    # -- what a person sees ----------------------------------------------------------------
-
-    def led_signal(self, name: str) -> Signal:
-        """The signal the LED of a point showed over the last second (decoded from the pins)."""
-        return self.emulator.signal(check_point(name), self.now)
-
-    def lights(self) -> dict[str, Signal]:
-        """Every point's decoded LED signal."""
-        now = self.now
-        return {p: self.emulator.signal(p, now) for p in POINTS}
-
-    def status_signal(self, light: StatusLight) -> Signal:
-        """The decoded signal of a status LED (``OFF`` if the build has none)."""
-        return self.emulator.signal(("status", StatusLight(light)), self.now)
-
-    def lit(self) -> set[str | StatusLight]:
-        """What a person sees lit (steady or blinking) now: points and status lights."""
-        names: list[str | StatusLight] = [*POINTS, *StatusLight]
-        now = self.now
-        signal = self.emulator.signal
-        return {n for n in names if signal(self._output_key(n), now) is not Signal.OFF}
-
-    # -- plumbing --------------------------------------------------------------------------
-
-    @staticmethod
-    def _input_key(name: str | ButtonName) -> Hashable:
-        if isinstance(name, ButtonName):
-            return ("button", name)
-        return check_point(name)
-
-    @staticmethod
-    def _output_key(name: str | StatusLight) -> Hashable:
-        if isinstance(name, StatusLight):
-            return ("status", name)
-        return check_point(name)
-
-    def close(self) -> None:
-        """Close the device and detach the emulation. Safe to call twice."""
-        self.device.close()
-        self.emulator.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+        return decode_signal(self._effective(key, now), now)

@@ -1,0 +1,38 @@
+"""The device vocabulary shared by every board backend, importing no gpiozero and no serial.
+
+Point names in matrix order (:data:`POINT_NAMES`), the LED signals and their blink timing, the
+status lights and buttons, what a board reports (:class:`SensorReading`, :class:`ButtonPress`),
+the interface every backend implements (:class:`BoardDevice`, :class:`BoardBase`), the virtual
+clock of every simulation, and the errors root :class:`DeviceError`.
+
+The backends are :mod:`hardware` (GPIO through gpiozero) and :mod:`firmware_bridge` (a
+microcontroller over USB serial); the daemon and the simulator import this package, never a
+backend's copy of these names.
+"""
+
+from device.clock import VirtualClock
+from device.events import ButtonName, ButtonPress, SensorReading
+from device.exc import BoardClosed, DeviceError, UnknownPoint
+from device.interface import BoardBase, BoardDevice
+from device.points import POINT_INDEX, POINT_NAMES, check_point, names_of_mask
+from device.signals import BLINK_TIMING, Signal, StatusLight, signal_level
+
+__all__ = [
+    "BLINK_TIMING",
+    "POINT_INDEX",
+    "POINT_NAMES",
+    "BoardBase",
+    "BoardClosed",
+    "BoardDevice",
+    "ButtonName",
+    "ButtonPress",
+    "DeviceError",
+    "SensorReading",
+    "Signal",
+    "StatusLight",
+    "UnknownPoint",
+    "VirtualClock",
+    "check_point",
+    "names_of_mask",
+    "signal_level",
+]

@@ -1,0 +1,49 @@
+"""Reading a signal off an LED the way an eye does: from the levels it showed, not the commands.
+
+:class:`~hardware.circuit.BoardCircuit` records each LED's levels with their (virtual) times;
+:func:`decode_signal` turns the last :data:`DECODE_WINDOW` seconds of them back into a
+:class:`~device.Signal`. No edge: steady on or off from the level; edges in a run less than
+0.3 s apart: fast; otherwise slow. A signal is decoded right once it has been shown for the
+whole window; until then a blinking LED may read as its current level.
+
+>>> decode_signal([(float("-inf"), False), (0.0, True), (0.5, False), (1.0, True)], 1.2)
+<Signal.SLOW: 'slow'>
+>>> decode_signal([(float("-inf"), False), (0.3, True)], 1.2)
+<Signal.ON: 'on'>
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from device import BLINK_TIMING, Signal
+
+__all__ = ["DECODE_WINDOW", "decode_signal"]
+
+#: How far back the LED decoder looks: one slow blink period. A signal is decoded right once it
+#: has been shown for this long (plus one LED-matrix frame on a multiplexed build).
+DECODE_WINDOW: float = BLINK_TIMING[Signal.SLOW][0]
+#: Blink edges closer than this are a fast blink (fast: 0.125 s apart, slow: 0.5 s).
+_FAST_GAP = 0.3
+
+
+def decode_signal(levels: Sequence[tuple[float, bool]], now: float) -> Signal:
+    """The signal an LED showed over the :data:`DECODE_WINDOW` before ``now``.
+
+    ``levels`` are the LED's (time, lit) changes in time order, the first one the level it had
+    before anything was recorded.
+    """
+    start = now - DECODE_WINDOW
+    edges = [t for t, _ in levels if start < t <= now]
+    level = levels[-1][1]
+    if len(edges) < 2:
+        return Signal.ON if level else Signal.OFF
+    # Fast blinking shows as a run of short gaps; one short gap alone is a change of signal
+    # (say from steady on to a slow blink), not a fast blink.
+    short = [b - a < _FAST_GAP for a, b in itertools.pairwise(edges)]
+    run = longest = 0
+    for is_short in short:
+        run = run + 1 if is_short else 0
+        longest = max(longest, run)
+    return Signal.FAST if longest >= 2 else Signal.SLOW

@@ -1,0 +1,91 @@
+"""The shared device vocabulary: one list of point names, one error root, one virtual clock."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import device
+import morris.core
+from firmware_bridge.exc import BridgeError
+from hardware.exc import HardwareError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_point_names_are_the_rules_core_order() -> None:
+    # Bit i of a sensor mask and point i of the rules must be the same point.
+    assert morris.core.POINT_NAMES == device.POINT_NAMES
+
+
+def test_point_index_inverts_the_names() -> None:
+    assert [device.POINT_INDEX[name] for name in device.POINT_NAMES] == list(range(24))
+
+
+def test_check_point_names_the_bad_name() -> None:
+    assert device.check_point("d6") == "d6"
+    with pytest.raises(device.UnknownPoint, match="'z9'") as info:
+        device.check_point("z9")
+    assert isinstance(info.value, ValueError)
+
+
+def test_names_of_mask_reads_bit_i_as_point_i() -> None:
+    assert device.names_of_mask(0) == frozenset()
+    assert device.names_of_mask(1 << 9 | 1 << 23) == {"d6", "c4"}
+    assert device.names_of_mask((1 << 24) - 1) == frozenset(device.POINT_NAMES)
+
+
+def test_every_backend_error_is_a_device_error() -> None:
+    assert issubclass(HardwareError, device.DeviceError)
+    assert issubclass(BridgeError, device.DeviceError)
+    assert issubclass(device.UnknownPoint, device.DeviceError)
+    assert issubclass(device.BoardClosed, device.DeviceError)
+    assert issubclass(device.BoardClosed, RuntimeError)
+
+
+def test_virtual_clock_moves_only_forward_and_when_told() -> None:
+    clock = device.VirtualClock(10.0)
+    assert clock() == 10.0
+    clock.set(5.0)
+    assert clock() == 10.0
+    assert clock.advance(0.5) == 10.5
+    clock.set(12.0)
+    assert clock() == clock.now == 12.0
+
+
+def test_virtual_clock_loses_no_advance_between_threads() -> None:
+    clock = device.VirtualClock()
+
+    def tick() -> None:
+        for _ in range(10_000):
+            clock.advance(1.0)
+
+    threads = [threading.Thread(target=tick) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert clock() == 40_000.0
+
+
+def _loaded_after(statement: str, modules: tuple[str, ...]) -> list[str]:
+    """The ``modules`` a fresh interpreter has loaded after running ``statement``."""
+    probe = f"import sys; {statement}; print(*[m for m in {modules!r} if m in sys.modules])"
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return result.stdout.split()
+
+
+def test_importing_the_serial_bridge_loads_no_gpiozero() -> None:
+    # A Pico-based board must not need gpiozero (nor pay for loading it).
+    assert _loaded_after("import firmware_bridge", ("gpiozero", "hardware")) == []
+
+
+def test_importing_the_device_vocabulary_loads_no_backend() -> None:
+    modules = ("gpiozero", "serial", "hardware", "firmware_bridge", "morris")
+    assert _loaded_after("import device", modules) == []
