@@ -1,4 +1,4 @@
-"""The rules core: points, moves, the board, variants, game records and perft. Pure Python."""
+"""The rules core: points, moves, the rules data, the board, variants, records, perft. Pure Python."""
 
 from morris.core.board import (
     BLACK,
@@ -31,7 +31,15 @@ from morris.core.points import (
     point_name,
 )
 from morris.core.record import GameRecord, read_game, read_games, write_game
-from morris.core.variant import VARIANTS, TwelveMensMorris, find_variant
+from morris.core.rules import STANDARD, InvalidRulesError, Rules, UnsupportedVariant
+from morris.core.variant import (
+    TWELVE,
+    VARIANT_NAMES,
+    VARIANTS,
+    TwelveMensMorris,
+    engine_rules,
+    find_variant,
+)
 
 __all__ = [
     "BLACK",
@@ -40,8 +48,11 @@ __all__ = [
     "NUM_POINTS",
     "POINTS",
     "POINT_NAMES",
+    "STANDARD",
     "STARTING_POSITION",
+    "TWELVE",
     "VARIANTS",
+    "VARIANT_NAMES",
     "WHITE",
     "Board",
     "Color",
@@ -50,14 +61,18 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
+    "InvalidRulesError",
     "LegalMoveView",
     "MorrisError",
     "Move",
     "Outcome",
     "Phase",
     "Point",
+    "Rules",
     "Termination",
     "TwelveMensMorris",
+    "UnsupportedVariant",
+    "engine_rules",
     "find_variant",
     "parse_point",
     "perft",

@@ -11,6 +11,7 @@ MODULES = [
     "morris",
     "morris.core.points",
     "morris.core.moves",
+    "morris.core.rules",
     "morris.core.board",
     "morris.core.variant",
     "morris.core.record",
