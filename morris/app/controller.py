@@ -18,7 +18,7 @@ from hardware.interface import BoardDevice, ButtonName, Signal, StatusLight
 from morris.app.config import Config
 from morris.app.store import GameStore, SavedGame
 from morris.core import BLACK, COLOR_NAMES, POINT_NAMES, WHITE, Board, Color, Move, find_variant
-from morris.engine.search import MAX_LEVEL
+from morris.engine.levels import MAX_LEVEL
 from morris.lights import Light, compute_lights, status_lights
 from morris.referee import (
     Event,

@@ -39,7 +39,7 @@ from morris.app.config import Config
 from morris.app.controller import SearchJob
 from morris.app.search import Deliver, SearchFunction, ThreadedRunner, make_search
 from morris.core import BLACK, COLOR_NAMES, POINT_NAMES, WHITE, Board, Color, Move
-from morris.engine.search import MAX_LEVEL
+from morris.engine.levels import MAX_LEVEL
 from morris.sim import THINK_TIME, Simulation
 
 logger = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""The rules core: points, moves, the rules data, the board, variants, records, perft. Pure Python."""
+"""The rules core: points, moves, rules data, the board, variants, records, perft. Pure Python."""
 
 from morris.core.board import (
     BLACK,
@@ -37,6 +37,7 @@ from morris.core.variant import (
     VARIANT_NAMES,
     VARIANTS,
     TwelveMensMorris,
+    describe_variants,
     engine_rules,
     find_variant,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "Termination",
     "TwelveMensMorris",
     "UnsupportedVariant",
+    "describe_variants",
     "engine_rules",
     "find_variant",
     "parse_point",

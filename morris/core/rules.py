@@ -101,8 +101,7 @@ class Rules:
             raise InvalidRulesError(f"{where}: name must be lower case without spaces around")
         if not 3 <= self.pieces_per_side <= NUM_POINTS // 2:
             raise InvalidRulesError(
-                f"{where}: pieces_per_side must be 3..{NUM_POINTS // 2}, not "
-                f"{self.pieces_per_side}"
+                f"{where}: pieces_per_side must be 3..{NUM_POINTS // 2}, not {self.pieces_per_side}"
             )
         if len(self.neighbours) != NUM_POINTS:
             raise InvalidRulesError(

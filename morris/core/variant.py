@@ -43,6 +43,7 @@ __all__ = [
     "VARIANTS",
     "VARIANT_NAMES",
     "TwelveMensMorris",
+    "describe_variants",
     "engine_rules",
     "find_variant",
 ]
@@ -113,6 +114,18 @@ def find_variant(name: str) -> type[Board]:
         return _CLASSES[VARIANTS[name.strip().lower()].name]
     except KeyError:
         raise ValueError(f"unknown variant {name!r} (known: {', '.join(VARIANT_NAMES)})") from None
+
+
+def describe_variants() -> str:
+    """The variants' names with their summaries, for help texts.
+
+    >>> print(describe_variants())
+    "standard" (nine men's morris) or "twelve" (twelve men's morris, diagonal lines)
+    """
+    described = [f'"{cls.variant.name}" ({cls.variant.summary})' for cls in BOARD_CLASSES]
+    if len(described) == 1:
+        return described[0]
+    return ", ".join(described[:-1]) + " or " + described[-1]
 
 
 def engine_rules(board: Board) -> Rules:

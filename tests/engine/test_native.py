@@ -24,8 +24,9 @@ from morris import Board, TwelveMensMorris
 from morris.core.points import ALL_POINTS, NEIGHBOURS
 from morris.engine import search
 from morris.engine.evaluate import make_evaluator
-from morris.engine.movegen import Rules, generate
-from morris.engine.search import MAX_LEVEL, NATIVE_AVAILABLE, Engine, SearchResult
+from morris.engine.levels import MAX_LEVEL
+from morris.engine.movegen import generate
+from morris.engine.search import NATIVE_AVAILABLE, Engine, SearchResult
 from tests.engine.helpers import position, sampled_position
 
 STRONG_GAMES = Path(__file__).resolve().parents[1] / "data" / "strong-games.txt"
@@ -195,7 +196,7 @@ def test_evaluation_and_turns_the_same(
     us, them = a & ~b, b
     board = cls(flying=flying)
     core = _core(board)
-    rules = Rules.of(board)
+    rules = board.rules
     assert core.evaluate(us, them, uh, th) == make_evaluator(rules)(us, them, uh, th)
     assert core.generate(us, them, uh) == generate(rules, us, them, uh)
 
