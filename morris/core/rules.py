@@ -17,6 +17,7 @@ Rules(name='standard', ..., flying=False, threefold_repetition=True, no_removal_
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -110,8 +111,11 @@ class Rules:
         for p, mask in enumerate(self.neighbours):
             if mask & ~ALL_POINTS or mask >> p & 1:
                 raise InvalidRulesError(f"{where}: neighbours[{p}] = {mask:#x} is not a link set")
-            for q in range(NUM_POINTS):
-                if mask >> q & 1 and not self.neighbours[q] >> p & 1:
+            links = mask
+            while links:
+                q = (links & -links).bit_length() - 1
+                links &= links - 1
+                if not self.neighbours[q] >> p & 1:
                     raise InvalidRulesError(f"{where}: neighbours: {p} links {q} but not back")
         for mask in self.mill_masks:
             if mask & ~ALL_POINTS or mask.bit_count() != 3:
@@ -130,16 +134,19 @@ class Rules:
         self, *, flying: bool, threefold_repetition: bool, no_removal_limit: int | None
     ) -> Rules:
         """The same variant with these settings (a board's keyword settings)."""
-        return dataclasses.replace(
-            self,
-            flying=flying,
-            threefold_repetition=threefold_repetition,
-            no_removal_limit=no_removal_limit,
-        )
+        return _with_settings(self, flying, threefold_repetition, no_removal_limit)
 
     def same_board(self, other: Rules) -> bool:
         """Whether ``other`` is played on the same links and mills (what endgame tables need)."""
         return self.neighbours == other.neighbours and self.mill_masks == other.mill_masks
+
+
+@functools.lru_cache(maxsize=64)
+def _with_settings(rules: Rules, flying: bool, threefold: bool, limit: int | None) -> Rules:
+    # Cached: the engine asks a board for its rules on every search, and checking them is slower.
+    return dataclasses.replace(
+        rules, flying=flying, threefold_repetition=threefold, no_removal_limit=limit
+    )
 
 
 #: Nine men's morris, the standard game (RULES.md): nine pieces each, 16 mills, no diagonals.

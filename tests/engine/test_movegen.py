@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from morris import Board, TwelveMensMorris, perft
 from morris.engine.movegen import decode, encode, generate
 from morris.engine.movegen import perft as fast_perft
-from tests.engine.helpers import position
+from tests.engine.helpers import position, random_board
 
 
 def _random_board(seed: int, plies: int, cls: type[Board] = Board) -> Board:
-    rng = random.Random(seed)
-    board = cls(threefold_repetition=False, no_removal_limit=None)
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
+    return random_board(seed, plies, cls, threefold_repetition=False, no_removal_limit=None)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])

@@ -7,7 +7,6 @@ the data's rules. Twelve men's morris, which is data only, is generated as the c
 
 from __future__ import annotations
 
-import random
 import sys
 from collections.abc import Iterator
 
@@ -21,6 +20,7 @@ from morris.engine.movegen import decode, generate, has_moves
 from morris.engine.movegen import perft as fast_perft
 from morris.engine.search import NATIVE_AVAILABLE, Engine
 from morris.engine.tables import EndgameTables
+from tests.engine.helpers import random_board
 
 
 class _NoRemovals(TwelveMensMorris):
@@ -64,15 +64,9 @@ def test_the_endgame_tables_refuse_another_board() -> None:
     assert not tables.supports(TWELVE)
 
 
-def _random_twelve(seed: int, plies: int, flying: bool) -> TwelveMensMorris:
-    rng = random.Random(seed)
-    board = TwelveMensMorris(flying=flying, threefold_repetition=False, no_removal_limit=None)
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
+def _random_twelve(seed: int, plies: int, flying: bool) -> Board:
+    settings = {"flying": flying, "threefold_repetition": False, "no_removal_limit": None}
+    return random_board(seed, plies, TwelveMensMorris, **settings)
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
