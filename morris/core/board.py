@@ -225,8 +225,9 @@ class Board:
     @classmethod
     def _read_variant(cls) -> None:
         """Copy the fields of :attr:`variant` to the class (refusing a class that sets them)."""
-        copied = ("variant_name", "pieces_per_side", "neighbours", "mill_masks", "mills_through")
-        for name in (*copied, "full_board_is_draw"):
+        copied = ("variant_name", "pieces_per_side", "neighbours", "mill_masks", "mills_through",
+                  "full_board_is_draw")  # fmt: skip
+        for name in copied:
             if cls is not Board and name in vars(cls):
                 raise UnsupportedVariant(
                     f"{cls.__qualname__} sets {name}: a variant sets only "
