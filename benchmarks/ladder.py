@@ -24,6 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from morris.app.jobs import load_tables  # noqa: E402
+from morris.engine.levels import MAX_LEVEL  # noqa: E402
 from morris.engine.match import (  # noqa: E402
     MatchResult,
     format_elo,
@@ -31,7 +32,6 @@ from morris.engine.match import (  # noqa: E402
     run_match,
     save_games,
 )
-from morris.engine.search import MAX_LEVEL  # noqa: E402
 
 
 def pairings(args: argparse.Namespace) -> list[tuple[str, str, int, int | None]]:

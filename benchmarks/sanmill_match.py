@@ -30,6 +30,7 @@ sys.path.insert(0, str(REPO))
 
 from morris.app.jobs import load_tables  # noqa: E402
 from morris.engine.client import UciEngine  # noqa: E402
+from morris.engine.levels import MAX_LEVEL  # noqa: E402
 from morris.engine.match import (  # noqa: E402
     OPENINGS,
     MatchResult,
@@ -37,7 +38,7 @@ from morris.engine.match import (  # noqa: E402
     run_match,
     save_games,
 )
-from morris.engine.search import MAX_LEVEL, Engine  # noqa: E402
+from morris.engine.search import Engine  # noqa: E402
 
 ADAPTER = Path(__file__).resolve().with_name("sanmill_uci.py")
 

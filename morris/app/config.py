@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from morris.app.errors import ConfigError
-from morris.engine.search import MAX_LEVEL
+from morris.core.rules import STANDARD
+from morris.core.variant import VARIANT_NAMES, describe_variants
+from morris.engine.levels import MAX_LEVEL
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +36,7 @@ class GameConfig:
     mode: str = "vs-ai"
     human: str = "white"
     level: int = 5
-    variant: str = "standard"
+    variant: str = STANDARD.name
     flying: bool = True
     threefold_repetition: bool = True
     no_removal_limit: int = 100  # 0 switches the rule off
@@ -149,7 +151,7 @@ _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "game.mode": _choice(MODES),
     "game.human": _choice(COLOURS),
     "game.level": _between(1, MAX_LEVEL),
-    "game.variant": _choice(("standard", "twelve")),
+    "game.variant": _choice(VARIANT_NAMES),
     "game.no_removal_limit": _between(0, 10_000),
     "engine.movetime": _between(0.05, 3600),
     "referee.debounce": _between(0.0, 1.0),
@@ -248,8 +250,8 @@ mode = "vs-ai"
 human = "white"
 # The Pi's strength, 1 (a beginner can win) to 8 (the strongest). The mode button cycles it.
 level = 5
-# "standard" (nine men's morris) or "twelve" (twelve men's morris, diagonal lines).
-variant = "standard"
+# {variants}.
+variant = "{standard}"
 # A player with three pieces left may move a piece to any empty point.
 flying = true
 # The third occurrence of the same position is a draw.
@@ -300,4 +302,4 @@ serial_url = ""
 state_dir = ""
 # Where finished games are saved as game records. Empty: <state_dir>/games.
 games_dir = ""
-"""
+""".replace("{variants}", describe_variants()).replace("{standard}", STANDARD.name)

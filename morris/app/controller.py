@@ -29,7 +29,7 @@ from morris.core import (
     find_variant,
     mask_of,
 )
-from morris.engine.search import MAX_LEVEL
+from morris.engine.levels import MAX_LEVEL
 from morris.referee import (
     Event,
     Flagged,

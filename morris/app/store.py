@@ -20,7 +20,7 @@ from typing import Any
 
 from morris.app.errors import StoreError
 from morris.core import Board, GameRecord, Move, find_variant, write_game
-from morris.engine.search import MAX_LEVEL, MIN_LEVEL
+from morris.engine.levels import MAX_LEVEL, MIN_LEVEL
 
 logger = logging.getLogger(__name__)
 

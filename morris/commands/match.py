@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from morris.commands.tables import add_tables_options, tables_from_args
-from morris.engine.search import MAX_LEVEL
+from morris.engine.levels import MAX_LEVEL
 
 logger = logging.getLogger(__name__)
 

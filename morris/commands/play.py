@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 from morris.core import (
     COLOR_NAMES,
+    STANDARD,
     VARIANTS,
     Board,
     GameRecord,
@@ -28,6 +29,7 @@ from morris.core import (
     Move,
     Phase,
     Termination,
+    describe_variants,
     find_variant,
     parse_point,
     write_game,
@@ -66,9 +68,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--variant",
-        default="standard",
+        default=STANDARD.name,
         choices=sorted(VARIANTS),
-        help="the game to play (default: %(default)s)",
+        help=f"the game to play: {describe_variants()} (default: %(default)s)",
     )
     parser.add_argument("--save", type=Path, metavar="PATH", help="write the game record here")
     parser.add_argument("--white", default="White", help="white player's name for the record")
@@ -202,8 +204,7 @@ def _read_turn(board: Board, text: str, ask: Any, say: Any) -> Move | None:
 
 
 def _title(board: Board) -> str:
-    name = "Twelve men's morris" if board.pieces_per_side == 12 else "Nine men's morris"
-    return f"{name}, flying {'on' if board.flying else 'off'}"
+    return f"{board.variant.title}, flying {'on' if board.flying else 'off'}"
 
 
 def _status(board: Board) -> str:

@@ -6,7 +6,8 @@ import argparse
 import logging
 import sys
 
-from morris.engine.search import MAX_LEVEL
+from morris.core.variant import VARIANT_NAMES, describe_variants
+from morris.engine.levels import MAX_LEVEL
 
 logger = logging.getLogger(__name__)
 
@@ -16,7 +17,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=("vs-ai", "referee"), help="play the Pi, or referee")
     parser.add_argument("--human", choices=("white", "black"), help="your colour against the Pi")
     parser.add_argument("--level", type=int, help=f"the Pi's level, 1 (beginner) to {MAX_LEVEL}")
-    parser.add_argument("--variant", choices=("standard", "twelve"), help="the game")
+    parser.add_argument("--variant", choices=VARIANT_NAMES, help=f"the game: {describe_variants()}")
     flying = parser.add_mutually_exclusive_group()
     flying.add_argument("--flying", dest="flying", action="store_true", default=None)
     flying.add_argument("--no-flying", dest="flying", action="store_false")

@@ -1,4 +1,4 @@
-"""The rules core: points, moves, the board, variants, game records and perft. Pure Python."""
+"""The rules core: points, moves, rules data, the board, variants, records, perft. Pure Python."""
 
 from morris.core.board import (
     BLACK,
@@ -35,7 +35,16 @@ from morris.core.points import (
     points_of,
 )
 from morris.core.record import GameRecord, read_game, read_games, write_game
-from morris.core.variant import VARIANTS, TwelveMensMorris, find_variant
+from morris.core.rules import STANDARD, InvalidRulesError, Rules, UnsupportedVariant
+from morris.core.variant import (
+    TWELVE,
+    VARIANT_NAMES,
+    VARIANTS,
+    TwelveMensMorris,
+    describe_variants,
+    engine_rules,
+    find_variant,
+)
 
 __all__ = [
     "ALL_POINTS",
@@ -45,8 +54,11 @@ __all__ = [
     "NUM_POINTS",
     "POINTS",
     "POINT_NAMES",
+    "STANDARD",
     "STARTING_POSITION",
+    "TWELVE",
     "VARIANTS",
+    "VARIANT_NAMES",
     "WHITE",
     "Board",
     "Color",
@@ -55,14 +67,19 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
+    "InvalidRulesError",
     "LegalMoveView",
     "MorrisError",
     "Move",
     "Outcome",
     "Phase",
     "Point",
+    "Rules",
     "Termination",
     "TwelveMensMorris",
+    "UnsupportedVariant",
+    "describe_variants",
+    "engine_rules",
     "find_variant",
     "mask_of",
     "names_of",

@@ -12,7 +12,9 @@ Pieces are two 24-bit bitboards (bit ``p`` is point ``p`` of :mod:`morris.core.p
 generation and mill tests are a few integer operations. ``push``/``pop`` keep a stack of saved
 states: the search walks the tree with them and never copies boards.
 
-Variants are subclasses that change class-level settings (see :mod:`morris.core.variant`).
+A board plays by :attr:`Board.rules`: the :class:`~morris.core.rules.Rules` of its variant (the
+class attribute :attr:`Board.variant`) with the board's settings. Variants are subclasses that set
+only ``variant`` (see :mod:`morris.core.variant`).
 """
 
 from __future__ import annotations
@@ -23,16 +25,8 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from morris.core.moves import IllegalMoveError, InvalidMoveError, InvalidPositionError, Move
-from morris.core.points import (
-    ALL_POINTS,
-    MILL_MASKS,
-    MILLS_THROUGH,
-    NEIGHBOURS,
-    NUM_POINTS,
-    POINT_NAMES,
-    Point,
-    parse_point,
-)
+from morris.core.points import ALL_POINTS, NUM_POINTS, POINT_NAMES, Point, parse_point
+from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT, STANDARD, Rules, UnsupportedVariant
 
 Color: TypeAlias = bool
 WHITE: Final[Color] = True
@@ -202,30 +196,59 @@ class Board:
     ``position`` starts from a position string (see :meth:`position`) instead of the empty board.
     """
 
-    #: Name of the variant in game records and engine options.
-    variant_name: ClassVar[str] = "standard"
-    #: Pieces each player starts with in hand.
-    pieces_per_side: ClassVar[int] = 9
-    #: For each point, the bitboard of its neighbours.
-    neighbours: ClassVar[tuple[int, ...]] = NEIGHBOURS
-    #: Every mill as a bitboard.
-    mill_masks: ClassVar[tuple[int, ...]] = MILL_MASKS
-    #: For each point, the mills through it.
-    mills_through: ClassVar[tuple[tuple[int, ...], ...]] = MILLS_THROUGH
-    #: Whether a full board at the end of placing is a draw (twelve men's morris).
-    full_board_is_draw: ClassVar[bool] = False
+    #: The rules of the variant, with the default settings. A variant sets this and nothing else.
+    variant: ClassVar[Rules] = STANDARD
 
-    # Derived from the tables above, per class (see __init_subclass__).
-    _partners: ClassVar[tuple[tuple[int, ...], ...]] = _partner_masks(MILLS_THROUGH)
-    _spread: ClassVar[tuple[tuple[int, ...], ...]] = _spread_tables(NEIGHBOURS)
+    # Copies of the variant's fields, read by the move generation (set by __init_subclass__).
+    #: Name of the variant in game records and engine options.
+    variant_name: ClassVar[str]
+    #: Pieces each player starts with in hand.
+    pieces_per_side: ClassVar[int]
+    #: For each point, the bitboard of its neighbours.
+    neighbours: ClassVar[tuple[int, ...]]
+    #: Every mill as a bitboard.
+    mill_masks: ClassVar[tuple[int, ...]]
+    #: For each point, the mills through it.
+    mills_through: ClassVar[tuple[tuple[int, ...], ...]]
+    #: Whether a full board at the end of placing is a draw (twelve men's morris).
+    full_board_is_draw: ClassVar[bool]
+    _partners: ClassVar[tuple[tuple[int, ...], ...]]
+    _spread: ClassVar[tuple[tuple[int, ...], ...]]
 
     turn: Color
     move_stack: list[Move]
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        cls._partners = _partner_masks(cls.mills_through)
-        cls._spread = _spread_tables(cls.neighbours)
+        cls._read_variant()
+
+    @classmethod
+    def _read_variant(cls) -> None:
+        """Copy the fields of :attr:`variant` to the class (refusing a class that sets them)."""
+        copied = ("variant_name", "pieces_per_side", "neighbours", "mill_masks", "mills_through",
+                  "full_board_is_draw")  # fmt: skip
+        for name in copied:
+            if cls is not Board and name in vars(cls):
+                raise UnsupportedVariant(
+                    f"{cls.__qualname__} sets {name}: a variant sets only "
+                    f"variant = Rules(...) (see morris.core.variant)"
+                )
+        rules = cls.variant
+        defaults = (True, True, DEFAULT_NO_REMOVAL_LIMIT)
+        if (rules.flying, rules.threefold_repetition, rules.no_removal_limit) != defaults:
+            # The settings are the board's keywords (Board(flying=False)), not the variant's.
+            raise UnsupportedVariant(
+                f"{cls.__qualname__}.variant: a variant's rules keep the default settings "
+                f"(flying, threefold_repetition, no_removal_limit {DEFAULT_NO_REMOVAL_LIMIT})"
+            )
+        cls.variant_name = rules.name
+        cls.pieces_per_side = rules.pieces_per_side
+        cls.neighbours = rules.neighbours
+        cls.mill_masks = rules.mill_masks
+        cls.mills_through = rules.mills_through
+        cls.full_board_is_draw = rules.full_board_is_draw
+        cls._partners = _partner_masks(rules.mills_through)
+        cls._spread = _spread_tables(rules.neighbours)
 
     def __init__(
         self,
@@ -233,7 +256,7 @@ class Board:
         *,
         flying: bool = True,
         threefold_repetition: bool = True,
-        no_removal_limit: int | None = 100,
+        no_removal_limit: int | None = DEFAULT_NO_REMOVAL_LIMIT,
     ) -> None:
         if no_removal_limit is not None and no_removal_limit <= 0:
             raise ValueError(f"no_removal_limit must be positive or None, not {no_removal_limit}")
@@ -241,6 +264,15 @@ class Board:
         self.threefold_repetition = threefold_repetition
         self.no_removal_limit = no_removal_limit
         self._reset(position)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules this board plays by: its :attr:`variant` with its settings."""
+        return self.variant.with_settings(
+            flying=self.flying,
+            threefold_repetition=self.threefold_repetition,
+            no_removal_limit=self.no_removal_limit,
+        )
 
     # -- state ------------------------------------------------------------------------------
 
@@ -795,3 +827,6 @@ class Board:
             color = self.piece_at(p)
             symbols[name] = "." if color is None else ("W" if color else "B")
         return layout.format(**symbols)
+
+
+Board._read_variant()

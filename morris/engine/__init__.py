@@ -7,26 +7,52 @@ The in-process engine, the external-engine client and the simple players share o
     >>> Engine(level=2, seed=7).play(Board()).move in Board().legal_moves
     True
 
-Submodules: :mod:`~morris.engine.search` (the engine and its levels),
-:mod:`~morris.engine.evaluate`, :mod:`~morris.engine.movegen`, :mod:`~morris.engine.uci` (the
-protocol server), :mod:`~morris.engine.client` (external engines), :mod:`~morris.engine.players`
-(the :class:`Player` protocol, random and greedy players), :mod:`~morris.engine.match`.
+Submodules: :mod:`~morris.engine.levels` (the playing levels, readable without loading the
+search), :mod:`~morris.engine.search` (the engine), :mod:`~morris.engine.evaluate`,
+:mod:`~morris.engine.movegen`, :mod:`~morris.engine.uci` (the protocol server),
+:mod:`~morris.engine.client` (external engines), :mod:`~morris.engine.players` (the
+:class:`Player` protocol, random and greedy players), :mod:`~morris.engine.match`.
+
+The names below are imported when first used (PEP 562), so that ``import morris.engine.levels``
+loads neither the search, numpy nor the C extension.
 """
 
-from morris.engine.client import EngineError, UciEngine
-from morris.engine.players import GreedyPlayer, Player, RandomPlayer
-from morris.engine.search import (
-    LEVELS,
-    MATE,
-    MAX_LEVEL,
-    MIN_LEVEL,
-    Engine,
-    Level,
-    SearchInfo,
-    SearchResult,
-    format_score,
-    win_distance,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from morris.engine.client import EngineError, UciEngine
+    from morris.engine.levels import LEVELS, MAX_LEVEL, MIN_LEVEL, Level
+    from morris.engine.players import GreedyPlayer, Player, RandomPlayer
+    from morris.engine.search import (
+        MATE,
+        Engine,
+        SearchInfo,
+        SearchResult,
+        format_score,
+        win_distance,
+    )
+
+#: The module of each name this package exports.
+_HOMES: dict[str, str] = {
+    "EngineError": "client",
+    "UciEngine": "client",
+    "LEVELS": "levels",
+    "MAX_LEVEL": "levels",
+    "MIN_LEVEL": "levels",
+    "Level": "levels",
+    "GreedyPlayer": "players",
+    "Player": "players",
+    "RandomPlayer": "players",
+    "MATE": "search",
+    "Engine": "search",
+    "SearchInfo": "search",
+    "SearchResult": "search",
+    "format_score": "search",
+    "win_distance": "search",
+}
 
 __all__ = [
     "LEVELS",
@@ -45,3 +71,17 @@ __all__ = [
     "format_score",
     "win_distance",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """Import the submodule of an exported name when it is first asked for."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # asked once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

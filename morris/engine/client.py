@@ -25,6 +25,8 @@ from types import TracebackType
 from morris.core.board import Board
 from morris.core.moves import Move
 from morris.core.points import parse_point
+from morris.core.rules import STANDARD
+from morris.core.variant import engine_rules
 from morris.engine.search import MATE, SearchInfo, SearchResult
 from morris.engine.uci import moves_to_tokens
 
@@ -277,9 +279,12 @@ class UciEngine:
     ) -> SearchResult:
         """Ask the engine for its turn on ``board`` (not changed), removal included.
 
-        Raises :class:`ValueError` if the game is over, :class:`EngineError` if the engine fails
-        twice (it is restarted once) or answers an illegal turn.
+        Raises :class:`~morris.core.rules.UnsupportedVariant` for a board with rules beyond its
+        data (the engine is told only the variant's name and the flying setting),
+        :class:`ValueError` if the game is over, :class:`EngineError` if the engine fails twice
+        (it is restarted once) or answers an illegal turn.
         """
+        engine_rules(board)
         outcome = board.outcome()
         if outcome is not None:
             raise ValueError(
@@ -318,7 +323,7 @@ class UciEngine:
         if self._proc is None:
             self._start()
         self._setoption("Flying", "true" if board.flying else "false")
-        if board.variant_name != "standard":
+        if board.variant is not STANDARD:
             self._setoption("Variant", board.variant_name)
         self.send(self._position(board))
         token, last = self._go(board, movetime, depth, nodes, stop, info)

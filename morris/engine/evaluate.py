@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from morris.core.points import ALL_POINTS
-from morris.engine.movegen import Rules
+from morris.core.rules import Rules
 
 #: The value of a piece.
 PIECE = 100

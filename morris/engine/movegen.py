@@ -6,17 +6,20 @@ and a turn as one int, ``from | to << 5 | remove << 10`` with :data:`NONE` (31) 
 (a placement) and "no removal". :func:`perft` here and :func:`morris.core.perft` must agree (a
 test checks it), which ties this generator to the rules.
 
+The rules are a :class:`morris.core.rules.Rules` value, the same the core's board plays by
+(:func:`morris.core.variant.engine_rules` refuses a board with rules beyond its data).
+
 A position is seen from the side to move: ``us`` and ``them`` are bitboards, ``us_hand`` and
 ``them_hand`` the pieces still to place.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from morris.core.board import Board
 from morris.core.moves import Move
-from morris.core.points import ALL_POINTS, MILL_MASKS, NEIGHBOURS
+from morris.core.points import ALL_POINTS
+from morris.core.rules import Rules
+from morris.core.variant import engine_rules
 
 #: "No point" in an encoded turn: no origin (a placement) or no removal.
 NONE = 31
@@ -36,39 +39,6 @@ def decode(code: int) -> Move:
     frm = code & 31
     rem = code >> 10
     return Move(None if frm == NONE else frm, code >> 5 & 31, None if rem == NONE else rem)
-
-
-@dataclass(frozen=True)
-class Rules:
-    """What the search needs to know about a board's rules, read once from the board."""
-
-    neighbours: tuple[int, ...]
-    mill_masks: tuple[int, ...]
-    mills_through: tuple[tuple[int, ...], ...]
-    pieces_per_side: int
-    flying: bool
-    threefold_repetition: bool
-    no_removal_limit: int | None
-    full_board_is_draw: bool
-
-    @classmethod
-    def of(cls, board: Board) -> Rules:
-        """The rules of ``board`` (its variant class and its settings)."""
-        return cls(
-            neighbours=type(board).neighbours,
-            mill_masks=type(board).mill_masks,
-            mills_through=type(board).mills_through,
-            pieces_per_side=type(board).pieces_per_side,
-            flying=board.flying,
-            threefold_repetition=board.threefold_repetition,
-            no_removal_limit=board.no_removal_limit,
-            full_board_is_draw=type(board).full_board_is_draw,
-        )
-
-    @property
-    def is_standard(self) -> bool:
-        """Whether the board is the standard one (what the endgame tables cover)."""
-        return self.neighbours == NEIGHBOURS and self.mill_masks == MILL_MASKS
 
 
 def removable(them: int, mill_masks: tuple[int, ...]) -> int:
@@ -172,7 +142,7 @@ def perft(board: Board, depth: int) -> int:
     Draw rules are ignored, as they are by the core's perft only when they cannot trigger: use it
     on positions and depths where no repetition or no-removal draw can occur.
     """
-    rules = Rules.of(board)
+    rules = engine_rules(board)
     turn = board.turn
     return _perft(
         rules,

@@ -14,10 +14,11 @@ repetition, the no-removal count). Positions are plain ints passed down the recu
 C where ``morris/engine/_native.c`` is built (:data:`NATIVE_AVAILABLE`): a line-for-line port of
 :meth:`_Search.negamax` with the same moves, scores and node counts, called once per root move.
 
-Levels (:data:`LEVELS`) are depth and node budgets, never wall-clock time, so a level, a seed and a
-position always give the same move on any machine. ``movetime`` is an extra safety cap: the only
-thing the clock is read for. The engine keeps nothing between calls: each :meth:`Engine.play`
-starts with an empty transposition table, so the move does not depend on what was searched before.
+Levels (:data:`~morris.engine.levels.LEVELS`) are depth and node budgets, never wall-clock time,
+so a level, a seed and a position always give the same move on any machine. ``movetime`` is an
+extra safety cap: the only thing the clock is read for. The engine keeps nothing between calls:
+each :meth:`Engine.play` starts with an empty transposition table, so the move does not depend on
+what was searched before.
 """
 
 from __future__ import annotations
@@ -33,16 +34,11 @@ from typing import TYPE_CHECKING, Final
 from morris.core.board import Board
 from morris.core.moves import Move
 from morris.core.points import ALL_POINTS
+from morris.core.rules import Rules
+from morris.core.variant import engine_rules
 from morris.engine.evaluate import PIECE, make_evaluator
-from morris.engine.movegen import (
-    MOVE_SPACE,
-    NONE,
-    Rules,
-    decode,
-    encode,
-    generate,
-    has_moves,
-)
+from morris.engine.levels import LEVELS, MAX_DEPTH, MAX_LEVEL, MIN_LEVEL
+from morris.engine.movegen import MOVE_SPACE, NONE, decode, encode, generate, has_moves
 
 if TYPE_CHECKING:
     from morris.engine.tables import EndgameTables
@@ -63,7 +59,6 @@ MATE: Final = 100_000
 #: Scores beyond this (in absolute value) are wins or losses, not evaluations.
 MATE_BOUND: Final = MATE - 1_000
 _INF: Final = 1_000_000
-_MAX_DEPTH: Final = 64
 _TT_MAX: Final = 1_500_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: Endgame-table values for the side to move, as the C search's probe callback returns them.
@@ -74,44 +69,6 @@ _NEAR_LIMIT: Final = 48
 
 class _Abort(Exception):
     """Raised inside the search when the node budget, the time cap or ``stop()`` ends it."""
-
-
-@dataclass(frozen=True)
-class Level:
-    """A playing level: a search budget plus randomness among near-best moves.
-
-    ``depth`` and ``nodes`` bound the search (``None``: no bound from this side); ``margin`` (in
-    centi-pieces) lets the engine pick at random, with its seed, among root moves scoring within
-    that much of the best; ``tables`` says whether the endgame tables are used.
-    """
-
-    number: int
-    depth: int
-    nodes: int | None
-    margin: int
-    tables: bool
-    description: str
-
-
-#: The levels, 1 (a beginner can win) to 9 (the full search with tables). Each must score clearly
-#: above the one below: 1-5 by depth caps and randomness, 6-9 by node budgets nine times apart
-#: (three times the nodes buys only a few per cent in Morris; see docs/ENGINE.md).
-LEVELS: Final[dict[int, Level]] = {
-    lv.number: lv
-    for lv in (
-        Level(1, 1, None, 150, False, "1 turn deep, picks among moves up to 1.5 pieces worse"),
-        Level(2, 2, None, 80, False, "2 turns deep, picks among moves up to 0.8 pieces worse"),
-        Level(3, 3, 5_000, 35, False, "3 turns deep, a little randomness"),
-        Level(4, 4, 10_000, 12, False, "4 turns deep, slight randomness"),
-        Level(5, 5, 15_000, 6, False, "5 turns deep, a touch of randomness: the daemon's default"),
-        Level(6, _MAX_DEPTH, 15_000, 0, False, "15k nodes"),
-        Level(7, _MAX_DEPTH, 135_000, 0, True, "135k nodes, endgame tables"),
-        Level(8, _MAX_DEPTH, 1_200_000, 0, True, "1.2M nodes, endgame tables"),
-        Level(9, _MAX_DEPTH, 10_800_000, 0, True, "10.8M nodes, endgame tables: the top"),
-    )
-}
-MIN_LEVEL: Final = 1
-MAX_LEVEL: Final = max(LEVELS)
 
 
 def win_distance(score: int) -> int | None:
@@ -191,10 +148,12 @@ class _Search:
         stop: Callable[[], bool] | None,
         native: bool = False,
     ) -> None:
-        self.rules = rules = Rules.of(board)
+        # The search plays by the rules data alone (refusing a board that is more than its data).
+        self.rules = rules = engine_rules(board)
         self.evaluate = make_evaluator(rules)
         self.links = tuple(n.bit_count() for n in rules.neighbours)
-        self.tables = tables if tables is not None and rules.is_standard else None
+        # Tables built for another board than this variant's are not asked (the search goes on).
+        self.tables = tables if tables is not None and tables.supports(rules) else None
         self.table_pieces = (
             max((k.mover + k.opponent for k in self.tables.keys), default=0) if self.tables else 0
         )
@@ -206,7 +165,7 @@ class _Search:
         self.check_at = 0
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.history = [0] * MOVE_SPACE
-        self.killers = [[-1, -1] for _ in range(_MAX_DEPTH + 2)]
+        self.killers = [[-1, -1] for _ in range(MAX_DEPTH + 2)]
         self.zp, self.zh, self.zside, self.zn = _zobrist(rules)
         turn = board.turn
         self.color = int(turn)
@@ -677,9 +636,11 @@ class Engine:
         returned); ``info`` is called after each completed depth; ``searchmoves`` restricts the
         turns considered at the root. The board is not changed.
 
-        Raises :class:`ValueError` if the game is over, a budget is not positive or no legal turn
-        is in ``searchmoves``.
+        Raises :class:`~morris.core.rules.UnsupportedVariant` if the board's class overrides a
+        rules method (see :func:`~morris.core.variant.engine_rules`), :class:`ValueError` if the
+        game is over, a budget is not positive or no legal turn is in ``searchmoves``.
         """
+        engine_rules(board)  # before asking the board anything
         outcome = board.outcome()
         if outcome is not None:
             raise ValueError(
@@ -693,7 +654,7 @@ class Engine:
         if movetime is not None and movetime < 0:
             raise ValueError(f"movetime must not be negative, not {movetime}")
         level = LEVELS[self.level]
-        max_depth = min(depth if depth is not None else level.depth, _MAX_DEPTH)
+        max_depth = min(depth if depth is not None else level.depth, MAX_DEPTH)
         node_limit = level.nodes if depth is None and nodes is None else nodes
         start = self.clock()
         deadline = None if movetime is None else start + movetime
@@ -787,15 +748,11 @@ class Engine:
 
 
 __all__ = [
-    "LEVELS",
     "MATE",
     "MATE_BOUND",
-    "MAX_LEVEL",
-    "MIN_LEVEL",
     "NATIVE_AVAILABLE",
     "PIECE",
     "Engine",
-    "Level",
     "SearchInfo",
     "SearchResult",
     "encode",

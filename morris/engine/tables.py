@@ -42,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from morris.core.points import ALL_POINTS, MILL_MASKS, MILLS_THROUGH, NEIGHBOURS, NUM_POINTS
+from morris.core.rules import STANDARD, Rules
 
 logger = logging.getLogger(__name__)
 
@@ -857,6 +858,11 @@ class EndgameTables:
     def codes(self, key: TableKey) -> Codes:
         """The raw code array of a table (``distance + 1``, 0 for a draw)."""
         return self._codes[key]
+
+    def supports(self, rules: Rules) -> bool:
+        """Whether these tables hold the positions of ``rules``: they are built (and probed) on
+        the links and mills of the standard board, so any other variant's board is refused."""
+        return rules.same_board(STANDARD)
 
     def covers(self, white_count: int, black_count: int, white_to_move: bool, flying: bool) -> bool:
         """Whether positions with this material (all pieces placed) are in the tables."""

@@ -36,8 +36,10 @@ from typing import TYPE_CHECKING, TextIO
 from morris.core.board import Board
 from morris.core.moves import InvalidMoveError, InvalidPositionError, Move
 from morris.core.points import POINT_NAMES, parse_point
-from morris.core.variant import find_variant
-from morris.engine.search import LEVELS, MAX_LEVEL, MIN_LEVEL, Engine, SearchInfo, format_score
+from morris.core.rules import STANDARD
+from morris.core.variant import VARIANT_NAMES, find_variant
+from morris.engine.levels import LEVELS, MAX_LEVEL, MIN_LEVEL
+from morris.engine.search import Engine, SearchInfo, format_score
 
 if TYPE_CHECKING:
     from morris.engine.tables import EndgameTables
@@ -119,7 +121,7 @@ class Options:
     level: int = MAX_LEVEL
     movetime: float = 1.0
     flying: bool = True
-    variant: str = "standard"
+    variant: str = STANDARD.name
     seed: int = 0
 
 
@@ -235,7 +237,8 @@ class UciServer:
         self.send(f"option name Flying type check default {str(o.flying).lower()}")
         self.send("option name Threads type spin default 1 min 1 max 1")
         self.send(f"option name Seed type spin default {o.seed} min 0 max 2147483647")
-        self.send("option name Variant type combo default standard var standard var twelve")
+        choices = " ".join(f"var {name}" for name in VARIANT_NAMES)
+        self.send(f"option name Variant type combo default {STANDARD.name} {choices}")
         self.send("uciok")
 
     def _cmd_isready(self, args: list[str]) -> None:

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, RadioButton, RadioSet, Select
 
-from morris.engine.search import MAX_LEVEL
+from morris.engine.levels import MAX_LEVEL
 
 
 @dataclass(frozen=True)

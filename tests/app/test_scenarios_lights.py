@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from morris.app.config import MAX_LEVEL
 from morris.core import Board, Move
+from morris.engine.levels import MAX_LEVEL
 from morris.sim import Simulation
 from tests.app.scenario_kit import SETTLE, moves, play, position, resumed, scripted, shown
 

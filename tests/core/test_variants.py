@@ -1,18 +1,32 @@
-"""Variants: twelve men's morris on the same board, and finding variants by name."""
+"""Variants: twelve men's morris on the same board, finding variants by name, and the contract.
+
+The contract: a variant is a Rules value, and its board class sets only ``variant``; the engine
+refuses (UnsupportedVariant) a board class that overrides a rules method.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import pytest
 
 from morris.core import (
+    STANDARD,
+    TWELVE,
+    VARIANT_NAMES,
     VARIANTS,
     WHITE,
     Board,
     GameRecord,
     InvalidPositionError,
+    InvalidRulesError,
+    Move,
     Outcome,
+    Rules,
     Termination,
     TwelveMensMorris,
+    UnsupportedVariant,
+    engine_rules,
     find_variant,
     read_game,
     write_game,
@@ -101,9 +115,88 @@ def test_find_variant_by_name_or_alias(name: str, cls: type[Board]) -> None:
 
 
 def test_every_variant_name_is_found() -> None:
-    for name, cls in VARIANTS.items():
-        assert find_variant(name) is cls
+    for name, rules in VARIANTS.items():
+        cls = find_variant(name)
+        assert cls.variant is rules
         assert find_variant(cls.variant_name) is cls
+        assert cls.variant_name == rules.name and name in rules.names
+
+
+def test_the_registry_names_each_variant_once_with_its_aliases() -> None:
+    assert VARIANT_NAMES == ("standard", "twelve")
+    assert set(VARIANTS) == {"standard", "nine", "nine-mens-morris", "twelve", "twelve-mens-morris"}
+    assert VARIANTS["standard"] is STANDARD is Board.variant
+    assert VARIANTS["twelve"] is TWELVE is TwelveMensMorris.variant
+
+
+def test_a_board_plays_by_its_variant_with_its_settings() -> None:
+    board = TwelveMensMorris(flying=False, no_removal_limit=None)
+    rules = board.rules
+    assert (rules.name, rules.pieces_per_side, rules.full_board_is_draw) == ("twelve", 12, True)
+    assert (rules.flying, rules.threefold_repetition, rules.no_removal_limit) == (False, True, None)
+    assert rules.neighbours == TwelveMensMorris.neighbours
+    assert rules.mills_through == TwelveMensMorris.mills_through
+    board.flying = True  # the settings are read when asked for
+    assert board.rules.flying is True
+    assert Board().rules == STANDARD
+
+
+class _NoRemovals(Board):
+    """A made-up variant whose mills remove nothing: rules the engine cannot know of."""
+
+    def generate_moves(self) -> Iterator[Move]:
+        return (m.without_removal() for m in super().generate_moves())
+
+
+def test_a_board_overriding_a_rules_method_is_refused_for_the_engine() -> None:
+    board = _NoRemovals()
+    assert len(list(board.generate_moves())) == 24  # the core plays it
+    with pytest.raises(UnsupportedVariant, match="_NoRemovals overrides generate_moves"):
+        engine_rules(board)
+    assert engine_rules(TwelveMensMorris(flying=False)) == TwelveMensMorris(flying=False).rules
+
+
+def test_a_variant_sets_its_rules_not_the_tables_of_the_board() -> None:
+    with pytest.raises(UnsupportedVariant, match="_Diagonals sets neighbours"):
+
+        class _Diagonals(Board):
+            neighbours = TWELVE.neighbours
+
+    with pytest.raises(UnsupportedVariant, match="keep the default settings"):
+
+        class _NoFlying(Board):
+            variant = Rules(
+                name="no-flying",
+                title="No flying",
+                summary="flying off",
+                pieces_per_side=9,
+                neighbours=STANDARD.neighbours,
+                mill_masks=STANDARD.mill_masks,
+                flying=False,
+            )
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"pieces_per_side": 2}, "pieces_per_side must be 3..12, not 2"),
+        ({"neighbours": STANDARD.neighbours[:23]}, "24 masks expected, got 23"),
+        ({"neighbours": (1 << 1, *STANDARD.neighbours[1:])}, "7 links 0 but not back"),
+        ({"mill_masks": (0b11,)}, "0x3 is not three points"),
+        ({"name": "Nine Men"}, "name must be lower case"),
+    ],
+)
+def test_rules_that_describe_no_game_are_refused(change: dict[str, object], message: str) -> None:
+    fields: dict[str, object] = {
+        "name": "test",
+        "title": "Test",
+        "summary": "a test",
+        "pieces_per_side": 9,
+        "neighbours": STANDARD.neighbours,
+        "mill_masks": STANDARD.mill_masks,
+    }
+    with pytest.raises(InvalidRulesError, match=message):
+        Rules(**(fields | change))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("name", ["morabaraba", "", "chess"])

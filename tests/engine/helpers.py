@@ -39,4 +39,17 @@ def sampled_position(rng: random.Random, white: int, black: int, **kwargs: objec
     )
 
 
+def random_board(seed: int, plies: int, cls: type[Board] = Board, **settings: object) -> Board:
+    """A board of ``cls`` (with the keyword ``settings``) after ``plies`` random turns from the
+    start, fewer if the game ends first."""
+    rng = random.Random(seed)
+    board = cls(**settings)  # type: ignore[arg-type]
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return board
+
+
 assert len(POINT_NAMES) == 24

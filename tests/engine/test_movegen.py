@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from morris import Board, TwelveMensMorris, perft
-from morris.engine.movegen import Rules, decode, encode, generate
+from morris.engine.movegen import decode, encode, generate
 from morris.engine.movegen import perft as fast_perft
-from tests.engine.helpers import position
+from tests.engine.helpers import position, random_board
 
 
 def _random_board(seed: int, plies: int, cls: type[Board] = Board) -> Board:
-    rng = random.Random(seed)
-    board = cls(threefold_repetition=False, no_removal_limit=None)
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
+    return random_board(seed, plies, cls, threefold_repetition=False, no_removal_limit=None)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
@@ -43,7 +34,7 @@ def test_perft_for_twelve_mens_morris_matches_the_core(seed: int) -> None:
 def test_flying_and_no_flying_generate_what_the_core_does() -> None:
     for flying in (True, False):
         board = position("a7 d7 b2", "c5 e3 g1 d2", flying=flying)
-        rules = Rules.of(board)
+        rules = board.rules
         mills, quiet = generate(rules, board.occupied_co(True), board.occupied_co(False), 0)
         assert {decode(m) for m in mills + quiet} == set(board.legal_moves)
 

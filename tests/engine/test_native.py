@@ -24,9 +24,10 @@ from morris import Board, TwelveMensMorris
 from morris.core.points import ALL_POINTS, NEIGHBOURS
 from morris.engine import search
 from morris.engine.evaluate import make_evaluator
-from morris.engine.movegen import Rules, generate
-from morris.engine.search import MAX_LEVEL, NATIVE_AVAILABLE, Engine, SearchResult
-from tests.engine.helpers import position, sampled_position
+from morris.engine.levels import MAX_LEVEL
+from morris.engine.movegen import generate
+from morris.engine.search import NATIVE_AVAILABLE, Engine, SearchResult
+from tests.engine.helpers import position, random_board, sampled_position
 
 STRONG_GAMES = Path(__file__).resolve().parents[1] / "data" / "strong-games.txt"
 
@@ -69,17 +70,6 @@ def _strong_positions(every: int) -> list[Board]:
     return boards
 
 
-def _random_board(seed: int, plies: int, cls: type[Board] = Board, **rules: object) -> Board:
-    rng = random.Random(seed)
-    board = cls(**rules)  # type: ignore[arg-type]
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves or board.is_game_over():
-            break
-        board.push(rng.choice(moves))
-    return board
-
-
 def test_the_strong_games_get_the_same_moves_and_node_counts() -> None:
     boards = _strong_positions(every=9)
     assert len(boards) > 100
@@ -99,7 +89,7 @@ def test_every_level_plays_the_same_move(level: int) -> None:
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 10**6), plies=st.integers(0, 120), flying=st.booleans())
 def test_random_positions_the_same(seed: int, plies: int, flying: bool) -> None:
-    board = _random_board(seed, plies, flying=flying)
+    board = random_board(seed, plies, flying=flying)
     if board.is_game_over():
         return
     py, c = _both(board, 6, nodes=4000)
@@ -109,7 +99,7 @@ def test_random_positions_the_same(seed: int, plies: int, flying: bool) -> None:
 @settings(max_examples=15, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 10**6), plies=st.integers(0, 60))
 def test_twelve_mens_morris_the_same(seed: int, plies: int) -> None:
-    board = _random_board(seed, plies, TwelveMensMorris)
+    board = random_board(seed, plies, TwelveMensMorris)
     if board.is_game_over():
         return
     py, c = _both(board, 6, nodes=4000)
@@ -195,7 +185,7 @@ def test_evaluation_and_turns_the_same(
     us, them = a & ~b, b
     board = cls(flying=flying)
     core = _core(board)
-    rules = Rules.of(board)
+    rules = board.rules
     assert core.evaluate(us, them, uh, th) == make_evaluator(rules)(us, them, uh, th)
     assert core.generate(us, them, uh) == generate(rules, us, them, uh)
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from morris import Board, Move, TwelveMensMorris
+from morris import STANDARD, Board, Move, Rules, TwelveMensMorris
 from morris.core.points import POINT_NAMES
 from morris.engine import LEVELS, MATE, MAX_LEVEL, Engine, SearchInfo, search, win_distance
 from morris.engine.movegen import generate
@@ -221,6 +221,9 @@ class _FakeTables:
     """Tables that say every 3v3 position is won for the side to move in 7 turns."""
 
     keys = (TableKey(3, 3, True),)
+
+    def supports(self, rules: Rules) -> bool:
+        return rules.same_board(STANDARD)
 
     def probe(self, white: int, black: int, white_to_move: bool, flying: bool) -> object:
         if white.bit_count() == 3 and black.bit_count() == 3:
