@@ -45,7 +45,7 @@ from morris.referee import (
     TakenBack,
     TurnAccepted,
 )
-from morris.referee.lights import Light, compute_lights, status_lights
+from morris.referee.lights import compute_lights, status_lights
 
 logger = logging.getLogger(__name__)
 
@@ -167,7 +167,7 @@ class Controller:
         self.state = ControllerState()
         self._job_ids = itertools.count(1)
         self._job: SearchJob | None = None
-        self._overlay: dict[int, Light] = {}
+        self._overlay: dict[int, Signal] = {}
         self._overlay_until = 0.0
         self._pending_mode: tuple[str, int] | None = None
         self._shown: dict[str, Signal] | None = None
@@ -420,9 +420,9 @@ class Controller:
             "referee mode from the next game" if mode == "referee" else f"level {level}"
         )
         if mode == "referee":
-            self._overlay = {p: Light.SLOW for p in range(16, 24)}
+            self._overlay = {p: Signal.SLOW for p in range(16, 24)}
         else:
-            self._overlay = {p: Light.ON for p in range(level)}
+            self._overlay = {p: Signal.ON for p in range(level)}
         self._overlay_until = now + MODE_DISPLAY_TIME
 
     # -- persistence ------------------------------------------------------------------------
@@ -456,15 +456,14 @@ class Controller:
 
     def lights(self, now: float) -> dict[str, Signal]:
         """What every point LED should show now."""
-        lights: Mapping[int, Light] = compute_lights(self.referee, now)
+        lights: Mapping[int, Signal] = compute_lights(self.referee, now)
         if self._overlay and now < self._overlay_until:
-            lights = {p: self._overlay.get(p, Light.OFF) for p in range(len(POINT_NAMES))}
-        return {POINT_NAMES[p]: Signal(light.value) for p, light in lights.items()}
+            lights = {p: self._overlay.get(p, Signal.OFF) for p in range(len(POINT_NAMES))}
+        return {POINT_NAMES[p]: signal for p, signal in lights.items()}
 
     def status(self) -> dict[StatusLight, Signal]:
         """What every status LED should show now."""
-        raw = status_lights(self.referee, thinking=self.state.thinking)
-        return {StatusLight(name): Signal(light.value) for name, light in raw.items()}
+        return status_lights(self.referee, thinking=self.state.thinking)
 
     def render(self, now: float) -> None:
         """Send the lights to the device where they changed, and tell the subscribers."""

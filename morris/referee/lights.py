@@ -19,43 +19,29 @@ While a board is flagged, the points of the Pi's own turn keep their signals (it
 
 from __future__ import annotations
 
-import enum
-
+from device import Signal, StatusLight
 from morris.core import NUM_POINTS, WHITE, Move, Point
 from morris.referee.referee import Referee
 
-__all__ = ["STATUS_LIGHTS", "Light", "compute_lights", "status_lights", "turn_lights"]
+__all__ = ["compute_lights", "status_lights", "turn_lights"]
 
 
-class Light(enum.StrEnum):
-    """What one LED shows; the same strings as ``device.Signal``."""
-
-    OFF = "off"  # nothing to do here
-    ON = "on"  # put a piece here
-    SLOW = "slow"  # take the piece from here (a request, or one of several allowed choices)
-    FAST = "fast"  # something is wrong here
-
-
-#: The status LEDs, by the names ``device.StatusLight`` uses.
-STATUS_LIGHTS: tuple[str, ...] = ("turn", "thinking", "error", "game_over")
-
-
-def turn_lights(move: Move, sensed: int, *, removal_at_once: bool = False) -> dict[Point, Light]:
+def turn_lights(move: Move, sensed: int, *, removal_at_once: bool = False) -> dict[Point, Signal]:
     """A turn in the light language, against the board ``sensed``.
 
     The origin is ``slow`` while its piece stands, the target ``on`` while it is empty, and the
     removal ``slow`` once the action is carried out (``removal_at_once``: from the start, for a
     hint). Points already done are left out.
     """
-    lights: dict[Point, Light] = {}
+    lights: dict[Point, Signal] = {}
     origin = move.from_point
     if origin is not None and sensed >> origin & 1:
-        lights[origin] = Light.SLOW
+        lights[origin] = Signal.SLOW
     if not sensed >> move.to_point & 1:
-        lights[move.to_point] = Light.ON
+        lights[move.to_point] = Signal.ON
     done = (origin is None or not sensed >> origin & 1) and bool(sensed >> move.to_point & 1)
     if move.remove is not None and sensed >> move.remove & 1 and (done or removal_at_once):
-        lights[move.remove] = Light.SLOW
+        lights[move.remove] = Signal.SLOW
     return lights
 
 
@@ -67,9 +53,9 @@ def _mask(move: Move) -> int:
     return mask
 
 
-def compute_lights(referee: Referee, now: float) -> dict[Point, Light]:
+def compute_lights(referee: Referee, now: float) -> dict[Point, Signal]:
     """The signal of every one of the 24 points for the referee's state at ``now``."""
-    lights = dict.fromkeys(range(NUM_POINTS), Light.OFF)
+    lights = dict.fromkeys(range(NUM_POINTS), Signal.OFF)
     if referee.is_game_over:
         return lights
     sensed = referee.sensed
@@ -84,9 +70,9 @@ def compute_lights(referee: Referee, now: float) -> dict[Point, Light]:
             if keep >> p & 1:
                 continue
             if mismatch.unexpected >> p & 1:
-                lights[p] = Light.FAST
+                lights[p] = Signal.FAST
             elif mismatch.missing >> p & 1:
-                lights[p] = Light.ON
+                lights[p] = Signal.ON
         return lights
     hint = referee.hint_shown(now)
     if hint is not None:
@@ -97,15 +83,15 @@ def compute_lights(referee: Referee, now: float) -> dict[Point, Light]:
     for p in range(NUM_POINTS):
         bit = 1 << p
         if referee.illegal_removal & bit:
-            lights[p] = Light.FAST
+            lights[p] = Signal.FAST
         elif referee.removable & bit:
-            lights[p] = Light.SLOW
+            lights[p] = Signal.SLOW
         elif referee.targets & bit:
-            lights[p] = Light.ON
+            lights[p] = Signal.ON
     return lights
 
 
-def status_lights(referee: Referee, thinking: bool) -> dict[str, Light]:
+def status_lights(referee: Referee, thinking: bool) -> dict[StatusLight, Signal]:
     """The status LEDs: ``turn``, ``thinking``, ``error``, ``game_over``.
 
     ``turn`` is lit while the person is to move (in referee mode: while white is to move);
@@ -120,14 +106,14 @@ def status_lights(referee: Referee, thinking: bool) -> dict[str, Light]:
     else:
         turn = not referee.pi_to_move
     if referee.is_flagged or not referee.link_up:
-        error = Light.FAST
+        error = Signal.FAST
     elif referee.mismatch is not None:
-        error = Light.ON
+        error = Signal.ON
     else:
-        error = Light.OFF
+        error = Signal.OFF
     return {
-        "turn": Light.ON if turn else Light.OFF,
-        "thinking": Light.ON if thinking else Light.OFF,
-        "error": error,
-        "game_over": Light.ON if over else Light.OFF,
+        StatusLight.TURN: Signal.ON if turn else Signal.OFF,
+        StatusLight.THINKING: Signal.ON if thinking else Signal.OFF,
+        StatusLight.ERROR: error,
+        StatusLight.GAME_OVER: Signal.ON if over else Signal.OFF,
     }

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from device import Signal
 from morris.core import POINT_NAMES, Board, Color, Move, parse_point
 from morris.referee import Event, Referee, RefereeConfig, TurnAccepted
-from morris.referee.lights import Light, compute_lights, status_lights
+from morris.referee.lights import compute_lights, status_lights
 
 #: Pause after a finished turn that is safely past acceptance (0.1 + 0.5 s) and short of a flag.
 SETTLE = 1.0
@@ -163,9 +164,9 @@ class Table:
         """The signal on each point, by name."""
         return {_name(p): light.value for p, light in compute_lights(self.referee, self.t).items()}
 
-    def lit(self, signal: str | Light) -> set[str]:
+    def lit(self, signal: str | Signal) -> set[str]:
         """The points showing ``signal``."""
-        value = signal.value if isinstance(signal, Light) else signal
+        value = signal.value if isinstance(signal, Signal) else signal
         return {name for name, shown in self.lights().items() if shown == value}
 
     def shown(self) -> dict[str, set[str]]:
@@ -178,7 +179,7 @@ class Table:
 
     def status(self) -> dict[str, str]:
         """The status LEDs."""
-        return {k: v.value for k, v in status_lights(self.referee, self.thinking).items()}
+        return {k.value: v.value for k, v in status_lights(self.referee, self.thinking).items()}
 
     # -- what happened --------------------------------------------------------------------------
 

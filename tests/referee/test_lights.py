@@ -2,36 +2,31 @@
 
 from __future__ import annotations
 
-from device import Signal, StatusLight
+from device import Signal
 from morris.core import BLACK, WHITE, Move
-from morris.referee.lights import STATUS_LIGHTS, Light, compute_lights, status_lights, turn_lights
+from morris.referee.lights import compute_lights, status_lights, turn_lights
 from tests.referee.table import MILL_B, MILL_W, SETTLE, Table, mask, position
-
-
-def test_lights_use_the_device_layers_strings() -> None:
-    assert {light.value for light in Light} == {signal.value for signal in Signal}
-    assert set(STATUS_LIGHTS) == {light.value for light in StatusLight}
 
 
 def test_every_point_gets_a_signal() -> None:
     table = Table()
     lights = compute_lights(table.referee, 0.0)
     assert sorted(lights) == list(range(24))
-    assert set(lights.values()) == {Light.OFF}
+    assert set(lights.values()) == {Signal.OFF}
 
 
 def test_turn_lights_follow_the_board() -> None:
     move = Move.parse("g4-g7xe4")
     start = mask("g4", "e4")
-    assert turn_lights(move, start) == {3: Light.SLOW, 2: Light.ON}
+    assert turn_lights(move, start) == {3: Signal.SLOW, 2: Signal.ON}
     lifted = mask("e4")
-    assert turn_lights(move, lifted) == {2: Light.ON}
+    assert turn_lights(move, lifted) == {2: Signal.ON}
     done = mask("g7", "e4")
-    assert turn_lights(move, done) == {19: Light.SLOW}
+    assert turn_lights(move, done) == {19: Signal.SLOW}
     assert turn_lights(move, start, removal_at_once=True) == {
-        3: Light.SLOW,
-        2: Light.ON,
-        19: Light.SLOW,
+        3: Signal.SLOW,
+        2: Signal.ON,
+        19: Signal.SLOW,
     }
 
 
@@ -99,13 +94,13 @@ def test_status_turn_in_referee_mode_is_whites_turn() -> None:
 
 def test_status_turn_and_thinking_against_the_pi() -> None:
     table = Table(pi_color=BLACK)
-    assert status_lights(table.referee, thinking=False)["turn"] == Light.ON
+    assert status_lights(table.referee, thinking=False)["turn"] == Signal.ON
     table.play("d6")
     assert status_lights(table.referee, thinking=True) == {
-        "turn": Light.OFF,
-        "thinking": Light.ON,
-        "error": Light.OFF,
-        "game_over": Light.OFF,
+        "turn": Signal.OFF,
+        "thinking": Signal.ON,
+        "error": Signal.OFF,
+        "game_over": Signal.OFF,
     }
 
 
