@@ -23,14 +23,14 @@ from firmware_bridge.exc import (
     RemoteError,
 )
 from firmware_bridge.handlers import BUTTONS, FirmwareInfo
-from firmware_bridge.lights import STATUS_LIGHTS
+from firmware_bridge.lights import STATUS_LIGHT_ORDER
 from firmware_bridge.linkstate import LinkState, LinkStats
 
 __all__ = [
     "BUTTONS",
     "MICROPYTHON_PID",
     "PICO_VID",
-    "STATUS_LIGHTS",
+    "STATUS_LIGHT_ORDER",
     "BridgeError",
     "CRCError",
     "DeviceNotFoundError",

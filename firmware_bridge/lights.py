@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from device import POINT_INDEX, POINT_NAMES, Signal, StatusLight, check_point
 from firmware_bridge import protocol as P
 
-__all__ = ["SIGNAL_CODES", "STATUS_LIGHTS", "LightState", "point_codes"]
+__all__ = ["SIGNAL_CODES", "STATUS_LIGHT_ORDER", "LightState", "point_codes"]
 
-#: Status LED ``i`` of the device is ``STATUS_LIGHTS[i]``.
-STATUS_LIGHTS: tuple[StatusLight, ...] = (
+#: Status LED ``i`` of the device is ``STATUS_LIGHT_ORDER[i]``.
+STATUS_LIGHT_ORDER: tuple[StatusLight, ...] = (
     StatusLight.TURN,
     StatusLight.THINKING,
     StatusLight.ERROR,
@@ -46,7 +46,7 @@ class LightState:
 
     def __init__(self) -> None:
         self._points = [P.SIG_OFF] * len(POINT_NAMES)
-        self._status = [P.SIG_OFF] * len(STATUS_LIGHTS)
+        self._status = [P.SIG_OFF] * len(STATUS_LIGHT_ORDER)
         #: Changes with every change of the codes.
         self.generation = 1
 
@@ -60,7 +60,7 @@ class LightState:
 
     def set_status(self, light: StatusLight, signal: Signal) -> bool:
         """Show ``signal`` on one status LED; whether that changed anything."""
-        index = STATUS_LIGHTS.index(StatusLight(light))
+        index = STATUS_LIGHT_ORDER.index(StatusLight(light))
         code = SIGNAL_CODES[Signal(signal)]
         if self._status[index] == code:
             return False
@@ -71,7 +71,7 @@ class LightState:
     def switch_off(self) -> None:
         """Every LED off (a new generation even if they were, so the device is told)."""
         self._points = [P.SIG_OFF] * len(POINT_NAMES)
-        self._status = [P.SIG_OFF] * len(STATUS_LIGHTS)
+        self._status = [P.SIG_OFF] * len(STATUS_LIGHT_ORDER)
         self._changed()
 
     def payload(self) -> bytes:
