@@ -58,7 +58,7 @@ def _modules(package: str) -> list[str]:
 
 def _errors() -> list[tuple[str, type[Exception]]]:
     found = []
-    for package, root in ROOTS.items():
+    for package in ROOTS:
         for name in _modules(package):
             module = importlib.import_module(name)
             for attr, obj in vars(module).items():
