@@ -11,7 +11,7 @@ real board, a :class:`device.VirtualClock` in tests and in the simulator).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Protocol, Self, runtime_checkable
+from typing import Protocol, Self
 
 from device.events import ButtonPress, SensorReading
 from device.exc import BoardClosed
@@ -20,7 +20,6 @@ from device.signals import Signal, StatusLight
 __all__ = ["BoardBase", "BoardDevice"]
 
 
-@runtime_checkable
 class BoardDevice(Protocol):
     """What every board backend offers.
 

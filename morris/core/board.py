@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from morris.core.moves import IllegalMoveError, InvalidMoveError, InvalidPositionError, Move
-from morris.core.points import ALL_POINTS, NUM_POINTS, POINT_NAMES, Point, parse_point
+from morris.core.points import ALL_POINTS, NUM_POINTS, POINT_NAMES, Point, parse_point, points_of
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT, STANDARD, Rules, UnsupportedVariant
 
 Color: TypeAlias = bool
@@ -72,13 +72,6 @@ class Outcome:
         if self.winner is None:
             return "1/2-1/2"
         return "1-0" if self.winner else "0-1"
-
-
-def _bits(mask: int) -> Iterator[Point]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 # Move generation is the engine's inner loop, so it avoids per-call work: the points of a
@@ -343,7 +336,7 @@ class Board:
 
     def pieces(self) -> dict[str, Color]:
         """Every occupied point by name, with the colour of its piece."""
-        return {POINT_NAMES[p]: color for color in COLORS for p in _bits(self._occ[color])}
+        return {POINT_NAMES[p]: color for color in COLORS for p in points_of(self._occ[color])}
 
     def can_fly(self, color: Color) -> bool:
         """Whether ``color`` moves by flying now (flying on, three on the board, none in hand)."""

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 from morris.core.board import Board
 from morris.core.moves import Move
 from morris.engine.search import SearchInfo, SearchResult
 
 
-@runtime_checkable
 class Player(Protocol):
     """Something that picks a turn for the side to move."""
 

@@ -9,7 +9,6 @@ import pytest
 from device import (
     POINT_INDEX,
     POINT_NAMES,
-    BoardDevice,
     ButtonName,
     DeviceError,
     Signal,
@@ -32,8 +31,7 @@ from tests.firmware_bridge.bridge_helpers import PROMPT, Harness, eventually, ho
 pytestmark = pytest.mark.realtime
 
 
-def test_is_a_board_device(harness: Harness) -> None:
-    assert isinstance(harness.board, BoardDevice)
+def test_the_link_is_up_once_opened(harness: Harness) -> None:
     assert harness.board.is_link_up
 
 

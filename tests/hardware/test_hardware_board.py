@@ -10,7 +10,6 @@ from gpiozero.pins.mock import MockFactory
 from device import (
     POINT_NAMES,
     BoardClosed,
-    BoardDevice,
     ButtonName,
     ButtonPress,
     SensorReading,
@@ -30,10 +29,6 @@ def sim(request: pytest.FixtureRequest) -> SimulatedBoard:
     board = SimulatedBoard(request.param)
     request.addfinalizer(board.close)
     return board
-
-
-def test_board_is_a_board_device(sim: SimulatedBoard) -> None:
-    assert isinstance(sim.device, BoardDevice)
 
 
 def test_placed_pieces_are_reported_with_the_confirming_scan_time(sim: SimulatedBoard) -> None:
