@@ -79,6 +79,10 @@ class Snapshot:
     moves: tuple[str, ...]
     #: The number of the turn being played (1 for White's first, as in the position text).
     fullmove: int
+    #: The number and the side of the first turn in :attr:`moves` (a game set up or resumed
+    #: from a position does not start at 1).
+    first_fullmove: int
+    first_turn: str
     #: The side to move: ``"white"`` or ``"black"``.
     turn: str
     #: The game's pieces: point name -> ``"white"`` or ``"black"``.
@@ -485,10 +489,17 @@ class Controller:
         board = self.board
         outcome = board.outcome()
         pi = self.pi_color
+        # Every turn passes the move to the other side, and the number goes up after black's.
+        played = len(board.move_stack)
+        first_turn = board.turn if played % 2 == 0 else not board.turn
+        black_turns = played // 2 if first_turn == WHITE else (played + 1) // 2
+        first_fullmove = board.fullmove_number - black_turns
         return Snapshot(
             position=board.position(),
             moves=tuple(str(m) for m in board.move_stack),
             fullmove=board.fullmove_number,
+            first_fullmove=first_fullmove,
+            first_turn=COLOR_NAMES[first_turn],
             turn=COLOR_NAMES[board.turn],
             pieces={name: COLOR_NAMES[colour] for name, colour in board.pieces().items()},
             in_hand={COLOR_NAMES[c]: board.pieces_in_hand(c) for c in (WHITE, BLACK)},

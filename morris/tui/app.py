@@ -39,7 +39,7 @@ from morris.core import COLOR_NAMES
 from morris.sim import Simulation
 from morris.tui import colours
 from morris.tui.board import BoardView
-from morris.tui.dialogs import GameSettings, NewGameScreen
+from morris.tui.dialogs import GameSettings, NewGameScreen, QuitScreen
 from morris.tui.grammar import HandAction, parse_actions
 from morris.tui.panels import legend, status_text
 
@@ -51,8 +51,6 @@ TICK_RATE = 25
 MAX_TICK = 0.5
 #: How many events the side panel lists.
 EVENT_LINES = 6
-#: The width of the side panel's text.
-PANEL_WIDTH = 38
 
 
 #: The keys of the buttons beside the board; no point name or move uses them.
@@ -61,11 +59,14 @@ _APP_KEYS = frozenset({*BUTTON_KEYS, "s", "q"})
 
 
 class PointInput(Input):
-    """The input line: points and moves; the app's single-letter keys pass through it."""
+    """The input line: points and moves. On an empty line the app's single-letter keys are the
+    buttons; once something is typed every letter is text (``hello`` presses no hint)."""
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
-        """Leave the button keys to the app."""
-        return key not in _APP_KEYS and super().check_consume_key(key, character)
+        """Leave the button keys to the app while the line is empty."""
+        if key in _APP_KEYS and not self.value:
+            return False
+        return super().check_consume_key(key, character)
 
 
 class SimulatorApp(App[None]):
@@ -94,7 +95,7 @@ class SimulatorApp(App[None]):
     #entry { height: 1; }
     #entry-label { width: auto; padding: 0 1; color: $text-muted; }
     #entry Input { width: 1fr; }
-    #message { height: 1; padding: 0 1; }
+    #message { height: auto; max-height: 3; padding: 0 1; }
     #message.error { color: $error; text-style: bold; }
     #message.ok { color: $success; }
     """
@@ -195,7 +196,7 @@ class SimulatorApp(App[None]):
         with Horizontal(id="entry"):
             yield Label("Point or move:", id="entry-label")
             yield PointInput(
-                placeholder="d6 puts/takes a piece, a1-a4 moves, xg7 removes; Enter",
+                placeholder="d6 puts/takes a piece, a1-a4 moves, xg7 removes, clear; Enter",
                 id="input",
                 compact=True,
             )
@@ -319,21 +320,35 @@ class SimulatorApp(App[None]):
         """A click on one of the buttons."""
         name = (event.button.id or "").removeprefix("button-")
         if name == "quit":
-            self.exit()
+            self.action_quit()
         elif name == "setup":
             self.action_setup()
         else:
             self.action_button(name)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The board's keys do nothing while the new-game dialog is open."""
-        dialog_open = isinstance(self.screen, ModalScreen)
-        return not (dialog_open and action in ("button", "setup", "quit"))
+        """The board's keys do nothing while a dialog is open, nor while a line is being typed
+        (then the letter goes into the line)."""
+        if action not in ("button", "setup", "quit"):
+            return True
+        if isinstance(self.screen, ModalScreen):
+            return False
+        return not self._typing()
+
+    def _typing(self) -> bool:
+        if not self._drawn:
+            return False
+        entry = self.query_one("#input", Input)
+        return entry.has_focus and bool(entry.value)
 
     def action_button(self, name: str) -> None:
         """Press ``name``: new, takeback, hint or mode."""
         self.press(name)
-        self._say(f"pressed the {name} button", error=False)
+        if name == "new" and self._present():
+            # The new game starts from the empty board: the lights show what to take off.
+            self._say("new game: take the pieces off the board (type clear)", error=False)
+        else:
+            self._say(f"pressed the {name} button", error=False)
 
     def action_clear_input(self) -> None:
         """Empty the input line and the message."""
@@ -341,8 +356,27 @@ class SimulatorApp(App[None]):
         self._say("", error=False)
 
     def action_setup(self) -> None:
-        """Choose mode, colour and level for a fresh game."""
-        self.push_screen(NewGameScreen(self.settings), self._start_new_game)
+        """Choose mode, colour and level for a fresh game (starting from the game's own now:
+        the mode button may have changed the level since the last setup)."""
+        snap = self.snapshot
+        current = GameSettings(snap.mode, snap.human, snap.level)
+        self.push_screen(NewGameScreen(current), self._start_new_game)
+
+    def action_quit(self) -> None:  # type: ignore[override]
+        """Quit, after asking if a game is in progress (``q`` then ``y``)."""
+        snap = self.snapshot
+        if not snap.moves or snap.outcome is not None:
+            self.exit()
+            return
+        if self.state_dir is not None:
+            kept = f"it is kept in {self.state_dir} and resumes next time"
+        else:
+            kept = "it is not saved (--no-save)"
+        self.push_screen(QuitScreen(f"Quit the game at turn {snap.fullmove}? {kept}."), self._quit)
+
+    def _quit(self, confirmed: bool | None) -> None:
+        if confirmed:
+            self.exit()
 
     def _start_new_game(self, settings: GameSettings | None) -> None:
         if settings is None:
@@ -366,10 +400,8 @@ class SimulatorApp(App[None]):
     # -- drawing ----------------------------------------------------------------------------
 
     def _note(self, event: str, now: float) -> None:
-        line = f"{now:5.0f}s  {event}"
-        if len(line) > PANEL_WIDTH:  # one line each; the lights show the details
-            line = line[: PANEL_WIDTH - 1] + "…"
-        self.events.append(line)
+        # In full: the panel wraps a long event ("board does not match: ...") over lines.
+        self.events.append(f"{now:5.0f}s  {event}")
 
     def _note_event(self, snapshot: Snapshot, now: float) -> None:
         if snapshot.event != self._last_event:
@@ -450,7 +482,7 @@ class SimulatorApp(App[None]):
             text.append("Over   ", Style(bold=True))
             text.append(self.turn_text() + "\n", Style(color="#ffd75f", bold=True))
         else:
-            text.append(f"Turn {snap.fullmove:<2}", Style(bold=True))
+            text.append(f"Turn {snap.fullmove:<3}", Style(bold=True))
             text.append(self.turn_text() + "\n")
         if snap.flagged:
             text.append("       the board does not match!\n", Style(color="#ff5f5f", bold=True))
@@ -460,14 +492,15 @@ class SimulatorApp(App[None]):
             mark = "◀" if snap.turn == name and not over else " "
             text.append(" ")
             text.append(
-                "●", Style(color=colours.PIECE_COLOURS[name], bgcolor=colours.PAD, bold=True)
+                colours.PIECE_GLYPHS[name],
+                Style(color=colours.PIECE_COLOURS[name], bgcolor=colours.PAD, bold=True),
             )
             text.append(
                 f" {name:<6}{self._player(name):<6}{snap.in_hand[name]:>3}"
                 f"{on_board[name]:>9} {mark}\n"
             )
         text.append("Moves  ", Style(bold=True))
-        text.append(self._moves_text(list(snap.moves)) or "none yet")
+        text.append(moves_text(snap) or "none yet")
         return text
 
     def _player(self, colour: str) -> str:
@@ -476,9 +509,19 @@ class SimulatorApp(App[None]):
             return ""
         return "(Pi)" if colour == pi else "(you)"
 
-    @staticmethod
-    def _moves_text(moves: list[str]) -> str:
-        """The turns so far, numbered (White first), the latest kept when they do not fit."""
-        numbered = [f"{i // 2 + 1}.{m}" if i % 2 == 0 else m for i, m in enumerate(moves)]
-        line = " ".join(numbered)
-        return line if len(line) <= 30 else "…" + line[-29:]
+
+def moves_text(snap: Snapshot, width: int = 30) -> str:
+    """The turns so far, numbered as the game record numbers them (a game set up or resumed at
+    turn 20 starts at ``20.``; ``20...`` when black played first), the latest kept when they do
+    not fit in ``width``."""
+    number, white = snap.first_fullmove, snap.first_turn == "white"
+    tokens = []
+    for index, move in enumerate(snap.moves):
+        if white:
+            tokens.append(f"{number}.{move}")
+        else:
+            tokens.append(f"{number}...{move}" if index == 0 else move)
+            number += 1
+        white = not white
+    line = " ".join(tokens)
+    return line if len(line) <= width else "…" + line[-(width - 1) :]

@@ -154,6 +154,7 @@ class BoardView(Widget):
         if view is None or (view.piece is None and view.lifted is None):
             return "·", Style(color=colours.EMPTY, bgcolor=bg)
         if view.piece is not None:
-            return "●", Style(color=colours.PIECE_COLOURS[view.piece], bgcolor=bg, bold=True)
+            glyph = colours.PIECE_GLYPHS[view.piece]
+            return glyph, Style(color=colours.PIECE_COLOURS[view.piece], bgcolor=bg, bold=True)
         colour = view.lifted or "unknown"
-        return "○", Style(color=colours.PIECE_COLOURS[colour], bgcolor=bg, bold=True)
+        return colours.LIFTED_GLYPHS[colour], Style(color=colours.PIECE_COLOURS[colour], bgcolor=bg)

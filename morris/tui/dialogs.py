@@ -1,4 +1,4 @@
-"""The new-game dialog: mode, colour and level for a fresh game."""
+"""The dialogs: mode, colour and level for a fresh game; quitting a game in progress."""
 
 from __future__ import annotations
 
@@ -100,3 +100,44 @@ class NewGameScreen(ModalScreen[GameSettings | None]):
     def action_cancel(self) -> None:
         """Close without a new game."""
         self.dismiss(None)
+
+
+class QuitScreen(ModalScreen[bool]):
+    """Ask before quitting a game in progress: ``y`` (or Quit) quits, ``n`` or Escape stays."""
+
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    #quit-dialog {
+        width: 56; height: auto; border: round $warning; background: $surface; padding: 0 1;
+    }
+    #quit-dialog Label { margin-top: 1; width: 100%; }
+    #quit-buttons { height: auto; margin-top: 1; align-horizontal: right; }
+    #quit-buttons Button { margin-left: 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Quit"),
+        Binding("n", "answer(False)", "Stay"),
+        Binding("escape", "answer(False)", "Stay"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        """The question and the two answers."""
+        with Vertical(id="quit-dialog"):
+            yield Label(self.question)
+            with Horizontal(id="quit-buttons"):
+                yield Button("Quit (y)", variant="warning", id="quit-yes")
+                yield Button("Stay (n)", variant="primary", id="quit-no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Quit or stay."""
+        event.stop()
+        self.dismiss(event.button.id == "quit-yes")
+
+    def action_answer(self, quit_: bool) -> None:
+        """``y`` quits, ``n`` and Escape stay."""
+        self.dismiss(quit_)

@@ -27,17 +27,20 @@ def legend(now: float) -> Text:
         text.append(" ")
         text.append_text(_swatch(signal_level(signal, now)))
         text.append(f" {signal.value:<5} {meaning}\n")
-    text.append("Pieces ")
-    for label, colour, glyph in (
-        ("white", "white", "●"),
-        ("black", "black", "●"),
-        ("unread", "unknown", "●"),
-        ("lifted", "white", "○"),
+    text.append("Pieces\n", Style(bold=True))
+    for pieces, meaning in (
+        ((("white", "W"), ("black", "B")), "white, black"),
+        ((("unknown", "?"),), "on the wood, not read as a turn yet"),
+        ((("white", "w"), ("black", "b")), "lifted: the game's piece is off"),
     ):
-        text.append(
-            glyph, Style(color=colours.PIECE_COLOURS[colour], bgcolor=colours.PAD, bold=True)
-        )
-        text.append(f"{label} ")
+        text.append(" ")
+        for colour, glyph in pieces:
+            text.append(
+                glyph, Style(color=colours.PIECE_COLOURS[colour], bgcolor=colours.PAD, bold=True)
+            )
+            text.append(" ")
+        text.append(f"{meaning}\n" if len(pieces) == 2 else f"   {meaning}\n")
+    text.rstrip()
     return text
 
 

@@ -23,8 +23,9 @@ from morris.commands import sim as sim_command
 from morris.core import Board, Move
 from morris.tui.app import SimulatorApp
 from morris.tui.board import BoardView
-from morris.tui.dialogs import NewGameScreen
+from morris.tui.dialogs import NewGameScreen, QuitScreen
 from morris.tui.grammar import parse_actions
+from tests.app.scenario_kit import save_game
 
 SIZE = (100, 32)
 
@@ -141,7 +142,11 @@ def test_a_wrong_board_is_drawn_with_its_lights_and_the_error_led() -> None:
         assert views["g1"].piece == "unknown" and views["g1"].signal.value == "fast"
         assert app.sim.status()["error"] == "fast"
         assert "the board does not match" in app.panel_text("game")
-        assert all(len(line) <= 38 for line in app.panel_text("events").splitlines())
+        # The event in full, never cut: the panel wraps it.
+        assert (
+            "board does not match: no legal turn of black explains the board; "
+            "new pieces on g1; pieces gone from a7" in app.panel_text("events")
+        )
 
         await type_line(pilot, "a7 xg1")  # put right: the game goes on
         app.advance(3.0)
@@ -288,6 +293,82 @@ def test_the_set_up_dialog_starts_a_refereed_game() -> None:
         assert "new game: referee" in app.panel_text("events")
 
     run_app(test)
+
+
+def test_the_set_up_dialog_starts_from_the_level_the_mode_key_chose() -> None:
+    async def test(app: SimulatorApp, pilot: Pilot[None]) -> None:
+        await pilot.press("m")  # level 1 -> 2
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        assert app.screen.query_one("#level", Select).value == 2
+
+    run_app(test)
+
+
+def test_letters_typed_into_a_line_are_text_not_buttons() -> None:
+    async def test(app: SimulatorApp, pilot: Pilot[None]) -> None:
+        await pilot.press(*"e4hmnt")
+        await pilot.pause()
+        assert app.query_one("#input", Input).value == "e4hmnt"
+        assert app.sim.controller.level == 1  # m did not press the mode button
+        assert "pressed" not in message(app)
+        assert app.sim.board.move_stack == []
+
+    run_app(test)
+
+
+def test_quitting_a_game_in_progress_asks_first() -> None:
+    async def test(app: SimulatorApp, pilot: Pilot[None]) -> None:
+        await type_line(pilot, "d6")
+        app.advance(2.0)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        assert "turn 1" in app.screen.question and "not saved" in app.screen.question
+        await pilot.press("n")
+        await pilot.pause()
+        assert not isinstance(app.screen, QuitScreen)
+        assert app.is_running
+        await pilot.press("q", "y")
+        await pilot.pause()
+        assert not app.is_running
+
+    run_app(test)
+
+
+def test_pieces_differ_by_letter_not_only_by_colour() -> None:
+    async def test(app: SimulatorApp, pilot: Pilot[None]) -> None:
+        await type_line(pilot, "d6")
+        app.advance(1.5)
+        await type_line(pilot, "f4")
+        app.advance(1.5)
+        await type_line(pilot, "f4-f6")  # a piece in the hand: lifted, not yet put down
+        await pilot.pause()
+        drawn = app.query_one(BoardView).render().plain
+        assert " W " in drawn  # white on d6
+        assert " b " in drawn  # black's piece lifted off f4
+        legend = app.panel_text("legend")
+        assert "on the wood, not read as a turn yet" in legend and "lifted" in legend
+
+    run_app(test, mode="referee")
+
+
+def test_a_game_resumed_at_turn_20_is_numbered_from_20(tmp_path: Path) -> None:
+    board = Board("B..B...B/..W..W../W..B.... w 0 0 4 20 -")
+    save_game(tmp_path, board, mode="referee")
+
+    async def test(app: SimulatorApp, pilot: Pilot[None]) -> None:
+        app.advance(2.0)  # the saved pieces are put back and the board settles
+        await type_line(pilot, "c5-d5")
+        app.advance(2.0)
+        await pilot.pause()
+        game = app.panel_text("game")
+        assert "Turn 20 black to move" in game
+        assert "20.c5-d5" in game
+
+    run_app(test, state_dir=tmp_path, mode="referee")
 
 
 def test_escape_closes_the_dialog_without_a_new_game() -> None:
