@@ -10,10 +10,19 @@ The in-process engine, the external-engine client and the simple players share o
 Submodules: :mod:`~morris.engine.search` (the engine and its levels),
 :mod:`~morris.engine.evaluate`, :mod:`~morris.engine.movegen`, :mod:`~morris.engine.uci` (the
 protocol server), :mod:`~morris.engine.client` (external engines), :mod:`~morris.engine.players`
-(the :class:`Player` protocol, random and greedy players), :mod:`~morris.engine.match`.
+(the :class:`Player` protocol, random and greedy players), :mod:`~morris.engine.match`,
+:mod:`~morris.engine.errors` (the one root, :class:`EngineError`, and every engine error).
 """
 
-from morris.engine.client import EngineError, UciEngine
+from morris.engine.client import UciEngine
+from morris.engine.errors import (
+    EngineCrashed,
+    EngineError,
+    EngineTimeout,
+    ExternalEngineError,
+    ProtocolError,
+    TableError,
+)
 from morris.engine.players import GreedyPlayer, Player, RandomPlayer
 from morris.engine.search import (
     LEVELS,
@@ -34,13 +43,18 @@ __all__ = [
     "MAX_LEVEL",
     "MIN_LEVEL",
     "Engine",
+    "EngineCrashed",
     "EngineError",
+    "EngineTimeout",
+    "ExternalEngineError",
     "GreedyPlayer",
     "Level",
     "Player",
+    "ProtocolError",
     "RandomPlayer",
     "SearchInfo",
     "SearchResult",
+    "TableError",
     "UciEngine",
     "format_score",
     "win_distance",

@@ -42,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from morris.core.points import ALL_POINTS, MILL_MASKS, MILLS_THROUGH, NEIGHBOURS, NUM_POINTS
+from morris.engine.errors import TableError
 
 logger = logging.getLogger(__name__)
 
@@ -66,10 +67,6 @@ ProgressCallback = Callable[[str, int, int], None]
 _UNKNOWN: Final = 0xFFFF  # distance not yet known (a draw if it stays so)
 _NO_LOSS: Final = 0xFFFE  # a capture reaches a draw or a loss for the opponent: never a LOSS
 _FULL: Final = np.uint32(ALL_POINTS)
-
-
-class TableError(ValueError):
-    """A table file or manifest is missing, corrupt or mismatched; the message names the file."""
 
 
 class Value(enum.Enum):

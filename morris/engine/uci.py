@@ -37,6 +37,7 @@ from morris.core.board import Board
 from morris.core.moves import InvalidMoveError, InvalidPositionError, Move
 from morris.core.points import POINT_NAMES, parse_point
 from morris.core.variant import find_variant
+from morris.engine.errors import ProtocolError
 from morris.engine.search import LEVELS, MAX_LEVEL, MIN_LEVEL, Engine, SearchInfo, format_score
 
 if TYPE_CHECKING:
@@ -46,10 +47,6 @@ logger = logging.getLogger(__name__)
 
 ENGINE_NAME = "morris 0.1.0"
 ENGINE_AUTHOR = "the morris-board developers"
-
-
-class ProtocolError(ValueError):
-    """A command or move list the protocol cannot accept; the message says what is wrong."""
 
 
 def move_tokens(move: Move) -> list[str]:
