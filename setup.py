@@ -2,8 +2,10 @@
 
 - ``morris.engine._native`` (built by default, skipped with a warning if there is no C compiler or
   no Python headers; ``MORRIS_NATIVE=0`` at install time skips it): the search's inner loop in C,
-  ``morris/engine/_native.c``. The same moves, scores and node counts as the Python search
-  (tests/engine/test_native.py compares them), many times the nodes per second.
+  ``morris/engine/native/search.c`` with its CPython glue ``morris/engine/_native.c`` (its
+  constants and evaluation weights come from the Python source at import, ``configure``). The
+  same moves, scores and node counts as the Python search (tests/engine/test_native.py compares
+  them), many times the nodes per second.
 - ``MORRIS_COMPILE=1 pip install --no-build-isolation .``: mypyc compiles the search, its move
   generator and its evaluation (plain typed Python) as well, which speeds up the Python side (the
   root of the search, and everything when ``_native`` is not built). Needs mypy in the
@@ -21,7 +23,9 @@ if os.environ.get("MORRIS_NATIVE", "") != "0":
     ext_modules.append(
         Extension(
             "morris.engine._native",
-            ["morris/engine/_native.c"],
+            ["morris/engine/_native.c", "morris/engine/native/search.c"],
+            include_dirs=["morris/engine"],
+            depends=["morris/engine/native/search.h"],
             extra_compile_args=["-O2"],
             optional=True,  # no compiler: a warning, and the Python search
         )

@@ -28,7 +28,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from morris import Board  # noqa: E402
-from morris.engine.client import EngineError, UciEngine  # noqa: E402
+from morris.engine.client import UciEngine  # noqa: E402
+from morris.engine.errors import ExternalEngineError  # noqa: E402
 from tests.core.games import position_after, strong_games  # noqa: E402
 
 ADAPTER = Path(__file__).resolve().with_name("sanmill_uci.py")
@@ -89,7 +90,7 @@ def main() -> int:
             try:
                 move = sanmill.play(board, movetime=args.movetime / 1000).move
                 problem = None if board.is_legal(move) else f"illegal answer {move}"
-            except EngineError as exc:
+            except ExternalEngineError as exc:
                 problem = str(exc)
             if problem is None and failures.messages:
                 problem = f"right only after a restart: {failures.messages[0]}"

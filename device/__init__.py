@@ -2,15 +2,15 @@
 
 Point names in matrix order (:data:`POINT_NAMES`), the LED signals and their blink timing, the
 status lights and buttons, what a board reports (:class:`SensorReading`, :class:`ButtonPress`),
-the interface every backend implements (:class:`BoardDevice`, :class:`BoardBase`), the virtual
-clock of every simulation, and the errors root :class:`DeviceError`.
+the interface every backend implements (:class:`BoardDevice`, :class:`BoardBase`) and the errors
+root :class:`DeviceError`. The virtual clock of every simulation is :mod:`device.clock` (imported
+on its own: it holds a lock, and the pure referee imports this package for :class:`Signal`).
 
 The backends are :mod:`hardware` (GPIO through gpiozero) and :mod:`firmware_bridge` (a
 microcontroller over USB serial); the daemon and the simulator import this package, never a
 backend's copy of these names.
 """
 
-from device.clock import VirtualClock
 from device.events import ButtonName, ButtonPress, SensorReading
 from device.exc import BoardClosed, DeviceError, UnknownPoint
 from device.interface import BoardBase, BoardDevice
@@ -31,7 +31,6 @@ __all__ = [
     "Signal",
     "StatusLight",
     "UnknownPoint",
-    "VirtualClock",
     "check_point",
     "names_of_mask",
     "signal_level",

@@ -22,7 +22,8 @@ import logging
 from pathlib import Path
 from typing import Protocol
 
-from device import ButtonName, ButtonPress, SensorReading, StatusLight, VirtualClock
+from device import ButtonName, ButtonPress, SensorReading, StatusLight
+from device.clock import VirtualClock
 from hardware.mockboard import SimulatedBoard
 from hardware.profiles import DEFAULT_PROFILE
 from morris.app.config import Config

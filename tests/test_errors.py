@@ -1,7 +1,8 @@
 """Every error the project raises descends from its package's one root, and says what it is.
 
-A caller catches ``MorrisError`` for anything the rules, the referee or the engine refuse,
-``ServiceError`` for the app layers (configuration, saved games, the service, the terminal UI),
+A caller catches ``MorrisError`` for anything the rules, the referee or the engine refuse (the
+engine's own root, ``EngineError``, is one), ``ServiceError`` for the app layers (configuration,
+saved games, the service, the terminal UI),
 ``DeviceError`` for the board devices; each leaf is also the builtin it is (``ValueError`` for
 bad input, ``RuntimeError``, ``ConnectionError`` ...), so code that knows nothing of the project
 still catches it.
@@ -21,12 +22,13 @@ from firmware_bridge.exc import BridgeError
 from hardware.exc import HardwareError
 from morris.app.errors import ServiceError
 from morris.core import MorrisError
+from morris.engine.errors import EngineError
 
 #: Package -> the root every exception class defined in it descends from.
 ROOTS: dict[str, type[Exception]] = {
     "morris.core": MorrisError,
     "morris.referee": MorrisError,
-    "morris.engine": MorrisError,
+    "morris.engine": EngineError,
     "morris.app": ServiceError,
     "morris.daemon": ServiceError,
     "morris.tui": ServiceError,
@@ -38,7 +40,7 @@ ROOTS: dict[str, type[Exception]] = {
 }
 #: The MicroPython firmware runs on the microcontroller and cannot import the host's packages.
 NOT_HERE = ("firmware_bridge.firmware",)
-ROOT_CLASSES = {MorrisError, ServiceError, DeviceError}
+ROOT_CLASSES = {MorrisError, EngineError, ServiceError, DeviceError}
 BUILTIN_ERRORS = {
     obj
     for obj in vars(builtins).values()

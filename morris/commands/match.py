@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
-    from morris.engine.client import EngineError
+    from morris.engine.errors import ExternalEngineError
     from morris.engine.match import format_elo, make_player, run_match, save_games
 
     console = Console()
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         for spec, seed in ((args.first, args.seed), (args.second, args.seed + 1)):
             players.append(make_player(spec, seed=seed, tables=tables))
-    except (ValueError, OSError, EngineError) as exc:
+    except (ValueError, OSError, ExternalEngineError) as exc:
         console.print(f"{spec}: {exc}", style="red", markup=False, soft_wrap=True)
         _close(players)
         return 2

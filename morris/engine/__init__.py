@@ -11,7 +11,8 @@ Submodules: :mod:`~morris.engine.levels` (the playing levels, readable without l
 search), :mod:`~morris.engine.search` (the engine), :mod:`~morris.engine.evaluate`,
 :mod:`~morris.engine.movegen`, :mod:`~morris.engine.uci` (the protocol server),
 :mod:`~morris.engine.client` (external engines), :mod:`~morris.engine.players` (the
-:class:`Player` protocol, random and greedy players), :mod:`~morris.engine.match`.
+:class:`Player` protocol, random and greedy players), :mod:`~morris.engine.match`,
+:mod:`~morris.engine.errors` (the one root, :class:`EngineError`, and every engine error).
 
 The names below are imported when first used (PEP 562), so that ``import morris.engine.levels``
 loads neither the search, numpy nor the C extension.
@@ -23,7 +24,15 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from morris.engine.client import EngineError, UciEngine
+    from morris.engine.client import UciEngine
+    from morris.engine.errors import (
+        EngineCrashed,
+        EngineError,
+        EngineTimeout,
+        ExternalEngineError,
+        ProtocolError,
+        TableError,
+    )
     from morris.engine.levels import LEVELS, MAX_LEVEL, MIN_LEVEL, Level
     from morris.engine.players import GreedyPlayer, Player, RandomPlayer
     from morris.engine.search import (
@@ -37,8 +46,13 @@ if TYPE_CHECKING:
 
 #: The module of each name this package exports.
 _HOMES: dict[str, str] = {
-    "EngineError": "client",
     "UciEngine": "client",
+    "EngineCrashed": "errors",
+    "EngineError": "errors",
+    "EngineTimeout": "errors",
+    "ExternalEngineError": "errors",
+    "ProtocolError": "errors",
+    "TableError": "errors",
     "LEVELS": "levels",
     "MAX_LEVEL": "levels",
     "MIN_LEVEL": "levels",
@@ -60,13 +74,18 @@ __all__ = [
     "MAX_LEVEL",
     "MIN_LEVEL",
     "Engine",
+    "EngineCrashed",
     "EngineError",
+    "EngineTimeout",
+    "ExternalEngineError",
     "GreedyPlayer",
     "Level",
     "Player",
+    "ProtocolError",
     "RandomPlayer",
     "SearchInfo",
     "SearchResult",
+    "TableError",
     "UciEngine",
     "format_score",
     "win_distance",

@@ -1,704 +1,184 @@
 /*
- * morris.engine._native: the search's inner loop in C.
+ * morris.engine._native: the CPython glue of the search's inner loop (native/search.c).
  *
- * This is a line-for-line port of _Search.negamax (search.py), generate/has_moves/removable
- * (movegen.py) and make_evaluator (evaluate.py). It must give the very same scores, best moves
- * and node counts as the Python code, so that a level (a node budget) plays the same move with
- * or without it; tests/engine/test_native.py compares the two on many positions. Change one
- * side, change the other.
+ * Here: the module, its configure() call (the constants of the Python source, given once at
+ * import by search.py), the Core type (argument parsing, Python objects into a Search and back)
+ * and the host side of search.h (memory from Python's allocator, so tracemalloc sees it, and the
+ * callbacks into Python). The search itself, and what it must agree on with the Python search,
+ * is in native/search.c.
  *
  * The root (iterative deepening, randomness, principal variation) stays in Python; Python calls
  * Core.root_move() for each root move. The clock, the stop flag, the node budget and the endgame
  * tables stay in Python too: the core calls back `check(nodes)` when the node count reaches
  * `check_at` (it returns the next `check_at` or raises to end the search) and `probe(us, them,
  * colour)` for positions the tables cover.
- *
- * Positions are bitboards of the 24 points seen from the side to move, turns the ints of
- * movegen.py: from | to << 5 | remove << 10, with 31 for "none".
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdint.h>
-#include <string.h>
+#include <structmember.h>
+#include <stddef.h>
 
-#define NONE 31
-#define MATE 100000
-#define MATE_BOUND (MATE - 1000)
-#define INF 1000000
-#define EXACT 0
-#define LOWER 1
-#define UPPER 2
-#define NEAR_LIMIT 48
-#define MOVE_SPACE (1 << 15)
-#define MAX_PLY 72      /* the search's depth cap is 64 plies */
-#define MAX_TURNS 1024  /* more than any position has: 3 flyers x 21 points x 12 removals */
-#define MAX_MASKS 32
-#define ALL_POINTS 0xFFFFFFu
-#define POINT_WEIGHT 10 /* evaluate.py's POINT_WEIGHT */
-#define TT_MAX 1500000  /* as search.py's _TT_MAX: the table is emptied when it holds this many */
-
-typedef uint32_t bb;
-
-static inline int popcount(bb x) { return __builtin_popcount(x); }
-static inline int lowbit(bb x) { return __builtin_ctz(x); }
-
-/* 16 bytes. `stamp` is generation << 2 | flag: an entry of another generation is an empty slot,
- * so emptying the table is one increment (and a real wipe every 63 generations). */
-typedef struct {
-    uint64_t key;
-    int32_t score;
-    int16_t move;
-    int8_t depth;
-    uint8_t stamp;
-} TTEntry;
-
-#define GENERATIONS 64
+#include "native/search.h"
 
 typedef struct {
     PyObject_HEAD
-    /* rules */
-    bb neighbours[24];
-    bb mill_masks[MAX_MASKS];
-    int n_masks;
-    bb layers[4]; /* evaluate.py's point layers: layer k, the points with at least 2 + k links */
-    int n_layers;
-    bb mills_through[24][4];
-    int n_through[24];
-    int flying;
-    int threefold;
-    int limit; /* no-removal limit, -1 for none */
-    int full_board_is_draw;
-    /* zobrist keys */
-    uint64_t zp[2][24];
-    uint64_t zh[2][33];
-    uint64_t zside;
-    uint64_t *zn; /* limit + 2 keys */
-    /* repetition path: keys since the last irreversible turn before the root, then the line */
-    uint64_t *path;
-    Py_ssize_t path_len;
-    Py_ssize_t path_cap;
-    Py_ssize_t root_index;
-    /* budget */
-    long long nodes;
-    long long check_at;
+    Search s;
     PyObject *check; /* check(nodes) -> next check_at, raises to end the search */
-    PyObject *probe; /* probe(us, them, colour) -> None | (value, distance); or None */
-    int table_pieces;
-    int error;
-    int released; /* release() freed the tables: the core cannot search any more */
-    /* heuristics */
-    long long *history;          /* MOVE_SPACE */
-    int killers[MAX_PLY + 2][2];
-    /* transposition table: open addressing, exact 64-bit keys */
-    TTEntry *tt;
-    uint64_t tt_mask;
-    long tt_count;
-    uint8_t generation; /* 1 .. GENERATIONS - 1 */
-    /* per-ply turn buffers */
-    int16_t (*buf)[MAX_TURNS];
+    PyObject *probe; /* probe(us, them, colour) -> None | (value, distance); or NULL */
+    int released;    /* release() freed the tables: the core cannot search any more */
 } Core;
 
-/* ------------------------------------------------------------------------------------------ */
-/* transposition table                                                                         */
-
-/* Where linear probing for `key` starts in a table of mask + 1 slots. */
-static inline uint64_t tt_home(uint64_t key, uint64_t mask) { return (key ^ (key >> 29)) & mask; }
-
-static inline int tt_live(const Core *s, const TTEntry *e) { return e->stamp >> 2 == s->generation; }
-
-/* The slot holding `key`, or the empty slot where it would go. */
-static TTEntry *tt_slot(const Core *s, uint64_t key)
-{
-    for (uint64_t i = tt_home(key, s->tt_mask);; i = (i + 1) & s->tt_mask) {
-        TTEntry *e = &s->tt[i];
-        if (!tt_live(s, e) || e->key == key)
-            return e;
-    }
-}
-
-static TTEntry *tt_find(const Core *s, uint64_t key)
-{
-    TTEntry *e = tt_slot(s, key);
-    return tt_live(s, e) ? e : NULL;
-}
-
-/* Doubles the table when it is half full, keeping its entries: the size given at the start is
- * a hint, and like a dict the table never fills up. Returns -1 (MemoryError set) if it cannot. */
-static int tt_grow(Core *s)
-{
-    uint64_t old_cap = s->tt_mask + 1;
-    uint64_t cap = old_cap * 2;
-    TTEntry *old = s->tt;
-    TTEntry *table = PyMem_Calloc((size_t)cap, sizeof(TTEntry));
-    if (table == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    s->tt = table;
-    s->tt_mask = cap - 1;
-    for (uint64_t j = 0; j < old_cap; j++) {
-        if (tt_live(s, &old[j]))
-            *tt_slot(s, old[j].key) = old[j];
-    }
-    PyMem_Free(old);
-    return 0;
-}
-
-static int tt_store(Core *s, uint64_t key, int depth, int flag, int score, int move)
-{
-    /* search.py: `if len(tt) >= _TT_MAX: tt.clear()` before every store */
-    if (s->tt_count >= TT_MAX) {
-        s->tt_count = 0;
-        if (++s->generation == GENERATIONS) {
-            memset(s->tt, 0, (size_t)(s->tt_mask + 1) * sizeof(TTEntry));
-            s->generation = 1;
-        }
-    }
-    if ((uint64_t)(s->tt_count + 1) * 2 > s->tt_mask + 1 && tt_grow(s) < 0)
-        return -1;
-    TTEntry *e = tt_slot(s, key);
-    if (!tt_live(s, e)) {
-        e->key = key;
-        s->tt_count++;
-    }
-    e->depth = (int8_t)depth;
-    e->stamp = (uint8_t)(s->generation << 2 | flag);
-    e->score = score;
-    e->move = (int16_t)move;
-    return 0;
-}
+static inline Core *core_of(Search *s) { return (Core *)((char *)s - offsetof(Core, s)); }
 
 /* ------------------------------------------------------------------------------------------ */
-/* move generation (movegen.py)                                                                */
+/* the host side of search.h                                                                   */
 
-static bb removable(const Core *s, bb them)
-{
-    bb in_mill = 0;
-    for (int i = 0; i < s->n_masks; i++) {
-        bb m = s->mill_masks[i];
-        if ((them & m) == m)
-            in_mill |= m;
-    }
-    bb free_ = them & ~in_mill;
-    return free_ ? free_ : them;
-}
+void *host_calloc(size_t n, size_t size) { return PyMem_Calloc(n, size); }
 
-static inline int closes(const Core *s, bb new_us, int to)
-{
-    for (int k = 0; k < s->n_through[to]; k++) {
-        bb m = s->mills_through[to][k];
-        if ((new_us & m) == m)
-            return 1;
-    }
-    return 0;
-}
-
-/* The turns being generated: mill turns (one per removable piece) and quiet turns. */
-typedef struct {
-    int16_t *mills, *quiet;
-    int n_mills, n_quiet;
-    int have_removable;
-    bb removable;
-} Turns;
-
-/* Adds the action frm -> to (frm NONE: a placement) that leaves our pieces on new_us. */
-static inline void add_action(const Core *s, Turns *t, int frm, int to, bb new_us, bb them)
-{
-    if (closes(s, new_us, to) && them) {
-        if (!t->have_removable) {
-            t->removable = removable(s, them);
-            t->have_removable = 1;
-        }
-        int base = frm | to << 5;
-        for (bb r = t->removable; r; r &= r - 1)
-            t->mills[t->n_mills++] = (int16_t)(base | lowbit(r) << 10);
-    } else {
-        t->quiet[t->n_quiet++] = (int16_t)(frm | to << 5 | NONE << 10);
-    }
-}
-
-/* Mill turns into mills[], quiet turns into quiet[], in movegen.generate's order. */
-static void generate(const Core *s, bb us, bb them, int us_hand, int16_t *mills, int *n_mills,
-                     int16_t *quiet, int *n_quiet)
-{
-    bb empty = ALL_POINTS & ~(us | them);
-    Turns t = {mills, quiet, 0, 0, 0, 0};
-    if (us_hand) {
-        for (bb e = empty; e; e &= e - 1) {
-            int to = lowbit(e);
-            add_action(s, &t, NONE, to, us | (1u << to), them);
-        }
-    } else {
-        int flies = s->flying && popcount(us) == 3;
-        for (bb own = us; own; own &= own - 1) {
-            int frm = lowbit(own);
-            bb base_us = us ^ (1u << frm);
-            for (bb to_set = flies ? empty : (s->neighbours[frm] & empty); to_set;
-                 to_set &= to_set - 1) {
-                int to = lowbit(to_set);
-                add_action(s, &t, frm, to, base_us | (1u << to), them);
-            }
-        }
-    }
-    *n_mills = t.n_mills;
-    *n_quiet = t.n_quiet;
-}
-
-static int has_moves(const Core *s, bb us, bb them, int us_hand)
-{
-    bb empty = ALL_POINTS & ~(us | them);
-    if (!empty)
-        return 0;
-    if (us_hand || (s->flying && popcount(us) == 3))
-        return 1;
-    bb own = us;
-    while (own) {
-        int p = lowbit(own);
-        own &= own - 1;
-        if (s->neighbours[p] & empty)
-            return 1;
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* evaluation (evaluate.py)                                                                    */
-
-#define PIECE 100
-
-static inline void mobility(const Core *s, bb side, bb empty, int *steps, int *blocked)
-{
-    int st = 0, bl = 0;
-    while (side) {
-        int p = lowbit(side);
-        side &= side - 1;
-        int n = popcount(s->neighbours[p] & empty);
-        if (n)
-            st += n;
-        else
-            bl++;
-    }
-    *steps = st;
-    *blocked = bl;
-}
-
-static int running(const Core *s, bb closed, bb side, bb empty)
-{
-    int count = 0;
-    while (closed) {
-        int p = lowbit(closed);
-        bb low = 1u << p;
-        closed &= closed - 1;
-        bb free_ = s->neighbours[p] & empty;
-        if (free_) {
-            count += 1;
-            bb rest = side ^ low;
-            while (free_) {
-                bb fl = free_ & (~free_ + 1);
-                free_ ^= fl;
-                for (int i = 0; i < s->n_masks; i++) {
-                    bb m = s->mill_masks[i];
-                    if ((m & fl) && (rest & m) == (m ^ fl))
-                        count += 3;
-                }
-            }
-        }
-    }
-    return count;
-}
-
-static int evaluate(const Core *s, bb us, bb them, int uh, int th)
-{
-    int pu = popcount(us);
-    int pt = popcount(them);
-    int score = (pu + uh - pt - th) * PIECE;
-    bb empty = ALL_POINTS ^ (us | them);
-    if (uh || th) {
-        int twos_us = 0, twos_them = 0;
-        bb close_us = 0, close_them = 0;
-        for (int i = 0; i < s->n_masks; i++) {
-            bb m = s->mill_masks[i];
-            bb a = us & m;
-            bb b = them & m;
-            if (!b) {
-                if (a && a != m && popcount(a) == 2) {
-                    twos_us++;
-                    close_us |= m ^ a;
-                }
-            } else if (!a && b != m && popcount(b) == 2) {
-                twos_them++;
-                close_them |= m ^ b;
-            }
-        }
-        score += 14 * (twos_us - twos_them);
-        if (close_us && uh)
-            score += (close_us & (close_us - 1)) == 0 ? 70 : 85;
-        if (close_them && th && (close_them & (close_them - 1)))
-            score -= 45;
-        int mob_us, blocked_us, mob_them, blocked_them;
-        mobility(s, us, empty, &mob_us, &blocked_us);
-        mobility(s, them, empty, &mob_them, &blocked_them);
-        score += 8 * (mob_us - mob_them) - 20 * (blocked_us - blocked_them);
-        int held = 0;
-        for (int k = 0; k < s->n_layers; k++)
-            held += popcount(us & s->layers[k]) - popcount(them & s->layers[k]);
-        return score + POINT_WEIGHT * held;
-    }
-    int fly_us = s->flying && pu == 3;
-    int fly_them = s->flying && pt == 3;
-    int mob_us = 0, blocked_us = 0, mob_them = 0, blocked_them = 0;
-    if (!fly_us)
-        mobility(s, us, empty, &mob_us, &blocked_us);
-    if (!fly_them)
-        mobility(s, them, empty, &mob_them, &blocked_them);
-    if (!fly_them && !mob_them)
-        score += 3 * PIECE;
-    score += 12 * (mob_us - mob_them) - 20 * (blocked_us - blocked_them);
-    bb closed_us = 0, closed_them = 0;
-    int threats_us = 0, threats_them = 0;
-    for (int i = 0; i < s->n_masks; i++) {
-        bb m = s->mill_masks[i];
-        bb a = us & m;
-        bb b = them & m;
-        if (a == m) {
-            closed_us |= m;
-        } else if (b == m) {
-            closed_them |= m;
-        } else if (!b) {
-            if (a && popcount(a) == 2) {
-                bb q = m ^ a;
-                bb movers = (fly_us ? us : (s->neighbours[lowbit(q)] & us)) & ~m;
-                if (movers)
-                    threats_us++;
-            }
-        } else if (!a && popcount(b) == 2) {
-            bb q = m ^ b;
-            bb movers = (fly_them ? them : (s->neighbours[lowbit(q)] & them)) & ~m;
-            if (movers)
-                threats_them++;
-        }
-    }
-    int running_us = (closed_us && !fly_us) ? running(s, closed_us, us, empty) : 0;
-    int running_them = (closed_them && !fly_them) ? running(s, closed_them, them, empty) : 0;
-    score += 12 * (running_us - running_them);
-    if (threats_us)
-        score += 60 + 10 * threats_us;
-    if (threats_them)
-        score -= 10 * threats_them + (threats_them > 1 ? 40 : 0);
-    return score;
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* the search (search.py, _Search.negamax)                                                     */
+void host_free(void *p) { PyMem_Free(p); }
 
 /* Calls check(nodes); returns -1 with the Python error set if it raised. */
-static int call_check(Core *s)
+int host_check(Search *s)
 {
-    PyObject *r = PyObject_CallFunction(s->check, "L", s->nodes);
-    if (r == NULL) {
-        s->error = 1;
+    PyObject *r = PyObject_CallFunction(core_of(s)->check, "L", s->nodes);
+    if (r == NULL)
         return -1;
-    }
     long long next = PyLong_AsLongLong(r);
     Py_DECREF(r);
-    if (next == -1 && PyErr_Occurred()) {
-        s->error = 1;
+    if (next == -1 && PyErr_Occurred())
         return -1;
-    }
     s->check_at = next;
     return 0;
 }
 
-/* Probes the endgame tables: 0 no answer, 1 answered (*value: 0 draw, 1 win, 2 loss). */
-static int call_probe(Core *s, bb us, bb them, int c, int *value, int *dist)
+/* Probes the endgame tables: 0 no answer, 1 answered (*value as search.py's _DRAW, _WIN, _LOSS),
+ * -1 with the Python error set. */
+int host_probe(Search *s, bb us, bb them, int c, int *value, int *dist)
 {
-    PyObject *r = PyObject_CallFunction(s->probe, "kki", (unsigned long)us,
+    PyObject *r = PyObject_CallFunction(core_of(s)->probe, "kki", (unsigned long)us,
                                         (unsigned long)them, c);
-    if (r == NULL) {
-        s->error = 1;
+    if (r == NULL)
         return -1;
-    }
     if (r == Py_None) {
         Py_DECREF(r);
         return 0;
     }
     int ok = PyArg_ParseTuple(r, "ii", value, dist);
     Py_DECREF(r);
-    if (!ok) {
-        s->error = 1;
-        return -1;
-    }
-    return 1;
-}
-
-/* Stable sort of turns by history, highest first (Python's sort(reverse=True) keeps the order
- * of equal keys). Insertion sort: the lists are short. */
-static void sort_by_history(const long long *history, int16_t *a, int n)
-{
-    for (int i = 1; i < n; i++) {
-        int16_t x = a[i];
-        long long hx = history[x];
-        int j = i - 1;
-        while (j >= 0 && history[a[j]] < hx) {
-            a[j + 1] = a[j];
-            j--;
-        }
-        a[j + 1] = x;
-    }
-}
-
-/* Sorts quiet placements by a static key, highest first, ties in the order given (as
-   _Search._placing_order): 16 for each line through the point that holds two of the opponent's
-   pieces and none of ours (a block), 4 for each that holds one of ours and none of theirs (a new
-   two), 1 for each link of the point. */
-static void sort_placements(const Core *s, bb us, bb them, int16_t *a, int n)
-{
-    int key[MAX_TURNS];
-    for (int i = 0; i < n; i++) {
-        int to = a[i] >> 5 & 31;
-        int k = popcount(s->neighbours[to]);
-        for (int q = 0; q < s->n_through[to]; q++) {
-            bb m = s->mills_through[to][q];
-            bb ours = us & m, theirs = them & m;
-            if (!ours && popcount(theirs) == 2)
-                k += 16;
-            else if (!theirs && popcount(ours) == 1)
-                k += 4;
-        }
-        key[i] = k;
-    }
-    for (int i = 1; i < n; i++) {
-        int16_t x = a[i];
-        int kx = key[i], j = i - 1;
-        while (j >= 0 && key[j] < kx) {
-            a[j + 1] = a[j];
-            key[j + 1] = key[j];
-            j--;
-        }
-        a[j + 1] = x;
-        key[j + 1] = kx;
-    }
-}
-
-/* Moves a[k] to the front, keeping the order of the others. */
-static inline void to_front(int16_t *a, int k)
-{
-    int16_t x = a[k];
-    memmove(a + 1, a, (size_t)k * sizeof(int16_t));
-    a[0] = x;
-}
-
-static inline int find(const int16_t *a, int n, int x)
-{
-    for (int i = 0; i < n; i++)
-        if (a[i] == x)
-            return i;
-    return -1;
-}
-
-static int negamax(Core *s, bb us, bb them, int uh, int th, int c, uint64_t key, int nrc,
-                   int depth, int alpha, int beta, int ply, Py_ssize_t rep_start)
-{
-    s->nodes++;
-    if (s->nodes >= s->check_at && call_check(s) < 0)
-        return 0;
-    int limit = s->limit;
-    /* Draws. A side to move that is blocked has lost even then (losses are checked first). */
-    if (s->full_board_is_draw && !uh && !th && (us | them) == ALL_POINTS)
-        return 0;
-    int draw = limit >= 0 && nrc >= limit;
-    if (!draw && s->threefold) {
-        Py_ssize_t i = s->path_len - 3;
-        if (i >= rep_start) {
-            int seen_before_root = 0;
-            while (i >= rep_start) {
-                if (s->path[i] == key) {
-                    if (i > s->root_index) {
-                        draw = 1;
-                        break;
-                    }
-                    seen_before_root++;
-                    if (seen_before_root >= 2) {
-                        draw = 1;
-                        break;
-                    }
-                }
-                i -= 2;
-            }
-        }
-    }
-    if (draw)
-        return has_moves(s, us, them, uh) ? 0 : -(MATE - ply);
-    /* Endgame tables: exact, unless the no-removal limit could come first. */
-    if (s->probe != NULL && !uh && !th && popcount(us) + popcount(them) <= s->table_pieces) {
-        int value, dist;
-        int got = call_probe(s, us, them, c, &value, &dist);
-        if (got < 0)
-            return 0;
-        if (got) {
-            if (value == 0)
-                return 0;
-            if (limit < 0 || nrc + dist < limit)
-                return value == 1 ? MATE - ply - dist : -(MATE - ply - dist);
-        }
-    }
-    if (depth <= 0) {
-        if (!has_moves(s, us, them, uh))
-            return -(MATE - ply);
-        return evaluate(s, us, them, uh, th);
-    }
-    /* Transposition table. */
-    uint64_t tkey = (limit < 0 || nrc < limit - NEAR_LIMIT) ? key : key ^ s->zn[nrc];
-    int tt_move = -1;
-    TTEntry *entry = tt_find(s, tkey);
-    if (entry != NULL) {
-        int e_score = entry->score;
-        tt_move = entry->move;
-        if (entry->depth >= depth) {
-            if (e_score > MATE_BOUND)
-                e_score -= ply;
-            else if (e_score < -MATE_BOUND)
-                e_score += ply;
-            int e_flag = entry->stamp & 3;
-            if (e_flag == EXACT)
-                return e_score;
-            if (e_flag == LOWER) {
-                if (e_score >= beta)
-                    return e_score;
-            } else if (e_score <= alpha) {
-                return e_score;
-            }
-        }
-    }
-    int16_t *moves = s->buf[ply];
-    int16_t quiet[MAX_TURNS];
-    int n_mills, n_quiet;
-    generate(s, us, them, uh, moves, &n_mills, quiet, &n_quiet);
-    if (!n_mills && !n_quiet)
-        return -(MATE - ply);
-    long long *history = s->history;
-    int *killers = s->killers[ply];
-    if (n_quiet > 1) {
-        if (uh)
-            sort_placements(s, us, them, quiet, n_quiet);
-        else
-            sort_by_history(history, quiet, n_quiet);
-        int ks[2] = {killers[1], killers[0]};
-        for (int j = 0; j < 2; j++) {
-            int k = ks[j];
-            if (k >= 0) {
-                int at = find(quiet, n_quiet, k);
-                if (at >= 0)
-                    to_front(quiet, at);
-            }
-        }
-    }
-    if (n_mills > 1)
-        sort_by_history(history, moves, n_mills);
-    memcpy(moves + n_mills, quiet, (size_t)n_quiet * sizeof(int16_t));
-    int n = n_mills + n_quiet;
-    if (tt_move >= 0 && tt_move != moves[0]) {
-        int at = find(moves, n, tt_move);
-        if (at >= 0)
-            to_front(moves, at);
-    }
-    const uint64_t *zp_us = s->zp[c];
-    const uint64_t *zp_them = s->zp[1 - c];
-    const uint64_t *zh_us = s->zh[c];
-    uint64_t zside = s->zside;
-    int nc = 1 - c;
-    int best = -INF;
-    int best_move = moves[0];
-    int orig_alpha = alpha;
-    int th_left = popcount(them) + th;
-    for (int i = 0; i < n; i++) {
-        int mv = moves[i];
-        int frm = mv & 31;
-        int to = mv >> 5 & 31;
-        int rem = mv >> 10;
-        bb nus, nthem;
-        int nuh, nnrc, irreversible, score;
-        uint64_t nkey;
-        if (frm == NONE) {
-            nus = us | (1u << to);
-            nuh = uh - 1;
-            nkey = key ^ zp_us[to] ^ zh_us[uh] ^ zh_us[nuh] ^ zside;
-            nnrc = nrc;
-            irreversible = 1;
-        } else {
-            nus = us ^ ((1u << frm) | (1u << to));
-            nuh = uh;
-            nkey = key ^ zp_us[frm] ^ zp_us[to] ^ zside;
-            nnrc = nrc + 1;
-            irreversible = 0;
-        }
-        if (rem != NONE) {
-            if (th_left <= 3) {
-                /* The opponent is down to two pieces: won at once, nothing can be better. */
-                best = MATE - ply - 1;
-                best_move = mv;
-                break;
-            }
-            nthem = them & ~(1u << rem);
-            nkey ^= zp_them[rem];
-            nnrc = 0;
-            irreversible = 1;
-        } else {
-            nthem = them;
-        }
-        s->path[s->path_len++] = nkey;
-        Py_ssize_t nrs = irreversible ? s->path_len - 1 : rep_start;
-        if (i == 0) {
-            score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta, -alpha,
-                             ply + 1, nrs);
-        } else {
-            int r = (depth >= 3 && i >= 4 && i >= n_mills && mv != killers[0] &&
-                     mv != killers[1])
-                        ? 1
-                        : 0;
-            score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1 - r, -alpha - 1,
-                             -alpha, ply + 1, nrs);
-            if (!s->error && score > alpha && r)
-                score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -alpha - 1,
-                                 -alpha, ply + 1, nrs);
-            if (!s->error && alpha < score && score < beta)
-                score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta,
-                                 -alpha, ply + 1, nrs);
-        }
-        s->path_len--;
-        if (s->error)
-            return 0;
-        if (score > best) {
-            best = score;
-            best_move = mv;
-            if (score > alpha) {
-                alpha = score;
-                if (alpha >= beta) {
-                    if (rem == NONE) {
-                        history[mv] += (long long)depth * depth;
-                        if (killers[0] != mv) {
-                            killers[1] = killers[0];
-                            killers[0] = mv;
-                        }
-                    }
-                    break;
-                }
-            }
-        }
-    }
-    int stored = best;
-    if (stored > MATE_BOUND)
-        stored += ply;
-    else if (stored < -MATE_BOUND)
-        stored -= ply;
-    int flag = best <= orig_alpha ? UPPER : best >= beta ? LOWER : EXACT;
-    if (tt_store(s, tkey, depth, flag, stored, best_move) < 0)
-        s->error = 1;
-    return best;
+    return ok ? 1 : -1;
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* the Python type                                                                             */
+/* configure(): the constants                                                                  */
+
+enum { AS_INT, AS_BB, AS_LONG };
+
+typedef struct {
+    const char *name;
+    size_t offset;
+    int as;
+} Field;
+
+#define INT_FIELD(f) {#f, offsetof(SearchParams, f), AS_INT}
+
+/* Every field of SearchParams, by the keyword configure() takes it as. */
+static const Field FIELDS[] = {
+    INT_FIELD(points), {"all_points", offsetof(SearchParams, all_points), AS_BB},
+    INT_FIELD(none), INT_FIELD(move_space), INT_FIELD(mate), INT_FIELD(mate_bound),
+    INT_FIELD(inf), INT_FIELD(max_depth), INT_FIELD(near_limit),
+    {"tt_max", offsetof(SearchParams, tt_max), AS_LONG},
+    INT_FIELD(exact), INT_FIELD(lower), INT_FIELD(upper), INT_FIELD(draw), INT_FIELD(win),
+    INT_FIELD(loss), INT_FIELD(reduce_depth), INT_FIELD(reduce_after), INT_FIELD(order_block),
+    INT_FIELD(order_two), INT_FIELD(piece), INT_FIELD(open_two), INT_FIELD(close_one),
+    INT_FIELD(close_more), INT_FIELD(closings_against), INT_FIELD(placing_mobility),
+    INT_FIELD(placing_blocked), INT_FIELD(point_link), INT_FIELD(opponent_blocked),
+    INT_FIELD(moving_mobility), INT_FIELD(moving_blocked), INT_FIELD(running_mill),
+    INT_FIELD(threat), INT_FIELD(per_threat), INT_FIELD(per_threat_against),
+    INT_FIELD(threats_against),
+};
+#define N_FIELDS (sizeof(FIELDS) / sizeof(FIELDS[0]))
+
+static PyObject *native_configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwds)
+{
+    if (PyTuple_GET_SIZE(args) != 0 || kwds == NULL ||
+        PyDict_GET_SIZE(kwds) != (Py_ssize_t)N_FIELDS) {
+        PyErr_Format(PyExc_TypeError, "configure() takes the %d constants as keywords",
+                     (int)N_FIELDS);
+        return NULL;
+    }
+    SearchParams p;
+    memset(&p, 0, sizeof(p));
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        PyObject *v = PyDict_GetItemString(kwds, FIELDS[i].name);
+        if (v == NULL) {
+            PyErr_Format(PyExc_TypeError, "configure(): %s missing", FIELDS[i].name);
+            return NULL;
+        }
+        long long x = PyLong_AsLongLong(v);
+        if (x == -1 && PyErr_Occurred())
+            return NULL;
+        int fits = FIELDS[i].as == AS_BB     ? x >= 0 && x <= (long long)UINT32_MAX
+                   : FIELDS[i].as == AS_LONG ? x >= LONG_MIN && x <= LONG_MAX
+                                             : x >= INT_MIN && x <= INT_MAX;
+        if (!fits) {
+            PyErr_Format(PyExc_ValueError, "configure(): %s=%lld is out of range",
+                         FIELDS[i].name, x);
+            return NULL;
+        }
+        char *at = (char *)&p + FIELDS[i].offset;
+        if (FIELDS[i].as == AS_BB)
+            *(bb *)at = (bb)x;
+        else if (FIELDS[i].as == AS_LONG)
+            *(long *)at = (long)x;
+        else
+            *(int *)at = (int)x;
+    }
+    const char *bad = search_configure(&p);
+    if (bad != NULL) {
+        PyErr_Format(PyExc_ValueError, "configure(): %s", bad);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *native_constants(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(ignored))
+{
+    const SearchParams *p = search_params();
+    if (p == NULL)
+        return PyDict_New();
+    PyObject *out = PyDict_New();
+    if (out == NULL)
+        return NULL;
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        const char *at = (const char *)p + FIELDS[i].offset;
+        long long x = FIELDS[i].as == AS_BB     ? (long long)*(const bb *)at
+                      : FIELDS[i].as == AS_LONG ? (long long)*(const long *)at
+                                                : (long long)*(const int *)at;
+        PyObject *v = PyLong_FromLongLong(x);
+        if (v == NULL || PyDict_SetItemString(out, FIELDS[i].name, v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(v);
+    }
+    return out;
+}
+
+/* A turn of C's encoding (search.h) in movegen.py's: `none` (all ones) for no point. */
+static long python_turn(int t)
+{
+    long none = search_params()->none;
+    int bits = 0;
+    while ((none >> bits) != 0)
+        bits++;
+    int frm = t & NO_POINT, to = t >> POINT_BITS & NO_POINT, rem = t >> 2 * POINT_BITS;
+    return (frm == NO_POINT ? none : frm) | (long)to << bits |
+           (rem == NO_POINT ? none : rem) << 2 * bits;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the Core type                                                                               */
 
 static int read_masks(PyObject *seq, bb *out, int max, const char *what)
 {
@@ -711,14 +191,16 @@ static int read_masks(PyObject *seq, bb *out, int max, const char *what)
         Py_DECREF(fast);
         return -1;
     }
+    unsigned long all = (unsigned long)search_params()->all_points;
     for (Py_ssize_t i = 0; i < n; i++) {
         unsigned long v = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(fast, i));
         if (v == (unsigned long)-1 && PyErr_Occurred()) {
             Py_DECREF(fast);
             return -1;
         }
-        if (v & ~(unsigned long)ALL_POINTS) {
-            PyErr_Format(PyExc_ValueError, "%s: %lu is not a set of the 24 points", what, v);
+        if (v & ~all) {
+            PyErr_Format(PyExc_ValueError, "%s: %lu is not a set of the %d points", what, v,
+                         search_params()->points);
             Py_DECREF(fast);
             return -1;
         }
@@ -754,102 +236,91 @@ static int read_keys(PyObject *seq, uint64_t *out, Py_ssize_t want, const char *
 
 /* The callbacks are bound methods of the Python search, which holds this core: a cycle, so the
  * type takes part in the garbage collector (and _Search.release() breaks the cycle at once). */
-static int Core_traverse(Core *s, visitproc visit, void *arg)
+static int Core_traverse(Core *self, visitproc visit, void *arg)
 {
-    Py_VISIT(s->check);
-    Py_VISIT(s->probe);
+    Py_VISIT(self->check);
+    Py_VISIT(self->probe);
     return 0;
 }
 
-static int Core_clear(Core *s)
+static int Core_clear(Core *self)
 {
-    Py_CLEAR(s->check);
-    Py_CLEAR(s->probe);
+    Py_CLEAR(self->check);
+    Py_CLEAR(self->probe);
     return 0;
 }
 
-static void free_tables(Core *s)
+static void Core_dealloc(Core *self)
 {
-    PyMem_Free(s->zn);
-    PyMem_Free(s->path);
-    PyMem_Free(s->history);
-    PyMem_Free(s->tt);
-    PyMem_Free(s->buf);
-    s->zn = NULL;
-    s->path = NULL;
-    s->history = NULL;
-    s->tt = NULL;
-    s->buf = NULL;
+    PyObject_GC_UnTrack(self);
+    Core_clear(self);
+    search_release(&self->s);
+    Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static void Core_dealloc(Core *s)
+static PyObject *Core_release(Core *self, PyObject *Py_UNUSED(ignored))
 {
-    PyObject_GC_UnTrack(s);
-    Core_clear(s);
-    free_tables(s);
-    Py_TYPE(s)->tp_free((PyObject *)s);
-}
-
-static PyObject *Core_release(Core *s, PyObject *Py_UNUSED(ignored))
-{
-    Core_clear(s);
-    free_tables(s);
-    s->released = 1;
+    Core_clear(self);
+    search_release(&self->s);
+    self->s.has_probe = 0;
+    self->released = 1;
     Py_RETURN_NONE;
 }
 
-static int Core_init(Core *s, PyObject *args, PyObject *kwds)
+static int Core_init(Core *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"neighbours", "mill_masks", "mills_through", "pieces_per_side",
-                             "flying", "threefold", "limit", "full_board_is_draw", "zp", "zh",
-                             "zside", "zn", "path", "root_index", "check", "probe",
-                             "table_pieces", "tt_size", NULL};
-    PyObject *neighbours, *mill_masks, *mills_through, *zp, *zh, *zn, *path, *check, *probe;
+    static char *kwlist[] = {"neighbours", "mill_masks", "mills_through", "layers",
+                             "pieces_per_side", "flying", "threefold", "limit",
+                             "full_board_is_draw", "zp", "zh", "zside", "zn", "path",
+                             "root_index", "check", "probe", "table_pieces", "tt_size", NULL};
+    PyObject *neighbours, *mill_masks, *mills_through, *layers, *zp, *zh, *zn, *path, *check,
+        *probe;
     int pieces, flying, threefold, limit, full, table_pieces;
     unsigned long long zside;
     Py_ssize_t root_index, tt_size;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOippipOOKOOnOOin", kwlist, &neighbours,
-                                     &mill_masks, &mills_through, &pieces, &flying, &threefold,
-                                     &limit, &full, &zp, &zh, &zside, &zn, &path, &root_index,
-                                     &check, &probe, &table_pieces, &tt_size))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOippipOOKOOnOOin", kwlist, &neighbours,
+                                     &mill_masks, &mills_through, &layers, &pieces, &flying,
+                                     &threefold, &limit, &full, &zp, &zh, &zside, &zn, &path,
+                                     &root_index, &check, &probe, &table_pieces, &tt_size))
         return -1;
-    if (s->tt != NULL || s->zn != NULL || s->released) {
+    Search *s = &self->s;
+    if (s->tt != NULL || s->zn != NULL || self->released) {
         PyErr_SetString(PyExc_RuntimeError, "Core is already initialised");
         return -1;
     }
-    if (pieces < 3 || pieces > 32) {
-        PyErr_Format(PyExc_ValueError, "pieces_per_side must be 3..32, not %d", pieces);
+    const SearchParams *params = search_params();
+    if (params == NULL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Core: configure() was not called (search.py calls it at import)");
         return -1;
     }
-    if (read_masks(neighbours, s->neighbours, 24, "neighbours") != 24) {
+    int points = params->points;
+    if (pieces < 3 || pieces > MAX_HAND) {
+        PyErr_Format(PyExc_ValueError, "pieces_per_side must be 3..%d, not %d", MAX_HAND, pieces);
+        return -1;
+    }
+    if (read_masks(neighbours, s->neighbours, points, "neighbours") != points) {
         if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "neighbours: 24 masks expected");
+            PyErr_Format(PyExc_ValueError, "neighbours: %d masks expected", points);
         return -1;
     }
-    s->n_layers = 0;
-    for (int k = 1; k <= 4; k++) {
-        bb layer = 0;
-        for (int p = 0; p < 24; p++)
-            if (popcount(s->neighbours[p]) >= 2 + k)
-                layer |= (bb)1 << p;
-        if (layer)
-            s->layers[s->n_layers++] = layer;
-    }
+    s->n_layers = read_masks(layers, s->layers, MAX_LAYERS, "layers");
+    if (s->n_layers < 0)
+        return -1;
     s->n_masks = read_masks(mill_masks, s->mill_masks, MAX_MASKS, "mill_masks");
     if (s->n_masks < 0)
         return -1;
     PyObject *through = PySequence_Fast(mills_through, "mills_through");
     if (through == NULL)
         return -1;
-    if (PySequence_Fast_GET_SIZE(through) != 24) {
+    if (PySequence_Fast_GET_SIZE(through) != points) {
         Py_DECREF(through);
-        PyErr_SetString(PyExc_ValueError, "mills_through: 24 entries expected");
+        PyErr_Format(PyExc_ValueError, "mills_through: %d entries expected", points);
         return -1;
     }
-    for (int p = 0; p < 24; p++) {
-        s->n_through[p] =
-            read_masks(PySequence_Fast_GET_ITEM(through, p), s->mills_through[p], 4,
-                       "mills_through");
+    for (int p = 0; p < points; p++) {
+        s->n_through[p] = read_masks(PySequence_Fast_GET_ITEM(through, p), s->mills_through[p],
+                                     MAX_THROUGH, "mills_through");
         if (s->n_through[p] < 0) {
             Py_DECREF(through);
             return -1;
@@ -870,7 +341,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kwds)
     }
     int bad = PySequence_Fast_GET_SIZE(zp_fast) != 2 || PySequence_Fast_GET_SIZE(zh_fast) != 2;
     for (int c = 0; c < 2 && !bad; c++) {
-        if (read_keys(PySequence_Fast_GET_ITEM(zp_fast, c), s->zp[c], 24, "zp") < 0 ||
+        if (read_keys(PySequence_Fast_GET_ITEM(zp_fast, c), s->zp[c], points, "zp") < 0 ||
             read_keys(PySequence_Fast_GET_ITEM(zh_fast, c), s->zh[c], pieces + 1, "zh") < 0)
             bad = 2;
     }
@@ -883,7 +354,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kwds)
     }
     s->zside = zside;
     Py_ssize_t n_zn = (limit < 0 ? 0 : limit) + 2;
-    s->zn = PyMem_Calloc((size_t)n_zn, sizeof(uint64_t));
+    s->zn = host_calloc((size_t)n_zn, sizeof(uint64_t));
     if (s->zn == NULL) {
         PyErr_NoMemory();
         return -1;
@@ -895,7 +366,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kwds)
         return -1;
     Py_ssize_t np = PySequence_Fast_GET_SIZE(path_fast);
     s->path_cap = np + MAX_PLY + 8;
-    s->path = PyMem_Calloc((size_t)s->path_cap, sizeof(uint64_t));
+    s->path = host_calloc((size_t)s->path_cap, sizeof(uint64_t));
     if (s->path == NULL) {
         Py_DECREF(path_fast);
         PyErr_NoMemory();
@@ -913,37 +384,21 @@ static int Core_init(Core *s, PyObject *args, PyObject *kwds)
     s->path_len = np;
     s->root_index = root_index;
     Py_INCREF(check);
-    s->check = check;
+    self->check = check;
     if (probe != Py_None) {
         Py_INCREF(probe);
-        s->probe = probe;
+        self->probe = probe;
+        s->has_probe = 1;
     }
     s->table_pieces = table_pieces;
-    s->history = PyMem_Calloc(MOVE_SPACE, sizeof(long long));
-    s->buf = PyMem_Calloc(MAX_PLY + 2, sizeof(*s->buf));
-    /* Sized for the expected entries (at most TT_MAX) at a load of at most about 40%; it grows
-     * past half full. */
-    uint64_t want = (uint64_t)(tt_size < 1 ? 1 : tt_size);
-    if (want > TT_MAX)
-        want = TT_MAX;
-    uint64_t cap = 4096;
-    while (cap < want * 5 / 2 + 1024)
-        cap <<= 1;
-    s->tt = PyMem_Calloc((size_t)cap, sizeof(TTEntry));
-    s->tt_mask = cap - 1;
-    s->generation = 1;
-    if (s->history == NULL || s->buf == NULL || s->tt == NULL) {
+    if (search_start(s, (long long)tt_size) < 0) {
         PyErr_NoMemory();
         return -1;
     }
-    for (int p = 0; p < MAX_PLY + 2; p++)
-        s->killers[p][0] = s->killers[p][1] = -1;
-    s->nodes = 0;
-    s->check_at = 0;
     return 0;
 }
 
-static PyObject *Core_root_move(Core *s, PyObject *args)
+static PyObject *Core_root_move(Core *self, PyObject *args)
 {
     unsigned long us, them;
     int uh, th, c, nrc, depth, alpha, beta, irreversible;
@@ -951,13 +406,14 @@ static PyObject *Core_root_move(Core *s, PyObject *args)
     if (!PyArg_ParseTuple(args, "kkiiiKiiiip", &us, &them, &uh, &th, &c, &key, &nrc, &depth,
                           &alpha, &beta, &irreversible))
         return NULL;
+    Search *s = &self->s;
     if (s->tt == NULL) {
         PyErr_SetString(PyExc_RuntimeError,
-                        s->released ? "Core was released" : "Core was not initialised");
+                        self->released ? "Core was released" : "Core was not initialised");
         return NULL;
     }
-    if ((us | them) & ~(unsigned long)ALL_POINTS || (us & them) || uh < 0 || th < 0 ||
-        c < 0 || c > 1 || depth >= MAX_PLY - 2 || nrc < 0) {
+    if ((us | them) & ~(unsigned long)search_params()->all_points || (us & them) || uh < 0 ||
+        th < 0 || c < 0 || c > 1 || depth >= MAX_PLY - 2 || nrc < 0) {
         PyErr_SetString(PyExc_ValueError, "root_move: not a position of the board");
         return NULL;
     }
@@ -965,31 +421,26 @@ static PyObject *Core_root_move(Core *s, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "root_move: the repetition path is full");
         return NULL;
     }
-    /* search.py, _Search.search_root_move: the child of the root at ply 1. */
-    Py_ssize_t base = s->path_len;
-    s->path[s->path_len++] = key;
-    Py_ssize_t rep_start = irreversible ? s->path_len - 1 : 0;
-    s->error = 0;
-    int score = -negamax(s, (bb)us, (bb)them, uh, th, c, key, nrc, depth, alpha, beta, 1,
-                         rep_start);
-    s->path_len = base;
-    if (s->error) {
-        s->error = 0;
+    int score;
+    if (search_root_move(s, (bb)us, (bb)them, uh, th, c, key, nrc, depth, alpha, beta,
+                         irreversible, &score) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory(); /* the transposition table could not grow */
         return NULL;
     }
     return PyLong_FromLong(score);
 }
 
-static PyObject *Core_evaluate(Core *s, PyObject *args)
+static PyObject *Core_evaluate(Core *self, PyObject *args)
 {
     unsigned long us, them;
     int uh, th;
     if (!PyArg_ParseTuple(args, "kkii", &us, &them, &uh, &th))
         return NULL;
-    return PyLong_FromLong(evaluate(s, (bb)us, (bb)them, uh, th));
+    return PyLong_FromLong(search_evaluate(&self->s, (bb)us, (bb)them, uh, th));
 }
 
-static PyObject *Core_generate(Core *s, PyObject *args)
+static PyObject *Core_generate(Core *self, PyObject *args)
 {
     unsigned long us, them;
     int uh;
@@ -997,7 +448,7 @@ static PyObject *Core_generate(Core *s, PyObject *args)
         return NULL;
     int16_t mills[MAX_TURNS], quiet[MAX_TURNS];
     int nm, nq;
-    generate(s, (bb)us, (bb)them, uh, mills, &nm, quiet, &nq);
+    search_generate(&self->s, (bb)us, (bb)them, uh, mills, &nm, quiet, &nq);
     PyObject *a = PyList_New(nm), *b = PyList_New(nq);
     if (a == NULL || b == NULL) {
         Py_XDECREF(a);
@@ -1005,21 +456,21 @@ static PyObject *Core_generate(Core *s, PyObject *args)
         return NULL;
     }
     for (int i = 0; i < nm; i++)
-        PyList_SET_ITEM(a, i, PyLong_FromLong(mills[i]));
+        PyList_SET_ITEM(a, i, PyLong_FromLong(python_turn(mills[i])));
     for (int i = 0; i < nq; i++)
-        PyList_SET_ITEM(b, i, PyLong_FromLong(quiet[i]));
+        PyList_SET_ITEM(b, i, PyLong_FromLong(python_turn(quiet[i])));
     return Py_BuildValue("NN", a, b);
 }
 
-static PyObject *Core_tt_get(Core *s, PyObject *arg)
+static PyObject *Core_tt_get(Core *self, PyObject *arg)
 {
     unsigned long long key = PyLong_AsUnsignedLongLong(arg);
     if (key == (unsigned long long)-1 && PyErr_Occurred())
         return NULL;
-    TTEntry *e = s->tt == NULL ? NULL : tt_find(s, key);
+    const TTEntry *e = search_tt_find(&self->s, key);
     if (e == NULL)
         Py_RETURN_NONE;
-    return Py_BuildValue("iiii", e->depth, e->stamp & 3, e->score, e->move);
+    return Py_BuildValue("iiil", e->depth, e->stamp & 3, e->score, python_turn(e->move));
 }
 
 static PyMethodDef Core_methods[] = {
@@ -1037,11 +488,10 @@ static PyMethodDef Core_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-#include <structmember.h>
 static PyMemberDef Core_members[] = {
-    {"nodes", T_LONGLONG, offsetof(Core, nodes), 0, "nodes searched so far"},
-    {"check_at", T_LONGLONG, offsetof(Core, check_at), 0, "node count of the next check()"},
-    {"tt_entries", T_LONG, offsetof(Core, tt_count), READONLY, "entries in the table"},
+    {"nodes", T_LONGLONG, offsetof(Core, s.nodes), 0, "nodes searched so far"},
+    {"check_at", T_LONGLONG, offsetof(Core, s.check_at), 0, "node count of the next check()"},
+    {"tt_entries", T_LONG, offsetof(Core, s.tt_count), READONLY, "entries in the table"},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -1059,9 +509,21 @@ static PyTypeObject CoreType = {
     .tp_members = Core_members,
 };
 
+/* ------------------------------------------------------------------------------------------ */
+/* the module                                                                                  */
+
+static PyMethodDef module_methods[] = {
+    {"configure", (PyCFunction)(void (*)(void))native_configure, METH_VARARGS | METH_KEYWORDS,
+     "configure(**constants): the constants of the Python source, once before any Core\n"
+     "(search.py calls it at import). Raises ValueError for values the C code cannot hold."},
+    {"constants", (PyCFunction)native_constants, METH_NOARGS,
+     "constants(): the constants configure() stored, by keyword ({} before it)."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "morris.engine._native",
-    "The search's inner loop in C: the same results as search.py, faster.", -1, NULL,
+    "The search's inner loop in C: the same results as search.py, faster.", -1, module_methods,
 };
 
 PyMODINIT_FUNC PyInit__native(void)

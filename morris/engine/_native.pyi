@@ -1,6 +1,9 @@
-"""Types of the C inner loop of the search (morris/engine/_native.c)."""
+"""Types of the C inner loop of the search (morris/engine/_native.c, native/search.c)."""
 
 from collections.abc import Callable, Sequence
+
+def configure(**constants: int) -> None: ...
+def constants() -> dict[str, int]: ...
 
 class Core:
     nodes: int
@@ -13,6 +16,7 @@ class Core:
         neighbours: Sequence[int],
         mill_masks: Sequence[int],
         mills_through: Sequence[Sequence[int]],
+        layers: Sequence[int],
         pieces_per_side: int,
         flying: bool,
         threefold: bool,

@@ -27,10 +27,11 @@ from morris.core.moves import Move
 from morris.core.points import parse_point
 from morris.core.rules import STANDARD
 from morris.core.variant import engine_rules
+from morris.engine.errors import EngineCrashed, EngineTimeout, ExternalEngineError
 from morris.engine.search import MATE, SearchInfo, SearchResult
 from morris.engine.uci import moves_to_tokens
 
-__all__ = ["EngineCrashed", "EngineError", "EngineTimeout", "UciEngine"]
+__all__ = ["UciEngine"]
 
 logger = logging.getLogger(__name__)
 
@@ -40,18 +41,6 @@ DEFAULT_TIMEOUT = 10.0
 DEFAULT_MOVETIME = 1.0
 #: The least share of ``movetime`` the removal of a mill turn gets when the action used it up.
 REMOVAL_SHARE = 0.1
-
-
-class EngineError(RuntimeError):
-    """An external engine misbehaved: it crashed, timed out or answered something unusable."""
-
-
-class EngineCrashed(EngineError):
-    """The engine process ended (or closed its output)."""
-
-
-class EngineTimeout(EngineError, TimeoutError):
-    """The engine did not answer in time."""
 
 
 _EOF = object()
@@ -95,7 +84,8 @@ class UciEngine:
     def spawn(cls, command: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT) -> UciEngine:
         """Start ``command`` and do the ``uci`` handshake.
 
-        Raises :class:`EngineError` if it cannot be started or does not answer ``uciok`` in time.
+        Raises :class:`ExternalEngineError` if it cannot be started or does not answer ``uciok``
+        in time.
         """
         if not command:
             raise ValueError("an engine command must not be empty")
@@ -131,7 +121,7 @@ class UciEngine:
                 start_new_session=True,
             )
         except OSError as exc:
-            raise EngineError(f"cannot start engine {self.command!r}: {exc}") from exc
+            raise ExternalEngineError(f"cannot start engine {self.command!r}: {exc}") from exc
         self._lines = queue.Queue()
         self._sent = {}
         self._said = ""
@@ -250,7 +240,7 @@ class UciEngine:
         try:
             self.send("quit")
             proc.wait(timeout=2)
-        except (EngineError, subprocess.TimeoutExpired):
+        except (ExternalEngineError, subprocess.TimeoutExpired):
             pass
         self._kill()
 
@@ -281,8 +271,8 @@ class UciEngine:
 
         Raises :class:`~morris.core.rules.UnsupportedVariant` for a board with rules beyond its
         data (the engine is told only the variant's name and the flying setting),
-        :class:`ValueError` if the game is over, :class:`EngineError` if the engine fails twice
-        (it is restarted once) or answers an illegal turn.
+        :class:`ValueError` if the game is over, :class:`ExternalEngineError` if the engine fails
+        twice (it is restarted once) or answers an illegal turn.
         """
         engine_rules(board)
         outcome = board.outcome()
@@ -295,7 +285,7 @@ class UciEngine:
             movetime = DEFAULT_MOVETIME
         try:
             return self._play(board, movetime, depth, nodes, stop, info)
-        except EngineError as exc:
+        except ExternalEngineError as exc:
             logger.warning("engine %r failed (%s); restarting it once", self.name, exc)
             self._restart()
             return self._play(board, movetime, depth, nodes, stop, info)
@@ -330,7 +320,7 @@ class UciEngine:
         try:
             action = Move.parse(token)
         except ValueError:
-            raise EngineError(f"engine {self.name!r} answered {token!r}") from None
+            raise ExternalEngineError(f"engine {self.name!r} answered {token!r}") from None
         if action.remove is None and board.is_legal(action) is False and board.closes_mill(action):
             # The engine names the removal on the next go, as Mill engines do. The turn gets one
             # movetime in all, as the built-in engine's does: the removal has what the action
@@ -341,14 +331,16 @@ class UciEngine:
                 left = max(movetime - (time.monotonic() - start), movetime * REMOVAL_SHARE)
             removal, _ = self._go(board, left, depth, nodes, stop, None)
             if not removal.lower().startswith("x"):
-                raise EngineError(f"engine {self.name!r} answered {removal!r}, not a removal")
+                raise ExternalEngineError(
+                    f"engine {self.name!r} answered {removal!r}, not a removal"
+                )
             try:
                 action = Move(action.from_point, action.to_point, parse_point(removal[1:]))
             except ValueError:
-                raise EngineError(f"engine {self.name!r} answered {removal!r}") from None
+                raise ExternalEngineError(f"engine {self.name!r} answered {removal!r}") from None
         reason = board.illegal_reason(action)
         if reason is not None:
-            raise EngineError(f"engine {self.name!r} played illegal {action}: {reason}")
+            raise ExternalEngineError(f"engine {self.name!r} played illegal {action}: {reason}")
         depth_done, score, nodes_done, pv = last
         if not pv or pv[0] != action:
             pv = [action]
@@ -395,7 +387,9 @@ class UciEngine:
                 continue
             if words[0] == "bestmove":
                 if len(words) < 2 or words[1] in ("(none)", "none", "0000", "-"):
-                    raise EngineError(f"engine {self.name!r} found no move in {board.position()}")
+                    raise ExternalEngineError(
+                        f"engine {self.name!r} found no move in {board.position()}"
+                    )
                 return words[1], last
             if words[0] == "info" and "depth" in words:
                 last = self._parse_info(words, last, started, info)

@@ -18,14 +18,58 @@ Flying sides have no mobility terms and every open two is a threat for them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
 
-from morris.core.points import ALL_POINTS
+from morris.core.points import ALL_POINTS, NUM_POINTS
 from morris.core.rules import Rules
 
 #: The value of a piece.
-PIECE = 100
-#: Placing phase: the value of each of a piece's links beyond two (its point's, not free ones).
-POINT_WEIGHT = 10
+PIECE: Final = 100
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The weights of the evaluation's terms, in centi-pieces, for the side to move.
+
+    Tuned against Sanmill (docs/ENGINE.md, "Tuning"). The one source of these numbers: the C
+    search (morris/engine/native/search.c) is given them at import (search.py configures it).
+    """
+
+    #: Placing: each open two (two pieces of a mill, the third point empty).
+    open_two: int = 14
+    #: Placing, with pieces in hand: we can close a mill at one point (we will)...
+    close_one: int = 70
+    #: ... or at two points or more.
+    close_more: int = 85
+    #: Placing: the opponent, with pieces in hand, has two closing points or more.
+    closings_against: int = 45
+    #: Placing: each free step of a piece.
+    placing_mobility: int = 8
+    #: Placing: each piece that cannot step.
+    placing_blocked: int = 20
+    #: Placing: each link of a held point beyond two (its point's, not free ones).
+    point_link: int = 10
+    #: Moving: the opponent has no move at all (unless our move frees them).
+    opponent_blocked: int = 3 * PIECE
+    #: Moving: each free step of a piece.
+    moving_mobility: int = 12
+    #: Moving: each piece that cannot step.
+    moving_blocked: int = 20
+    #: Moving: each piece of a closed mill that can step out, and each mill it reopens, x3.
+    running_mill: int = 12
+    #: Moving: having a threat (an open two our other pieces can close next turn) at all...
+    threat: int = 60
+    #: ... and each threat.
+    per_threat: int = 10
+    #: Moving: each threat of the opponent...
+    per_threat_against: int = 10
+    #: ... and more than one of them.
+    threats_against: int = 40
+
+
+#: The weights the engine plays with.
+WEIGHTS: Final = Weights()
 
 Evaluator = Callable[[int, int, int, int], int]
 
@@ -91,21 +135,34 @@ def mobility_counter(neighbours: tuple[int, ...]) -> Callable[[int, int], tuple[
     return looped
 
 
-def make_evaluator(rules: Rules) -> Evaluator:
+def point_layers(neighbours: tuple[int, ...]) -> tuple[int, ...]:
+    """Point weights for placing, a point's links beyond two (a corner 0, a T-point 1, a cross
+    point 2), as layers: layer k holds the points with at least 2 + k links (empty ones left out).
+    A side's weight is the sum of its pieces on each layer."""
+    return tuple(
+        mask
+        for k in range(1, 5)
+        if (mask := sum(1 << p for p in range(NUM_POINTS) if neighbours[p].bit_count() >= 2 + k))
+    )
+
+
+def make_evaluator(rules: Rules, weights: Weights = WEIGHTS) -> Evaluator:
     """A fast ``evaluate(us, them, us_hand, them_hand)`` for ``rules``."""
     masks = rules.mill_masks
     nb = rules.neighbours
     flying = rules.flying
     everything = ALL_POINTS
+    # The weights as plain locals of the closure: read once, not as attributes at every call.
+    open_two, close_one, close_more = weights.open_two, weights.close_one, weights.close_more
+    closings_against, point_link = weights.closings_against, weights.point_link
+    placing_mobility, placing_blocked = weights.placing_mobility, weights.placing_blocked
+    opponent_blocked, running_mill = weights.opponent_blocked, weights.running_mill
+    moving_mobility, moving_blocked = weights.moving_mobility, weights.moving_blocked
+    threat, per_threat = weights.threat, weights.per_threat
+    per_threat_against, threats_against = weights.per_threat_against, weights.threats_against
 
     mobility = mobility_counter(nb)
-    # Point weights for placing: a point's links beyond two (a corner 0, a T-point 1, a cross
-    # point 2), as layers: layer k holds the points with at least 2 + k links.
-    layers = tuple(
-        mask
-        for k in range(1, 5)
-        if (mask := sum(1 << p for p in range(24) if nb[p].bit_count() >= 2 + k))
-    )
+    layers = point_layers(nb)
 
     def points_held(side: int) -> int:
         return sum((side & layer).bit_count() for layer in layers)
@@ -146,27 +203,30 @@ def make_evaluator(rules: Rules) -> Evaluator:
                 elif not a and b != m and b.bit_count() == 2:
                     twos_them += 1
                     close_them |= m ^ b
-            score += 14 * (twos_us - twos_them)
+            score += open_two * (twos_us - twos_them)
             if close_us and uh:
-                score += 70 if close_us & (close_us - 1) == 0 else 85
+                score += close_one if close_us & (close_us - 1) == 0 else close_more
             if close_them and th and close_them & (close_them - 1):
-                score -= 45
+                score -= closings_against
             # Mobility decides the moving phase: a side whose pieces are hemmed in when the last
             # piece is placed is soon blocked, beyond the horizon of a search made while placing.
-            # The weights here and below were tuned against Sanmill (docs/ENGINE.md, "Tuning").
             mob_us, blocked_us = mobility(us, empty)
             mob_them, blocked_them = mobility(them, empty)
-            score += 8 * (mob_us - mob_them) - 20 * (blocked_us - blocked_them)
+            score += placing_mobility * (mob_us - mob_them) - placing_blocked * (
+                blocked_us - blocked_them
+            )
             # Well-linked points: a piece on a corner has few ways out when the moving begins,
             # however free its neighbours are now (docs/ENGINE.md, "From the empty board").
-            return score + POINT_WEIGHT * (points_held(us) - points_held(them))
+            return score + point_link * (points_held(us) - points_held(them))
         fly_us = flying and pu == 3
         fly_them = flying and pt == 3
         mob_us, blocked_us = (0, 0) if fly_us else mobility(us, empty)
         mob_them, blocked_them = (0, 0) if fly_them else mobility(them, empty)
         if not fly_them and not mob_them:
-            score += 3 * PIECE  # the opponent is blocked unless our move frees them
-        score += 12 * (mob_us - mob_them) - 20 * (blocked_us - blocked_them)
+            score += opponent_blocked  # the opponent is blocked unless our move frees them
+        score += moving_mobility * (mob_us - mob_them) - moving_blocked * (
+            blocked_us - blocked_them
+        )
         closed_us = closed_them = 0
         threats_us = threats_them = 0
         for m in masks:
@@ -190,11 +250,13 @@ def make_evaluator(rules: Rules) -> Evaluator:
         # Running and open mills: a piece of a closed mill with an empty neighbour.
         running_us = running(closed_us, us, empty) if closed_us and not fly_us else 0
         running_them = running(closed_them, them, empty) if closed_them and not fly_them else 0
-        score += 12 * (running_us - running_them)
+        score += running_mill * (running_us - running_them)
         if threats_us:
-            score += 60 + 10 * threats_us
+            score += threat + per_threat * threats_us
         if threats_them:
-            score -= 10 * threats_them + (40 if threats_them > 1 else 0)
+            score -= per_threat_against * threats_them + (
+                threats_against if threats_them > 1 else 0
+            )
         return score
 
     return evaluate

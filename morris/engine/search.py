@@ -12,7 +12,8 @@ placements while placing), a mild late-move reduction, and the draw rules of the
 repetition, the no-removal count). Positions are plain ints passed down the recursion (see
 :mod:`morris.engine.movegen`); the caller's board is only read. Below the root the search runs in
 C where ``morris/engine/_native.c`` is built (:data:`NATIVE_AVAILABLE`): a line-for-line port of
-:meth:`_Search.negamax` with the same moves, scores and node counts, called once per root move.
+:meth:`_Search.negamax` (``morris/engine/native/search.c``) with the same moves, scores and node
+counts, called once per root move, given this module's constants at import.
 
 Levels (:data:`~morris.engine.levels.LEVELS`) are depth and node budgets, never wall-clock time,
 so a level, a seed and a position always give the same move on any machine. ``movetime`` is an
@@ -28,15 +29,15 @@ import os
 import random
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from morris.core.board import Board
 from morris.core.moves import Move
-from morris.core.points import ALL_POINTS
+from morris.core.points import ALL_POINTS, NUM_POINTS
 from morris.core.rules import Rules
 from morris.core.variant import engine_rules
-from morris.engine.evaluate import PIECE, make_evaluator
+from morris.engine.evaluate import PIECE, WEIGHTS, make_evaluator, point_layers
 from morris.engine.levels import LEVELS, MAX_DEPTH, MAX_LEVEL, MIN_LEVEL
 from morris.engine.movegen import MOVE_SPACE, NONE, decode, encode, generate, has_moves
 
@@ -65,6 +66,31 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 _DRAW, _WIN, _LOSS = 0, 1, 2
 #: Within this many turns of the no-removal limit, the count becomes part of the hash key.
 _NEAR_LIMIT: Final = 48
+#: Late-move reduction: from this depth, the quiet turns after this many (killers excepted) are
+#: searched a ply shallower first.
+_REDUCE_DEPTH: Final = 3
+_REDUCE_AFTER: Final = 4
+#: The static order of quiet placements (:meth:`_Search._placing_order`): a line blocked, a new
+#: two of ours (and 1 for each link of the point).
+_ORDER_BLOCK: Final = 16
+_ORDER_TWO: Final = 4
+
+
+def _configure_native() -> None:
+    """Give the C search the constants of this module, movegen.py, evaluate.py and the points:
+    morris/engine/native/search.c has no copies of its own."""
+    _native.configure(
+        points=NUM_POINTS, all_points=ALL_POINTS, none=NONE, move_space=MOVE_SPACE,
+        mate=MATE, mate_bound=MATE_BOUND, inf=_INF, max_depth=MAX_DEPTH,
+        near_limit=_NEAR_LIMIT, tt_max=_TT_MAX, exact=_EXACT, lower=_LOWER, upper=_UPPER,
+        draw=_DRAW, win=_WIN, loss=_LOSS, reduce_depth=_REDUCE_DEPTH,
+        reduce_after=_REDUCE_AFTER, order_block=_ORDER_BLOCK, order_two=_ORDER_TWO,
+        piece=PIECE, **asdict(WEIGHTS),
+    )  # fmt: skip
+
+
+if _native is not None:
+    _configure_native()
 
 
 class _Abort(Exception):
@@ -187,6 +213,7 @@ class _Search:
                 neighbours=rules.neighbours,
                 mill_masks=rules.mill_masks,
                 mills_through=rules.mills_through,
+                layers=point_layers(rules.neighbours),
                 pieces_per_side=rules.pieces_per_side,
                 flying=rules.flying,
                 threefold=rules.threefold_repetition,
@@ -431,7 +458,14 @@ class _Search:
                     nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta, -alpha, ply + 1, nrs
                 )
             else:
-                r = 1 if depth >= 3 and i >= 4 and i >= n_mills and mv not in killers else 0
+                r = (
+                    1
+                    if depth >= _REDUCE_DEPTH
+                    and i >= _REDUCE_AFTER
+                    and i >= n_mills
+                    and mv not in killers
+                    else 0
+                )
                 score = -negamax(
                     nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1 - r,
                     -alpha - 1, -alpha, ply + 1, nrs,
@@ -474,8 +508,9 @@ class _Search:
     def _placing_order(self, us: int, them: int) -> Callable[[int], int]:
         """A static sort key for quiet placements, higher first.
 
-        Blocking a line where the opponent has two pieces and we have none counts 16, starting a
-        two of our own on an otherwise empty line 4, and each neighbour of the point 1. While
+        Blocking a line where the opponent has two pieces and we have none counts
+        :data:`_ORDER_BLOCK`, starting a two of our own on an otherwise empty line
+        :data:`_ORDER_TWO`, and each neighbour of the point 1. While
         placing this orders better than the history table, which mixes up moves from different
         parts of the tree (docs/ENGINE.md, "Tuning against Sanmill").
         """
@@ -489,9 +524,9 @@ class _Search:
                 a = us & m
                 b = them & m
                 if not a and b.bit_count() == 2:
-                    k += 16
+                    k += _ORDER_BLOCK
                 elif not b and a.bit_count() == 1:
-                    k += 4
+                    k += _ORDER_TWO
             return k
 
         return order

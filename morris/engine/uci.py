@@ -38,6 +38,7 @@ from morris.core.moves import InvalidMoveError, InvalidPositionError, Move
 from morris.core.points import POINT_NAMES, parse_point
 from morris.core.rules import STANDARD
 from morris.core.variant import VARIANT_NAMES, find_variant
+from morris.engine.errors import ProtocolError
 from morris.engine.levels import LEVELS, MAX_LEVEL, MIN_LEVEL
 from morris.engine.search import Engine, SearchInfo, format_score
 
@@ -48,10 +49,6 @@ logger = logging.getLogger(__name__)
 
 ENGINE_NAME = "morris 0.1.0"
 ENGINE_AUTHOR = "the morris-board developers"
-
-
-class ProtocolError(ValueError):
-    """A command or move list the protocol cannot accept; the message says what is wrong."""
 
 
 def move_tokens(move: Move) -> list[str]:

@@ -11,6 +11,7 @@ import pytest
 
 import device
 import morris.core
+from device.clock import VirtualClock
 from firmware_bridge.exc import BridgeError
 from hardware.exc import HardwareError
 
@@ -48,7 +49,7 @@ def test_every_backend_error_is_a_device_error() -> None:
 
 
 def test_virtual_clock_moves_only_forward_and_when_told() -> None:
-    clock = device.VirtualClock(10.0)
+    clock = VirtualClock(10.0)
     assert clock() == 10.0
     clock.set(5.0)
     assert clock() == 10.0
@@ -58,7 +59,7 @@ def test_virtual_clock_moves_only_forward_and_when_told() -> None:
 
 
 def test_virtual_clock_loses_no_advance_between_threads() -> None:
-    clock = device.VirtualClock()
+    clock = VirtualClock()
 
     def tick() -> None:
         for _ in range(10_000):

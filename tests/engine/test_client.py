@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from morris import Board
-from morris.engine.client import EngineError, UciEngine, parse_score
+from morris.engine.client import UciEngine, parse_score
+from morris.engine.errors import ExternalEngineError
 from morris.engine.search import MATE
 
 #: Needs real time: external engines as real subprocesses.
@@ -100,13 +101,16 @@ def test_an_engine_that_never_answers_times_out(tmp_path: Path) -> None:
     # Start-up may be slow on a loaded machine; only the search must time out.
     with UciEngine.spawn(command, timeout=30) as eng:
         eng.timeout = 0.3
-        with pytest.raises(EngineError):
+        with pytest.raises(ExternalEngineError):
             eng.play(Board(), movetime=0.01)
 
 
 def test_an_illegal_answer_is_an_error(tmp_path: Path) -> None:
     command = _fake_engine(tmp_path, 'say("bestmove a1-a4")\n')
-    with UciEngine.spawn(command, timeout=5) as eng, pytest.raises(EngineError, match="illegal"):
+    with (
+        UciEngine.spawn(command, timeout=5) as eng,
+        pytest.raises(ExternalEngineError, match="illegal"),
+    ):
         eng.play(Board(), movetime=0.01)
 
 
@@ -159,7 +163,7 @@ def test_an_engine_that_gives_up_says_why(tmp_path: Path) -> None:
         "print('info string error my binary /opt/x is missing', flush=True)\n"
         "sys.exit(2)\n"
     )
-    with pytest.raises(EngineError) as caught:
+    with pytest.raises(ExternalEngineError) as caught:
         UciEngine.spawn([sys.executable, str(script)], timeout=30)
     message = str(caught.value)
     assert "exit code 2" in message
@@ -213,7 +217,7 @@ def test_closing_an_engine_ends_what_it_started(tmp_path: Path) -> None:
 
 
 def test_a_command_that_does_not_exist_fails_to_spawn() -> None:
-    with pytest.raises(EngineError):
+    with pytest.raises(ExternalEngineError):
         UciEngine.spawn(["/nonexistent/engine"])
 
 

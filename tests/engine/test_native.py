@@ -14,6 +14,7 @@ import os
 import random
 import tracemalloc
 from collections.abc import Callable
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
@@ -22,10 +23,11 @@ from hypothesis import strategies as st
 
 from morris import Board, TwelveMensMorris
 from morris.core.points import ALL_POINTS, NEIGHBOURS
+from morris.core.variant import engine_rules
 from morris.engine import search
-from morris.engine.evaluate import make_evaluator
+from morris.engine.evaluate import PIECE, WEIGHTS, make_evaluator
 from morris.engine.levels import MAX_LEVEL
-from morris.engine.movegen import generate
+from morris.engine.movegen import NONE, generate
 from morris.engine.search import NATIVE_AVAILABLE, Engine, SearchResult
 from tests.engine.helpers import position, random_board, sampled_position
 
@@ -190,6 +192,39 @@ def test_evaluation_and_turns_the_same(
     assert core.generate(us, them, uh) == generate(rules, us, them, uh)
 
 
+def test_the_c_search_takes_its_constants_from_the_python_source() -> None:
+    # search.py configures the C search at import: one source. A weight changed there changes
+    # the C evaluation exactly as the Python one.
+    stored = _native.constants()
+    assert (stored["mate"], stored["none"], stored["piece"]) == (search.MATE, NONE, PIECE)
+    assert {k: stored[k] for k in asdict(WEIGHTS)} == asdict(WEIGHTS)
+    changed = replace(WEIGHTS, open_two=21, point_link=3, threat=1, moving_blocked=33)
+    rng = random.Random(11)
+    try:
+        _native.configure(**{**stored, **asdict(changed)})
+        for cls in (Board, TwelveMensMorris):
+            board = cls()
+            core, evaluate = _core(board), make_evaluator(engine_rules(board), changed)
+            for _ in range(300):
+                a, b = rng.getrandbits(24), rng.getrandbits(24)
+                us, them, uh, th = a & ~b, b, rng.choice([0, 0, 3]), rng.choice([0, 0, 4])
+                assert core.evaluate(us, them, uh, th) == evaluate(us, them, uh, th)
+    finally:
+        _native.configure(**stored)
+    assert _native.constants() == stored
+
+
+def test_configure_refuses_what_the_c_code_cannot_hold() -> None:
+    stored = _native.constants()
+    with pytest.raises(ValueError, match="max_depth"):
+        _native.configure(**{**stored, "max_depth": 1000})
+    with pytest.raises(ValueError, match="none"):
+        _native.configure(**{**stored, "none": 30})
+    with pytest.raises(TypeError, match="keywords"):
+        _native.configure(**{k: v for k, v in stored.items() if k != "threat"})
+    assert _native.constants() == stored
+
+
 def test_bad_input_is_refused_with_a_reason() -> None:
     core = _core(Board())
     with pytest.raises(ValueError, match="not a position"):
@@ -199,18 +234,18 @@ def test_bad_input_is_refused_with_a_reason() -> None:
     with pytest.raises(RuntimeError, match="already initialised"):
         core.__init__(  # type: ignore[misc]
             neighbours=Board.neighbours, mill_masks=Board.mill_masks,
-            mills_through=Board.mills_through, pieces_per_side=9, flying=True, threefold=True,
-            limit=100, full_board_is_draw=False, zp=[[0] * 24] * 2, zh=[[0] * 10] * 2, zside=0,
-            zn=[0] * 102, path=[], root_index=0, check=lambda n: n + 1, probe=None,
-            table_pieces=0, tt_size=10,
+            mills_through=Board.mills_through, layers=[], pieces_per_side=9, flying=True,
+            threefold=True, limit=100, full_board_is_draw=False, zp=[[0] * 24] * 2,
+            zh=[[0] * 10] * 2, zside=0, zn=[0] * 102, path=[], root_index=0,
+            check=lambda n: n + 1, probe=None, table_pieces=0, tt_size=10,
         )  # fmt: skip
     with pytest.raises(ValueError, match="neighbours"):
         _native.Core(
             neighbours=[1 << 25] * 24, mill_masks=Board.mill_masks,
-            mills_through=Board.mills_through, pieces_per_side=9, flying=True, threefold=True,
-            limit=100, full_board_is_draw=False, zp=[[0] * 24] * 2, zh=[[0] * 10] * 2, zside=0,
-            zn=[0] * 102, path=[], root_index=0, check=lambda n: n + 1, probe=None,
-            table_pieces=0, tt_size=10,
+            mills_through=Board.mills_through, layers=[], pieces_per_side=9, flying=True,
+            threefold=True, limit=100, full_board_is_draw=False, zp=[[0] * 24] * 2,
+            zh=[[0] * 10] * 2, zside=0, zn=[0] * 102, path=[], root_index=0,
+            check=lambda n: n + 1, probe=None, table_pieces=0, tt_size=10,
         )  # fmt: skip
 
 

@@ -28,7 +28,8 @@ import pytest
 from morris import Board
 from morris.core.moves import Move
 from morris.core.points import LINKS, MILLS, parse_point
-from morris.engine.client import EngineError, UciEngine
+from morris.engine.client import UciEngine
+from morris.engine.errors import ExternalEngineError
 
 ROOT = Path(__file__).resolve().parents[2]
 ADAPTER = ROOT / "benchmarks" / "sanmill_uci.py"
@@ -493,5 +494,5 @@ def test_no_binary_at_all_is_an_error_too() -> None:
 
 
 def test_the_client_sees_a_missing_binary_as_an_engine_error(tmp_path: Path) -> None:
-    with pytest.raises(EngineError):
+    with pytest.raises(ExternalEngineError):
         UciEngine.spawn([sys.executable, str(ADAPTER), str(tmp_path / "nothing")], timeout=WAIT)

@@ -162,14 +162,14 @@ def check_against_search(
 
 
 def test_index_is_a_bijection_over_every_placement() -> None:
-    from morris.engine.tables import _decode, _index
+    from morris.engine.tables.index import stored_decode, stored_index
 
     key = TableKey(3, 3, True)
     idx = np.arange(key.size, dtype=np.int64)
-    mover, other = _decode(key, idx)
+    mover, other = stored_decode(key, idx)
     assert not (mover & other).any()
     assert (np.bitwise_count(mover) == 3).all() and (np.bitwise_count(other) == 3).all()
-    assert (_index(key, mover, other) == idx).all()
+    assert (stored_index(key, mover, other) == idx).all()
     for i in range(0, key.size, 7919):
         assert index_of(key, int(mover[i]), int(other[i])) == i
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from morris import Board, Move
-from morris.engine.uci import ProtocolError, UciServer, apply_tokens, moves_to_tokens
+from morris.engine.errors import ProtocolError
+from morris.engine.uci import UciServer, apply_tokens, moves_to_tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,7 +7,8 @@ import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from device import POINT_INDEX, ButtonPress, SensorReading, VirtualClock
+from device import POINT_INDEX, ButtonPress, SensorReading
+from device.clock import VirtualClock
 from firmware_bridge import LinkState, SerialBoard
 from firmware_bridge.ptydevice import PtyDevice
 

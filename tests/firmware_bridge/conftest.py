@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from device import VirtualClock
+from device.clock import VirtualClock
 from firmware_bridge.emulator import EmulatedPico
 from firmware_bridge.ptydevice import PtyDevice
 from tests.firmware_bridge.bridge_helpers import Harness, host_clock

@@ -14,8 +14,8 @@ from device import (
     Signal,
     StatusLight,
     UnknownPoint,
-    VirtualClock,
 )
+from device.clock import VirtualClock
 from firmware_bridge import (
     HandshakeTimeout,
     LinkError,

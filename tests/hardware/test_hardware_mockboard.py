@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device import POINT_NAMES, SensorReading, Signal, VirtualClock
+from device import POINT_NAMES, SensorReading, Signal
+from device.clock import VirtualClock
 from hardware.leddecoder import DECODE_WINDOW
 from hardware.mockboard import SimulatedBoard
 from hardware.wiring import Debouncer

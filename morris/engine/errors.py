@@ -1,0 +1,51 @@
+"""The errors of the engine, under one root: :class:`EngineError`, itself a
+:class:`~morris.core.MorrisError` (the rules core's root), so a caller can catch everything the
+engine raises in one clause, or one family by its own base.
+
+Each error is also the builtin it has always been, so ``except ValueError`` around a protocol
+command or a table load, and ``except RuntimeError`` around an external engine, still catch it::
+
+    EngineError (MorrisError)
+    ├── ExternalEngineError (RuntimeError)   an external engine misbehaved (morris.engine.client)
+    │   ├── EngineCrashed                    its process ended or closed its output
+    │   └── EngineTimeout (TimeoutError)     it did not answer in time
+    ├── ProtocolError (ValueError)           a protocol command or move list we cannot accept
+    └── TableError (ValueError)              an endgame table file or manifest is unusable
+"""
+
+from __future__ import annotations
+
+from morris.core.moves import MorrisError
+
+__all__ = [
+    "EngineCrashed",
+    "EngineError",
+    "EngineTimeout",
+    "ExternalEngineError",
+    "ProtocolError",
+    "TableError",
+]
+
+
+class EngineError(MorrisError):
+    """Root of the errors the engine raises (search, protocol, tables, external engines)."""
+
+
+class ExternalEngineError(EngineError, RuntimeError):
+    """An external engine misbehaved: it crashed, timed out or answered something unusable."""
+
+
+class EngineCrashed(ExternalEngineError):
+    """The engine process ended (or closed its output)."""
+
+
+class EngineTimeout(ExternalEngineError, TimeoutError):
+    """The engine did not answer in time."""
+
+
+class ProtocolError(EngineError, ValueError):
+    """A command or move list the protocol cannot accept; the message says what is wrong."""
+
+
+class TableError(EngineError, ValueError):
+    """A table file or manifest is missing, corrupt or mismatched; the message names the file."""

@@ -1,0 +1,688 @@
+/*
+ * The search's inner loop: a line-for-line port of _Search.negamax (search.py),
+ * generate/has_moves/removable (movegen.py) and make_evaluator (evaluate.py). It must give the
+ * very same scores, best moves and node counts as the Python code, so that a level (a node
+ * budget) plays the same move with or without it; tests/engine/test_native.py compares the two on
+ * many positions. Change one side, change the other.
+ *
+ * Plain C, no Python: the glue (../_native.c) turns Python objects into a Search and back. Every
+ * constant comes from Python through search_configure() (search.h says which); the literals
+ * left here are C's own (bit tricks, capacities) and the rules' three (a side flies with three
+ * pieces and has lost with two), which movegen.py writes the same way.
+ *
+ * Positions are bitboards of the points seen from the side to move, turns ints in C's own
+ * encoding (search.h): from | to << POINT_BITS | remove << 2 * POINT_BITS, with NO_POINT for
+ * "none"; the glue translates them into movegen.py's where they leave C.
+ */
+#include "search.h"
+
+#include <string.h>
+
+/* The constants of the Python source (search_configure). */
+static SearchParams P;
+static int configured;
+
+static inline int popcount(bb x) { return __builtin_popcount(x); }
+static inline int lowbit(bb x) { return __builtin_ctz(x); }
+
+const char *search_configure(const SearchParams *p)
+{
+    int bits = 0;
+    while (bits < 16 && (p->none >> bits) != 0)
+        bits++;
+    if (p->points < 1 || p->points > NO_POINT)
+        return "points: more than a turn (and a bitboard) holds";
+    if (p->all_points != (bb)(((uint64_t)1 << p->points) - 1))
+        return "all_points: not the set of every point";
+    if (p->none != (1 << bits) - 1 || p->none < p->points || 3 * bits > 15)
+        return "none: not an all-ones point number above every point (three in 15 bits)";
+    if (p->move_space != 1 << 3 * bits)
+        return "move_space: not the space of three point numbers";
+    if (p->max_depth < 1 || p->max_depth > MAX_PLY - 3)
+        return "max_depth: deeper than the per-ply buffers";
+    if (p->exact < 0 || p->exact > 3 || p->lower < 0 || p->lower > 3 || p->upper < 0 ||
+        p->upper > 3 || p->exact == p->lower || p->exact == p->upper || p->lower == p->upper)
+        return "exact, lower, upper: three different flags of two bits";
+    if (p->mate_bound >= p->mate || p->mate >= p->inf || p->tt_max < 1)
+        return "mate, mate_bound, inf, tt_max: out of order";
+    P = *p;
+    configured = 1;
+    return NULL;
+}
+
+const SearchParams *search_params(void) { return configured ? &P : NULL; }
+
+/* ------------------------------------------------------------------------------------------ */
+/* transposition table                                                                         */
+
+/* Where linear probing for `key` starts in a table of mask + 1 slots. */
+static inline uint64_t tt_home(uint64_t key, uint64_t mask) { return (key ^ (key >> 29)) & mask; }
+
+static inline int tt_live(const Search *s, const TTEntry *e) { return e->stamp >> 2 == s->generation; }
+
+/* The slot holding `key`, or the empty slot where it would go. */
+static TTEntry *tt_slot(const Search *s, uint64_t key)
+{
+    for (uint64_t i = tt_home(key, s->tt_mask);; i = (i + 1) & s->tt_mask) {
+        TTEntry *e = &s->tt[i];
+        if (!tt_live(s, e) || e->key == key)
+            return e;
+    }
+}
+
+static TTEntry *tt_find(const Search *s, uint64_t key)
+{
+    TTEntry *e = tt_slot(s, key);
+    return tt_live(s, e) ? e : NULL;
+}
+
+/* Doubles the table when it is half full, keeping its entries: the size given at the start is
+ * a hint, and like a dict the table never fills up. Returns -1 if memory runs out. */
+static int tt_grow(Search *s)
+{
+    uint64_t old_cap = s->tt_mask + 1;
+    uint64_t cap = old_cap * 2;
+    TTEntry *old = s->tt;
+    TTEntry *table = host_calloc((size_t)cap, sizeof(TTEntry));
+    if (table == NULL)
+        return -1;
+    s->tt = table;
+    s->tt_mask = cap - 1;
+    for (uint64_t j = 0; j < old_cap; j++) {
+        if (tt_live(s, &old[j]))
+            *tt_slot(s, old[j].key) = old[j];
+    }
+    host_free(old);
+    return 0;
+}
+
+static int tt_store(Search *s, uint64_t key, int depth, int flag, int score, int move)
+{
+    /* search.py: `if len(tt) >= _TT_MAX: tt.clear()` before every store */
+    if (s->tt_count >= P.tt_max) {
+        s->tt_count = 0;
+        if (++s->generation == GENERATIONS) {
+            memset(s->tt, 0, (size_t)(s->tt_mask + 1) * sizeof(TTEntry));
+            s->generation = 1;
+        }
+    }
+    if ((uint64_t)(s->tt_count + 1) * 2 > s->tt_mask + 1 && tt_grow(s) < 0)
+        return -1;
+    TTEntry *e = tt_slot(s, key);
+    if (!tt_live(s, e)) {
+        e->key = key;
+        s->tt_count++;
+    }
+    e->depth = (int8_t)depth;
+    e->stamp = (uint8_t)(s->generation << 2 | flag);
+    e->score = score;
+    e->move = (int16_t)move;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* move generation (movegen.py)                                                                */
+
+static bb removable(const Search *s, bb them)
+{
+    bb in_mill = 0;
+    for (int i = 0; i < s->n_masks; i++) {
+        bb m = s->mill_masks[i];
+        if ((them & m) == m)
+            in_mill |= m;
+    }
+    bb free_ = them & ~in_mill;
+    return free_ ? free_ : them;
+}
+
+static inline int closes(const Search *s, bb new_us, int to)
+{
+    for (int k = 0; k < s->n_through[to]; k++) {
+        bb m = s->mills_through[to][k];
+        if ((new_us & m) == m)
+            return 1;
+    }
+    return 0;
+}
+
+/* The turns being generated: mill turns (one per removable piece) and quiet turns. */
+typedef struct {
+    int16_t *mills, *quiet;
+    int n_mills, n_quiet;
+    int have_removable;
+    bb removable;
+} Turns;
+
+/* Adds the action frm -> to (frm NO_POINT: a placement) that leaves our pieces on new_us. */
+static inline void add_action(const Search *s, Turns *t, int frm, int to, bb new_us, bb them)
+{
+    if (closes(s, new_us, to) && them) {
+        if (!t->have_removable) {
+            t->removable = removable(s, them);
+            t->have_removable = 1;
+        }
+        int base = frm | to << POINT_BITS;
+        for (bb r = t->removable; r; r &= r - 1)
+            t->mills[t->n_mills++] = (int16_t)(base | lowbit(r) << 2 * POINT_BITS);
+    } else {
+        t->quiet[t->n_quiet++] = (int16_t)(frm | to << POINT_BITS | NO_POINT << 2 * POINT_BITS);
+    }
+}
+
+/* Mill turns into mills[], quiet turns into quiet[], in movegen.generate's order. */
+static void generate(const Search *s, bb us, bb them, int us_hand, int16_t *mills, int *n_mills,
+                     int16_t *quiet, int *n_quiet)
+{
+    bb empty = P.all_points & ~(us | them);
+    Turns t = {mills, quiet, 0, 0, 0, 0};
+    if (us_hand) {
+        for (bb e = empty; e; e &= e - 1) {
+            int to = lowbit(e);
+            add_action(s, &t, NO_POINT, to, us | (1u << to), them);
+        }
+    } else {
+        int flies = s->flying && popcount(us) == 3;
+        for (bb own = us; own; own &= own - 1) {
+            int frm = lowbit(own);
+            bb base_us = us ^ (1u << frm);
+            for (bb to_set = flies ? empty : (s->neighbours[frm] & empty); to_set;
+                 to_set &= to_set - 1) {
+                int to = lowbit(to_set);
+                add_action(s, &t, frm, to, base_us | (1u << to), them);
+            }
+        }
+    }
+    *n_mills = t.n_mills;
+    *n_quiet = t.n_quiet;
+}
+
+static int has_moves(const Search *s, bb us, bb them, int us_hand)
+{
+    bb empty = P.all_points & ~(us | them);
+    if (!empty)
+        return 0;
+    if (us_hand || (s->flying && popcount(us) == 3))
+        return 1;
+    bb own = us;
+    while (own) {
+        int p = lowbit(own);
+        own &= own - 1;
+        if (s->neighbours[p] & empty)
+            return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* evaluation (evaluate.py)                                                                    */
+
+static inline void mobility(const Search *s, bb side, bb empty, int *steps, int *blocked)
+{
+    int st = 0, bl = 0;
+    while (side) {
+        int p = lowbit(side);
+        side &= side - 1;
+        int n = popcount(s->neighbours[p] & empty);
+        if (n)
+            st += n;
+        else
+            bl++;
+    }
+    *steps = st;
+    *blocked = bl;
+}
+
+static int running(const Search *s, bb closed, bb side, bb empty)
+{
+    int count = 0;
+    while (closed) {
+        int p = lowbit(closed);
+        bb low = 1u << p;
+        closed &= closed - 1;
+        bb free_ = s->neighbours[p] & empty;
+        if (free_) {
+            count += 1;
+            bb rest = side ^ low;
+            while (free_) {
+                bb fl = free_ & (~free_ + 1);
+                free_ ^= fl;
+                for (int i = 0; i < s->n_masks; i++) {
+                    bb m = s->mill_masks[i];
+                    if ((m & fl) && (rest & m) == (m ^ fl))
+                        count += 3;
+                }
+            }
+        }
+    }
+    return count;
+}
+
+static int evaluate(const Search *s, bb us, bb them, int uh, int th)
+{
+    int pu = popcount(us);
+    int pt = popcount(them);
+    int score = (pu + uh - pt - th) * P.piece;
+    bb empty = P.all_points ^ (us | them);
+    if (uh || th) {
+        int twos_us = 0, twos_them = 0;
+        bb close_us = 0, close_them = 0;
+        for (int i = 0; i < s->n_masks; i++) {
+            bb m = s->mill_masks[i];
+            bb a = us & m;
+            bb b = them & m;
+            if (!b) {
+                if (a && a != m && popcount(a) == 2) {
+                    twos_us++;
+                    close_us |= m ^ a;
+                }
+            } else if (!a && b != m && popcount(b) == 2) {
+                twos_them++;
+                close_them |= m ^ b;
+            }
+        }
+        score += P.open_two * (twos_us - twos_them);
+        if (close_us && uh)
+            score += (close_us & (close_us - 1)) == 0 ? P.close_one : P.close_more;
+        if (close_them && th && (close_them & (close_them - 1)))
+            score -= P.closings_against;
+        int mob_us, blocked_us, mob_them, blocked_them;
+        mobility(s, us, empty, &mob_us, &blocked_us);
+        mobility(s, them, empty, &mob_them, &blocked_them);
+        score += P.placing_mobility * (mob_us - mob_them) -
+                 P.placing_blocked * (blocked_us - blocked_them);
+        int held = 0;
+        for (int k = 0; k < s->n_layers; k++)
+            held += popcount(us & s->layers[k]) - popcount(them & s->layers[k]);
+        return score + P.point_link * held;
+    }
+    int fly_us = s->flying && pu == 3;
+    int fly_them = s->flying && pt == 3;
+    int mob_us = 0, blocked_us = 0, mob_them = 0, blocked_them = 0;
+    if (!fly_us)
+        mobility(s, us, empty, &mob_us, &blocked_us);
+    if (!fly_them)
+        mobility(s, them, empty, &mob_them, &blocked_them);
+    if (!fly_them && !mob_them)
+        score += P.opponent_blocked;
+    score += P.moving_mobility * (mob_us - mob_them) -
+             P.moving_blocked * (blocked_us - blocked_them);
+    bb closed_us = 0, closed_them = 0;
+    int threats_us = 0, threats_them = 0;
+    for (int i = 0; i < s->n_masks; i++) {
+        bb m = s->mill_masks[i];
+        bb a = us & m;
+        bb b = them & m;
+        if (a == m) {
+            closed_us |= m;
+        } else if (b == m) {
+            closed_them |= m;
+        } else if (!b) {
+            if (a && popcount(a) == 2) {
+                bb q = m ^ a;
+                bb movers = (fly_us ? us : (s->neighbours[lowbit(q)] & us)) & ~m;
+                if (movers)
+                    threats_us++;
+            }
+        } else if (!a && popcount(b) == 2) {
+            bb q = m ^ b;
+            bb movers = (fly_them ? them : (s->neighbours[lowbit(q)] & them)) & ~m;
+            if (movers)
+                threats_them++;
+        }
+    }
+    int running_us = (closed_us && !fly_us) ? running(s, closed_us, us, empty) : 0;
+    int running_them = (closed_them && !fly_them) ? running(s, closed_them, them, empty) : 0;
+    score += P.running_mill * (running_us - running_them);
+    if (threats_us)
+        score += P.threat + P.per_threat * threats_us;
+    if (threats_them)
+        score -= P.per_threat_against * threats_them + (threats_them > 1 ? P.threats_against : 0);
+    return score;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the search (search.py, _Search.negamax)                                                     */
+
+/* Stable sort of turns by history, highest first (Python's sort(reverse=True) keeps the order
+ * of equal keys). Insertion sort: the lists are short. */
+static void sort_by_history(const long long *history, int16_t *a, int n)
+{
+    for (int i = 1; i < n; i++) {
+        int16_t x = a[i];
+        long long hx = history[x];
+        int j = i - 1;
+        while (j >= 0 && history[a[j]] < hx) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = x;
+    }
+}
+
+/* Sorts quiet placements by a static key, highest first, ties in the order given (as
+   _Search._placing_order): P.order_block for each line through the point that holds two of the
+   opponent's pieces and none of ours (a block), P.order_two for each that holds one of ours and
+   none of theirs (a new two), 1 for each link of the point. */
+static void sort_placements(const Search *s, bb us, bb them, int16_t *a, int n)
+{
+    int key[MAX_TURNS];
+    for (int i = 0; i < n; i++) {
+        int to = a[i] >> POINT_BITS & NO_POINT;
+        int k = popcount(s->neighbours[to]);
+        for (int q = 0; q < s->n_through[to]; q++) {
+            bb m = s->mills_through[to][q];
+            bb ours = us & m, theirs = them & m;
+            if (!ours && popcount(theirs) == 2)
+                k += P.order_block;
+            else if (!theirs && popcount(ours) == 1)
+                k += P.order_two;
+        }
+        key[i] = k;
+    }
+    for (int i = 1; i < n; i++) {
+        int16_t x = a[i];
+        int kx = key[i], j = i - 1;
+        while (j >= 0 && key[j] < kx) {
+            a[j + 1] = a[j];
+            key[j + 1] = key[j];
+            j--;
+        }
+        a[j + 1] = x;
+        key[j + 1] = kx;
+    }
+}
+
+/* Moves a[k] to the front, keeping the order of the others. */
+static inline void to_front(int16_t *a, int k)
+{
+    int16_t x = a[k];
+    memmove(a + 1, a, (size_t)k * sizeof(int16_t));
+    a[0] = x;
+}
+
+static inline int find(const int16_t *a, int n, int x)
+{
+    for (int i = 0; i < n; i++)
+        if (a[i] == x)
+            return i;
+    return -1;
+}
+
+static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t key, int nrc,
+                   int depth, int alpha, int beta, int ply, ptrdiff_t rep_start)
+{
+    s->nodes++;
+    if (s->nodes >= s->check_at && host_check(s) < 0) {
+        s->error = 1;
+        return 0;
+    }
+    int limit = s->limit;
+    /* Draws. A side to move that is blocked has lost even then (losses are checked first). */
+    if (s->full_board_is_draw && !uh && !th && (us | them) == P.all_points)
+        return 0;
+    int draw = limit >= 0 && nrc >= limit;
+    if (!draw && s->threefold) {
+        ptrdiff_t i = s->path_len - 3;
+        if (i >= rep_start) {
+            int seen_before_root = 0;
+            while (i >= rep_start) {
+                if (s->path[i] == key) {
+                    if (i > s->root_index) {
+                        draw = 1;
+                        break;
+                    }
+                    seen_before_root++;
+                    if (seen_before_root >= 2) {
+                        draw = 1;
+                        break;
+                    }
+                }
+                i -= 2;
+            }
+        }
+    }
+    if (draw)
+        return has_moves(s, us, them, uh) ? 0 : -(P.mate - ply);
+    /* Endgame tables: exact, unless the no-removal limit could come first. */
+    if (s->has_probe && !uh && !th && popcount(us) + popcount(them) <= s->table_pieces) {
+        int value, dist;
+        int got = host_probe(s, us, them, c, &value, &dist);
+        if (got < 0) {
+            s->error = 1;
+            return 0;
+        }
+        if (got) {
+            if (value == P.draw)
+                return 0;
+            if (limit < 0 || nrc + dist < limit)
+                return value == P.win ? P.mate - ply - dist : -(P.mate - ply - dist);
+        }
+    }
+    if (depth <= 0) {
+        if (!has_moves(s, us, them, uh))
+            return -(P.mate - ply);
+        return evaluate(s, us, them, uh, th);
+    }
+    /* Transposition table. */
+    uint64_t tkey = (limit < 0 || nrc < limit - P.near_limit) ? key : key ^ s->zn[nrc];
+    int tt_move = -1;
+    TTEntry *entry = tt_find(s, tkey);
+    if (entry != NULL) {
+        int e_score = entry->score;
+        tt_move = entry->move;
+        if (entry->depth >= depth) {
+            if (e_score > P.mate_bound)
+                e_score -= ply;
+            else if (e_score < -P.mate_bound)
+                e_score += ply;
+            int e_flag = entry->stamp & 3;
+            if (e_flag == P.exact)
+                return e_score;
+            if (e_flag == P.lower) {
+                if (e_score >= beta)
+                    return e_score;
+            } else if (e_score <= alpha) {
+                return e_score;
+            }
+        }
+    }
+    int16_t *moves = s->buf[ply];
+    int16_t quiet[MAX_TURNS];
+    int n_mills, n_quiet;
+    generate(s, us, them, uh, moves, &n_mills, quiet, &n_quiet);
+    if (!n_mills && !n_quiet)
+        return -(P.mate - ply);
+    long long *history = s->history;
+    int *killers = s->killers[ply];
+    if (n_quiet > 1) {
+        if (uh)
+            sort_placements(s, us, them, quiet, n_quiet);
+        else
+            sort_by_history(history, quiet, n_quiet);
+        int ks[2] = {killers[1], killers[0]};
+        for (int j = 0; j < 2; j++) {
+            int k = ks[j];
+            if (k >= 0) {
+                int at = find(quiet, n_quiet, k);
+                if (at >= 0)
+                    to_front(quiet, at);
+            }
+        }
+    }
+    if (n_mills > 1)
+        sort_by_history(history, moves, n_mills);
+    memcpy(moves + n_mills, quiet, (size_t)n_quiet * sizeof(int16_t));
+    int n = n_mills + n_quiet;
+    if (tt_move >= 0 && tt_move != moves[0]) {
+        int at = find(moves, n, tt_move);
+        if (at >= 0)
+            to_front(moves, at);
+    }
+    const uint64_t *zp_us = s->zp[c];
+    const uint64_t *zp_them = s->zp[1 - c];
+    const uint64_t *zh_us = s->zh[c];
+    uint64_t zside = s->zside;
+    int nc = 1 - c;
+    int best = -P.inf;
+    int best_move = moves[0];
+    int orig_alpha = alpha;
+    int th_left = popcount(them) + th;
+    for (int i = 0; i < n; i++) {
+        int mv = moves[i];
+        int frm = mv & NO_POINT;
+        int to = mv >> POINT_BITS & NO_POINT;
+        int rem = mv >> 2 * POINT_BITS;
+        bb nus, nthem;
+        int nuh, nnrc, irreversible, score;
+        uint64_t nkey;
+        if (frm == NO_POINT) {
+            nus = us | (1u << to);
+            nuh = uh - 1;
+            nkey = key ^ zp_us[to] ^ zh_us[uh] ^ zh_us[nuh] ^ zside;
+            nnrc = nrc;
+            irreversible = 1;
+        } else {
+            nus = us ^ ((1u << frm) | (1u << to));
+            nuh = uh;
+            nkey = key ^ zp_us[frm] ^ zp_us[to] ^ zside;
+            nnrc = nrc + 1;
+            irreversible = 0;
+        }
+        if (rem != NO_POINT) {
+            if (th_left <= 3) {
+                /* The opponent is down to two pieces: won at once, nothing can be better. */
+                best = P.mate - ply - 1;
+                best_move = mv;
+                break;
+            }
+            nthem = them & ~(1u << rem);
+            nkey ^= zp_them[rem];
+            nnrc = 0;
+            irreversible = 1;
+        } else {
+            nthem = them;
+        }
+        s->path[s->path_len++] = nkey;
+        ptrdiff_t nrs = irreversible ? s->path_len - 1 : rep_start;
+        if (i == 0) {
+            score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta, -alpha,
+                             ply + 1, nrs);
+        } else {
+            int r = (depth >= P.reduce_depth && i >= P.reduce_after && i >= n_mills && mv != killers[0] &&
+                     mv != killers[1])
+                        ? 1
+                        : 0;
+            score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1 - r, -alpha - 1,
+                             -alpha, ply + 1, nrs);
+            if (!s->error && score > alpha && r)
+                score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -alpha - 1,
+                                 -alpha, ply + 1, nrs);
+            if (!s->error && alpha < score && score < beta)
+                score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta,
+                                 -alpha, ply + 1, nrs);
+        }
+        s->path_len--;
+        if (s->error)
+            return 0;
+        if (score > best) {
+            best = score;
+            best_move = mv;
+            if (score > alpha) {
+                alpha = score;
+                if (alpha >= beta) {
+                    if (rem == NO_POINT) {
+                        history[mv] += (long long)depth * depth;
+                        if (killers[0] != mv) {
+                            killers[1] = killers[0];
+                            killers[0] = mv;
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    int stored = best;
+    if (stored > P.mate_bound)
+        stored += ply;
+    else if (stored < -P.mate_bound)
+        stored -= ply;
+    int flag = best <= orig_alpha ? P.upper : best >= beta ? P.lower : P.exact;
+    if (tt_store(s, tkey, depth, flag, stored, best_move) < 0)
+        s->error = 1;
+    return best;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the entry points (search.h)                                                                 */
+
+int search_start(Search *s, long long tt_size)
+{
+    s->history = host_calloc(TURN_SPACE, sizeof(long long));
+    s->buf = host_calloc(MAX_PLY + 2, sizeof(*s->buf));
+    /* Sized for the expected entries (at most tt_max) at a load of at most about 40%; it grows
+     * past half full. */
+    uint64_t want = (uint64_t)(tt_size < 1 ? 1 : tt_size);
+    if (want > (uint64_t)P.tt_max)
+        want = (uint64_t)P.tt_max;
+    uint64_t cap = 4096;
+    while (cap < want * 5 / 2 + 1024)
+        cap <<= 1;
+    s->tt = host_calloc((size_t)cap, sizeof(TTEntry));
+    s->tt_mask = cap - 1;
+    s->generation = 1;
+    if (s->history == NULL || s->buf == NULL || s->tt == NULL)
+        return -1;
+    for (int p = 0; p < MAX_PLY + 2; p++)
+        s->killers[p][0] = s->killers[p][1] = -1;
+    s->nodes = 0;
+    s->check_at = 0;
+    return 0;
+}
+
+void search_release(Search *s)
+{
+    host_free(s->zn);
+    host_free(s->path);
+    host_free(s->history);
+    host_free(s->tt);
+    host_free(s->buf);
+    s->zn = NULL;
+    s->path = NULL;
+    s->history = NULL;
+    s->tt = NULL;
+    s->buf = NULL;
+}
+
+int search_root_move(Search *s, bb us, bb them, int uh, int th, int c, uint64_t key, int nrc,
+                     int depth, int alpha, int beta, int irreversible, int *score)
+{
+    /* search.py, _Search.search_root_move: the child of the root at ply 1. */
+    ptrdiff_t base = s->path_len;
+    s->path[s->path_len++] = key;
+    ptrdiff_t rep_start = irreversible ? s->path_len - 1 : 0;
+    s->error = 0;
+    *score = -negamax(s, us, them, uh, th, c, key, nrc, depth, alpha, beta, 1, rep_start);
+    s->path_len = base;
+    if (s->error) {
+        s->error = 0;
+        return -1;
+    }
+    return 0;
+}
+
+int search_evaluate(const Search *s, bb us, bb them, int uh, int th)
+{
+    return evaluate(s, us, them, uh, th);
+}
+
+void search_generate(const Search *s, bb us, bb them, int us_hand, int16_t *mills, int *n_mills,
+                     int16_t *quiet, int *n_quiet)
+{
+    generate(s, us, them, us_hand, mills, n_mills, quiet, n_quiet);
+}
+
+const TTEntry *search_tt_find(const Search *s, uint64_t key)
+{
+    return s->tt == NULL ? NULL : tt_find(s, key);
+}

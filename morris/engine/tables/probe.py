@@ -1,0 +1,178 @@
+"""The loaded tables (memory-mapped) and the probe the search and the referee's hints use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+
+from morris.core.points import ALL_POINTS, MILL_MASKS, MILLS_THROUGH, NEIGHBOURS, points_of
+from morris.core.rules import STANDARD, Rules
+from morris.engine.tables.index import rank_one
+from morris.engine.tables.keys import (
+    MIN_PIECES,
+    Codes,
+    TableKey,
+    TableResult,
+    Turn,
+    Value,
+)
+from morris.engine.tables.storage import TableInfo, load_codes, read_manifest
+
+
+def result_of(code: int) -> TableResult:
+    """The result a stored code stands for (``distance + 1``, 0 a draw)."""
+    if code == 0:
+        return TableResult(Value.DRAW, 0)
+    distance = code - 1
+    return TableResult(Value.WIN if distance & 1 else Value.LOSS, distance)
+
+
+_RESULTS: Final = tuple(result_of(code) for code in range(512))
+
+
+class EndgameTables:
+    """Loaded endgame tables (memory-mapped) and the probe the search uses.
+
+    >>> tables = EndgameTables.load(Path("tables"))  # doctest: +SKIP
+    """
+
+    def __init__(self, codes: dict[TableKey, Codes], infos: dict[TableKey, TableInfo]) -> None:
+        self._codes = codes
+        self._infos = infos
+        # The probe's path: plain tuples and a memoryview, whose items are Python ints (indexing
+        # a numpy memmap from Python costs several microseconds).
+        self._fast: dict[tuple[int, int, bool], tuple[int, memoryview]] = {
+            (k.mover, k.opponent, k.flying): (k.block, np.asarray(c).data) for k, c in codes.items()
+        }
+
+    @classmethod
+    def load(cls, directory: Path, *, check: bool = True) -> EndgameTables:
+        """Open every table listed in ``directory``'s manifest.
+
+        ``check`` verifies each file's SHA-256 against the manifest. Raises :class:`TableError`
+        naming the file if a file is missing, truncated, corrupt or does not match the manifest.
+        A directory without a manifest gives tables that cover nothing.
+        """
+        directory = Path(directory)
+        infos = read_manifest(directory)
+        codes = {k: load_codes(directory, i, check) for k, i in infos.items()}
+        return cls(codes, infos)
+
+    @property
+    def keys(self) -> list[TableKey]:
+        """The tables loaded."""
+        return sorted(self._codes)
+
+    def infos(self) -> list[TableInfo]:
+        """The manifest summary of each loaded table."""
+        return [self._infos[k] for k in sorted(self._infos)]
+
+    def codes(self, key: TableKey) -> Codes:
+        """The raw code array of a table (``distance + 1``, 0 for a draw)."""
+        return self._codes[key]
+
+    def supports(self, rules: Rules) -> bool:
+        """Whether these tables hold the positions of ``rules``: they are built (and probed) on
+        the links and mills of the standard board, so any other variant's board is refused."""
+        return rules.same_board(STANDARD)
+
+    def covers(self, white_count: int, black_count: int, white_to_move: bool, flying: bool) -> bool:
+        """Whether positions with this material (all pieces placed) are in the tables."""
+        mover, other = (white_count, black_count) if white_to_move else (black_count, white_count)
+        return TableKey(mover, other, flying) in self._codes
+
+    def probe(
+        self, white: int, black: int, white_to_move: bool, flying: bool
+    ) -> TableResult | None:
+        """The exact value of a position of the moving phase with all pieces placed.
+
+        ``white`` and ``black`` are bitboards (bit ``p`` = point ``p``). Returns None if the
+        material is not covered (or a side has fewer than three pieces: the game is over).
+        """
+        mover, other = (white, black) if white_to_move else (black, white)
+        entry = self._fast.get((mover.bit_count(), other.bit_count(), flying))
+        if entry is None:
+            return None
+        block, codes = entry
+        code: int = codes[rank_one(mover) * block + rank_one(other, mover)]
+        return _RESULTS[code] if code < len(_RESULTS) else result_of(code)
+
+    def _probe_mover(self, mover: int, other: int, flying: bool) -> TableResult | None:
+        if other.bit_count() < MIN_PIECES:
+            return TableResult(Value.LOSS, 0)  # not reached: removals are handled by callers
+        return self.probe(mover, other, True, flying)
+
+    def scored_turns(
+        self, white: int, black: int, white_to_move: bool, flying: bool
+    ) -> list[tuple[Turn, TableResult]] | None:
+        """Every legal turn with the table result for the side to move after it.
+
+        The result is from the mover's point of view (a turn to an opponent LOSS(k) is a
+        WIN(k + 1)). None if the position or one of its successors is not covered.
+        """
+        mover, other = (white, black) if white_to_move else (black, white)
+        if self.probe(white, black, white_to_move, flying) is None:
+            return None
+        flies = flying and mover.bit_count() == MIN_PIECES
+        empty = ALL_POINTS & ~(mover | other)
+        out: list[tuple[Turn, TableResult]] = []
+        for p in points_of(mover):
+            for q in points_of(empty if flies else NEIGHBOURS[p] & empty):
+                after = mover ^ (1 << p) | (1 << q)
+                if any(after & m == m for m in MILLS_THROUGH[q]):
+                    removable = other & ~_mill_points_one(other) or other
+                    for r in points_of(removable):
+                        left = other ^ (1 << r)
+                        if left.bit_count() < MIN_PIECES:
+                            res: TableResult | None = TableResult(Value.LOSS, 0)
+                        else:
+                            res = self.probe(left, after, True, flying)
+                        if res is None:
+                            return None
+                        out.append(((p, q, r), _negate(res)))
+                else:
+                    res = self.probe(other, after, True, flying)
+                    if res is None:
+                        return None
+                    out.append(((p, q, None), _negate(res)))
+        return out
+
+    def best_turns(
+        self, white: int, black: int, white_to_move: bool, flying: bool
+    ) -> list[Turn] | None:
+        """The optimal turns: fastest win, else any draw, else slowest loss.
+
+        Returns ``(from, to, remove)`` triples (``remove`` None when nothing is removed), an
+        empty list when the side to move is blocked, None when the material is not covered.
+        """
+        scored = self.scored_turns(white, black, white_to_move, flying)
+        if scored is None:
+            return None
+        if not scored:
+            return []
+        best = max(scored, key=lambda s: _preference(s[1]))[1]
+        return [t for t, r in scored if r == best]
+
+
+def _negate(res: TableResult) -> TableResult:
+    if res.value is Value.DRAW:
+        return res
+    return TableResult(Value.WIN if res.value is Value.LOSS else Value.LOSS, res.distance + 1)
+
+
+def _preference(res: TableResult) -> tuple[int, int]:
+    if res.value is Value.WIN:
+        return (2, -res.distance)
+    if res.value is Value.DRAW:
+        return (1, 0)
+    return (0, res.distance)
+
+
+def _mill_points_one(bits: int) -> int:
+    out = 0
+    for m in MILL_MASKS:
+        if bits & m == m:
+            out |= m
+    return out

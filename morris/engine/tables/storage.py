@@ -1,0 +1,168 @@
+"""The file format of a data directory: one ``.npy`` file per table (the stored layout, codes
+``distance + 1``, 0 a draw) and ``manifest.json`` with each table's summary, size and SHA-256."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+
+from morris.engine.errors import TableError
+from morris.engine.tables.keys import (
+    Codes,
+    TableKey,
+)
+
+FORMAT_VERSION: Final = 1
+MANIFEST_NAME: Final = "manifest.json"
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """Summary of one stored table, relative to the side to move; kept in the manifest."""
+
+    key: TableKey
+    won: int
+    drawn: int
+    lost: int
+    longest_win: int
+    longest_loss: int
+    file: str
+    dtype: str
+    sha256: str
+    nbytes: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The manifest entry."""
+        return {
+            "mover": self.key.mover,
+            "opponent": self.key.opponent,
+            "flying": self.key.flying,
+            "positions": self.key.size,
+            "won": self.won,
+            "drawn": self.drawn,
+            "lost": self.lost,
+            "longest_win": self.longest_win,
+            "longest_loss": self.longest_loss,
+            "file": self.file,
+            "dtype": self.dtype,
+            "sha256": self.sha256,
+            "bytes": self.nbytes,
+        }
+
+    @classmethod
+    def from_json(cls, entry: dict[str, Any], where: Path) -> TableInfo:
+        """Read a manifest entry; raises :class:`TableError` naming ``where`` if it is malformed."""
+        try:
+            key = TableKey(int(entry["mover"]), int(entry["opponent"]), bool(entry["flying"]))
+            info = cls(
+                key,
+                int(entry["won"]),
+                int(entry["drawn"]),
+                int(entry["lost"]),
+                int(entry["longest_win"]),
+                int(entry["longest_loss"]),
+                str(entry["file"]),
+                str(entry["dtype"]),
+                str(entry["sha256"]),
+                int(entry["bytes"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise TableError(f"{where}: malformed manifest entry {entry!r}: {exc}") from None
+        if int(entry.get("positions", key.size)) != key.size:
+            raise TableError(f"{where}: wrong position count for {key.name}")
+        return info
+
+
+def summarize(key: TableKey, codes: Codes) -> tuple[int, int, int, int, int]:
+    """(won, drawn, lost, longest win, longest loss) of a table, for the side to move."""
+    c = np.asarray(codes).astype(np.int64)
+    drawn = int(np.count_nonzero(c == 0))
+    won = int(np.count_nonzero((c & 1) == 0)) - drawn
+    lost = c.size - won - drawn
+    wins = c[(c & 1) == 0]
+    losses = c[(c & 1) == 1]
+    longest_win = int(wins.max(initial=1)) - 1
+    longest_loss = int(losses.max(initial=1)) - 1
+    return won, drawn, lost, max(longest_win, 0), longest_loss
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_manifest(directory: Path) -> dict[TableKey, TableInfo]:
+    """The tables listed in ``directory``'s manifest (empty if there is none).
+
+    Raises :class:`TableError` naming the manifest if it is unreadable or of another format.
+    """
+    path = Path(directory) / MANIFEST_NAME
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise TableError(f"{path}: unreadable manifest: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT_VERSION:
+        raise TableError(f"{path}: not a format {FORMAT_VERSION} table manifest")
+    infos = [TableInfo.from_json(e, path) for e in data.get("tables", [])]
+    return {i.key: i for i in infos}
+
+
+def write_manifest(directory: Path, infos: dict[TableKey, TableInfo]) -> None:
+    """Write the manifest of ``infos`` into ``directory`` (atomically: a new file replaces it)."""
+    path = directory / MANIFEST_NAME
+    data = {
+        "format": FORMAT_VERSION,
+        "layout": "code = distance + 1 (0 = draw) for the side to move; index = colex rank of "
+        "mover * C(24 - m, o) + colex rank of opponent over the points the mover leaves free",
+        "tables": [infos[k].to_json() for k in sorted(infos)],
+    }
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    os.replace(tmp, path)
+
+
+def save_table(directory: Path, key: TableKey, codes: Codes) -> TableInfo:
+    """Write table ``key`` (stored layout) atomically into ``directory``; its manifest entry."""
+    path = directory / key.filename
+    tmp = directory / (key.filename + ".tmp")
+    with tmp.open("wb") as fh:
+        np.save(fh, codes, allow_pickle=False)
+    os.replace(tmp, path)
+    won, drawn, lost, longest_win, longest_loss = summarize(key, codes)
+    return TableInfo(
+        key, won, drawn, lost, longest_win, longest_loss, key.filename, str(codes.dtype),
+        _sha256(path), path.stat().st_size,
+    )  # fmt: skip
+
+
+def load_codes(directory: Path, info: TableInfo, check: bool) -> Codes:
+    """The codes of the table ``info`` describes, memory-mapped; with ``check`` its SHA-256 is
+    verified. Raises :class:`TableError` naming the file if it does not match the manifest."""
+    path = Path(directory) / info.file
+    if not path.exists():
+        raise TableError(f"{path}: table file missing (listed in {MANIFEST_NAME})")
+    if path.stat().st_size != info.nbytes:
+        raise TableError(f"{path}: size {path.stat().st_size} bytes, manifest says {info.nbytes}")
+    if check and _sha256(path) != info.sha256:
+        raise TableError(f"{path}: checksum mismatch, the file is corrupt; rebuild the tables")
+    try:
+        codes = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise TableError(f"{path}: unreadable table: {exc}") from None
+    if codes.shape != (info.key.size,) or str(codes.dtype) != info.dtype:
+        raise TableError(
+            f"{path}: shape {codes.shape} {codes.dtype} does not match {info.key.name}"
+        )
+    result: Codes = codes
+    return result

@@ -1,0 +1,106 @@
+"""Check stored tables against their successors: every position's code must follow from the codes
+after each of its turns (one Bellman step)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from morris.engine.tables.index import stored_decode, stored_index
+from morris.engine.tables.keys import (
+    I64,
+    MIN_PIECES,
+    Codes,
+    ProgressCallback,
+    TableKey,
+)
+from morris.engine.tables.probe import EndgameTables, result_of
+from morris.engine.tables.rules import chunks, successors, work_chunk
+from morris.engine.tables.solve import UNKNOWN, successor_codes
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """Outcome of :func:`verify_tables` for one table."""
+
+    key: TableKey
+    checked: int
+    errors: int
+    examples: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        """True when every checked position is consistent with its successors."""
+        return self.errors == 0
+
+
+def expected_codes(key: TableKey, index: I64, codes: dict[TableKey, Codes]) -> I64:
+    """What each position's code must be given its successors' codes (one Bellman step).
+
+    A WIN(d) needs a turn to a LOSS(d - 1) and none to a shorter one; a LOSS(d) needs every turn
+    to reach a WIN, the longest being WIN(d - 1); a blocked position is LOSS(0); a DRAW has no turn
+    to a LOSS and at least one to a DRAW.
+    """
+    mover, other = stored_decode(key, index)
+    m = index.size
+    win = np.full(m, UNKNOWN, dtype=np.int64)
+    longest = np.zeros(m, dtype=np.int64)
+    draw = np.zeros(m, dtype=bool)
+    any_turn = np.zeros(m, dtype=bool)
+    for succ in successors(key, mover, other, stored_index):
+        code = successor_codes(succ, codes)
+        any_turn[succ.rows] = True
+        odd = (code & 1) == 1
+        np.minimum.at(win, succ.rows[odd], code[odd])
+        draw[succ.rows[code == 0]] = True
+        even = ~odd & (code > 0)
+        np.maximum.at(longest, succ.rows[even], code[even])
+    out = np.where(draw, 0, longest + 1)
+    out = np.where(win != UNKNOWN, win + 1, out)
+    return np.where(any_turn, out, 1)
+
+
+def verify_tables(
+    tables: EndgameTables,
+    *,
+    sample: int | None = None,
+    seed: int = 0,
+    progress: ProgressCallback | None = None,
+) -> list[VerifyReport]:
+    """Check every loaded table (or ``sample`` random positions of each) against its successors."""
+    rng = np.random.default_rng(seed)
+    reports: list[VerifyReport] = []
+    all_codes = {k: tables.codes(k) for k in tables.keys}
+    for key in tables.keys:
+        needed = [key.partner, TableKey(key.opponent - 1, key.mover, key.flying)]
+        missing = [k for k in needed if k.mover >= MIN_PIECES and k not in all_codes]
+        if missing:
+            reports.append(VerifyReport(key, 0, 1, (f"successor table {missing[0].name} missing",)))
+            continue
+        if sample is None or sample >= key.size:
+            batches: Iterator[I64] = chunks(key.size, work_chunk(key))
+            total = key.size
+        else:
+            picked = np.sort(rng.choice(key.size, size=sample, replace=False)).astype(np.int64)
+            batches = iter(np.array_split(picked, max(1, sample // work_chunk(key))))
+            total = sample
+        checked = errors = 0
+        examples: list[str] = []
+        for idx in batches:
+            want = expected_codes(key, idx, all_codes)
+            have = np.asarray(all_codes[key][idx]).astype(np.int64)
+            bad = np.flatnonzero(want != have)
+            errors += bad.size
+            for b in bad[: max(0, 5 - len(examples))]:
+                mv, ot = stored_decode(key, idx[b : b + 1])
+                examples.append(
+                    f"{key.name} #{idx[b]} mover={int(mv[0]):#08x} other={int(ot[0]):#08x}: "
+                    f"stored {result_of(int(have[b]))}, successors say {result_of(int(want[b]))}"
+                )
+            checked += idx.size
+            if progress is not None:
+                progress(f"verify {key.name}", checked, total)
+        reports.append(VerifyReport(key, checked, errors, tuple(examples)))
+    return reports
