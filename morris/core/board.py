@@ -15,6 +15,10 @@ states: the search walks the tree with them and never copies boards.
 A board plays by :attr:`Board.rules`: the :class:`~morris.core.rules.Rules` of its variant (the
 class attribute :attr:`Board.variant`) with the board's settings. Variants are subclasses that set
 only ``variant`` (see :mod:`morris.core.variant`).
+
+One concept, one module, though over 600 lines: the board's state, its move generation, legality,
+outcome and position text share the private state and the precomputed move tables, and splitting
+them would put the hot path of move generation behind module boundaries.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from morris.core.moves import MorrisError
-from morris.core.points import ALL_POINTS, MILL_MASKS, NEIGHBOURS, NUM_POINTS
+from morris.core.points import ALL_POINTS, MILL_MASKS, NEIGHBOURS, NUM_POINTS, points_of
 
 __all__ = [
     "DEFAULT_NO_REMOVAL_LIMIT",
@@ -111,10 +111,7 @@ class Rules:
         for p, mask in enumerate(self.neighbours):
             if mask & ~ALL_POINTS or mask >> p & 1:
                 raise InvalidRulesError(f"{where}: neighbours[{p}] = {mask:#x} is not a link set")
-            links = mask
-            while links:
-                q = (links & -links).bit_length() - 1
-                links &= links - 1
+            for q in points_of(mask):
                 if not self.neighbours[q] >> p & 1:
                     raise InvalidRulesError(f"{where}: neighbours: {p} links {q} but not back")
         for mask in self.mill_masks:

@@ -20,6 +20,10 @@ so a level, a seed and a position always give the same move on any machine. ``mo
 extra safety cap: the only thing the clock is read for. The engine keeps nothing between calls:
 each :meth:`Engine.play` starts with an empty transposition table, so the move does not depend on
 what was searched before.
+
+One concept, one module, though near 800 lines: the search's levels of work (the root, the
+negamax with its move ordering, the endgame-table probes and the hand-over to C) share one set of
+constants and one transposition table, and the C port mirrors this file line for line.
 """
 
 from __future__ import annotations
