@@ -19,6 +19,7 @@ its due time. The Pi's play depends only on the seed, the level and the position
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
@@ -59,7 +60,11 @@ class Simulation:
 
     ``human`` is the person's colour against the Pi, ``level`` the Pi's level (1-9), ``seed``
     its randomness. ``flying`` and the other settings come from ``config`` where not given.
-    ``state_dir`` keeps the game across simulations (as the daemon does across restarts).
+    ``state_dir`` keeps the game across simulations (as the daemon does across restarts);
+    ``insist`` names the settings given explicitly (``"mode"``, ``"level"`` ...) that a saved game
+    must not contradict (see :meth:`morris.app.controller.Controller`: a different level is taken
+    into the resumed game, a different mode, colour, variant or flying rule starts a new one and
+    keeps the saved game as a record).
     ``runner`` replaces the default :class:`VirtualRunner` (``search`` and ``think_time`` are then
     unused); the caller closes it.
     """
@@ -77,6 +82,7 @@ class Simulation:
         profile: str | None = None,
         state_dir: str | Path | None = None,
         resume: bool = True,
+        insist: Iterable[str] = (),
         think_time: float = THINK_TIME,
         search: SearchFunction | None = None,
         runner: SimulationRunner | None = None,
@@ -104,7 +110,13 @@ class Simulation:
         )
         store = GameStore(Path(state_dir)) if state_dir is not None else None
         self.controller = Controller(
-            device, self.config, self.runner, store=store, now=self.now, resume=resume
+            device,
+            self.config,
+            self.runner,
+            store=store,
+            now=self.now,
+            resume=resume,
+            insist=insist,
         )
         device.when_changed = self._on_reading
         device.when_pressed = self._on_press

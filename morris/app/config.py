@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from morris.app.errors import ConfigError
+from morris.app.paths import user_state_dir
 from morris.core.rules import STANDARD
 from morris.core.variant import VARIANT_NAMES, describe_variants
 from morris.engine.levels import MAX_LEVEL
@@ -99,8 +100,7 @@ class Config:
             return Path(self.paths.state_dir).expanduser()
         if environ.get("STATE_DIRECTORY"):
             return Path(environ["STATE_DIRECTORY"].split(":")[0])
-        base = environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-        return Path(base) / "morris"
+        return user_state_dir(environ)
 
     def games_dir(self, environ: Mapping[str, str] = os.environ) -> Path:
         """Where finished games are saved as game records."""

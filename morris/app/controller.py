@@ -11,8 +11,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from device import BoardDevice, ButtonName, Signal, StatusLight
 from morris.app.config import Config
@@ -125,6 +126,20 @@ class Snapshot:
 Subscriber = Callable[[Snapshot], None]
 
 
+def asked_settings(overrides: Mapping[str, object]) -> frozenset[str]:
+    """The ``[game]`` settings a command line gave (the ``game_*`` arguments of
+    :meth:`Config.with_overrides` that are not ``None``): what a resumed game must not contradict.
+
+    >>> sorted(asked_settings({"game_mode": "vs-ai", "game_level": None, "engine_seed": 3}))
+    ['mode']
+    """
+    return frozenset(
+        key.removeprefix("game_")
+        for key, value in overrides.items()
+        if key.startswith("game_") and value is not None
+    )
+
+
 def board_from_config(config: Config) -> Board:
     """A new board with the variant and settings of ``config``."""
     cls = find_variant(config.game.variant)
@@ -160,6 +175,7 @@ class Controller:
         store: GameStore | None = None,
         now: float = 0.0,
         resume: bool = True,
+        insist: Iterable[str] = (),
     ) -> None:
         self.device = device
         self.config = config
@@ -180,18 +196,13 @@ class Controller:
         self._subscribers: list[Subscriber] = []
         self._published: Snapshot | None = None
         self._rendered_at = now
+        #: Whether the game is the saved one, resumed (the lights then guide the board to it).
+        self.resumed = False
         board = board_from_config(config)
         if resume and store is not None:
             saved = store.load()
             if saved is not None and saved.board.outcome() is None:
-                board = saved.board
-                self.mode, self.human, self.level = saved.mode, saved.human, saved.level
-                logger.info(
-                    "resuming the saved game after %d turns: %s",
-                    len(board.move_stack),
-                    board.position(),
-                )
-                self.state.last_event = "resumed"
+                board = self._resume_or_keep(saved, frozenset(insist)) or board
         sensed = mask_of(device.sensors())
         self.referee = Referee(
             board, pi_color=self.pi_color, config=referee_config(config), now=now, sensed=sensed
@@ -199,6 +210,72 @@ class Controller:
         if self.referee.pi_to_move and board.outcome() is None:
             self._start_search("move", now)
         self.render(now)
+
+    def _resume_or_keep(self, saved: SavedGame, insist: frozenset[str]) -> Board | None:
+        """Resume ``saved``, or keep it as a record when the settings asked for (``insist``:
+        the names of ``config.game`` settings given on the command line) contradict it.
+
+        A different level is taken into the resumed game (the mode button changes it mid-game
+        too); a different mode, colour, variant or flying rule needs another game: the saved one
+        is kept among the finished games (result ``*``) and a new one starts. Either way the
+        event line and the log say which happened and why.
+        """
+        game = self.config.game
+        board = saved.board
+        asked = {
+            "mode": (saved.mode, game.mode),
+            "human": (saved.human, game.human) if "vs-ai" in (saved.mode, game.mode) else None,
+            "variant": (board.variant_name, find_variant(game.variant).variant.name),
+            "flying": (board.flying, game.flying),
+        }
+        clash = [
+            f"{_flag(name, new)} (saved: {_flag(name, old)})"
+            for name, pair in asked.items()
+            if name in insist and pair is not None
+            for old, new in (pair,)
+            if old != new
+        ]
+        turn = board.fullmove_number
+        if clash:
+            kept = self._keep_as_record(saved)
+            where = f" as {kept.name}" if kept is not None else ""
+            self.state.last_event = (
+                f"new game: {', '.join(clash)}; the saved game at turn {turn} is kept{where}"
+            )
+            logger.warning("%s", self.state.last_event)
+            return None
+        self.mode, self.human, self.level = saved.mode, saved.human, saved.level
+        self.resumed = True
+        note = ""
+        if "level" in insist and game.level != saved.level and self.mode == "vs-ai":
+            self.level = game.level
+            note = f" (level {game.level} as asked; it was saved at level {saved.level})"
+        self.state.last_event = f"resumed the saved game at turn {turn}: {self._who()}{note}"
+        logger.warning("%s; position %s", self.state.last_event, board.position())
+        return board
+
+    def _keep_as_record(self, saved: SavedGame) -> Path | None:
+        assert self.store is not None
+        pi = f"morris level {saved.level}"
+        white, black = (
+            ("White", "Black")
+            if saved.mode == "referee"
+            else ("Player", pi)
+            if saved.human == "white"
+            else (pi, "Player")
+        )
+        try:
+            path = self.store.finish(saved.board, white=white, black=black)
+            self.store.clear()
+        except OSError as exc:
+            logger.error("could not keep the saved game as a record: %s", exc)
+            return None
+        return path
+
+    def _who(self) -> str:
+        if self.mode == "referee":
+            return "two players"
+        return f"person plays {self.human} against level {self.level}"
 
     # -- what the game is -----------------------------------------------------------------
 
@@ -329,8 +406,10 @@ class Controller:
             who = "Pi" if event.by_pi else COLOR_NAMES[event.color]
             self.state.last_event = f"{who} played {event.move}"
             self.state.history.append(str(event.move))
-            logger.info("%s played %s", who, event.move)
-            self._save()
+            # The journal says a turn was played only once it is saved, so that it never claims
+            # what a restart would not show.
+            saved = self._save()
+            logger.info("%s played %s%s", who, event.move, "" if saved else " (not saved)")
         elif isinstance(event, PiToMove):
             self._start_search("move", now)
         elif isinstance(event, SearchCancelled):
@@ -431,13 +510,16 @@ class Controller:
 
     # -- persistence ------------------------------------------------------------------------
 
-    def _save(self) -> None:
+    def _save(self) -> bool:
+        """Save the unfinished game; ``False`` if it could not be (no store is not a failure)."""
         if self.store is None or self.board.outcome() is not None:
-            return
+            return True
         try:
             self.store.save(SavedGame(self.board, self.mode, self.human, self.level))
         except OSError as exc:
             logger.error("could not save the game in %s: %s", self.store.state_dir, exc)
+            return False
+        return True
 
     def _player_names(self) -> tuple[str, str]:
         if self.mode == "referee":
@@ -561,10 +643,7 @@ class Controller:
         """One line for the journal, the status file and sd_notify's STATUS=."""
         board = self.board
         outcome = board.outcome()
-        if self.mode == "referee":
-            who = "two players"
-        else:
-            who = f"person plays {self.human} against level {self.level}"
+        who = self._who()
         if outcome is not None:
             state = f"game over {outcome.result()} ({outcome.termination.value})"
         else:
@@ -575,3 +654,10 @@ class Controller:
         if self.referee.is_flagged:
             state += ", board does not match"
         return f"{who}; {state}"
+
+
+def _flag(name: str, value: object) -> str:
+    """A setting as a person types it on the command line (``--mode vs-ai``, ``--no-flying``)."""
+    if isinstance(value, bool):
+        return f"--{name}" if value else f"--no-{name}"
+    return f"--{name} {value}"

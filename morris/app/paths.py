@@ -1,4 +1,8 @@
-"""Where the project keeps its data on disk (the app layer resolves environment variables)."""
+"""Where the project keeps its data on disk (the app layer resolves environment variables).
+
+The endgame tables in the user's data directory; the state (the unfinished game, the status
+file, finished games) in systemd's state directory for the service, else the user's.
+"""
 
 from __future__ import annotations
 
@@ -17,3 +21,33 @@ def tables_dir(environ: Mapping[str, str] | None = None) -> Path:
         return Path(env["MORRIS_DATA_DIR"]).expanduser()
     base = env.get("XDG_DATA_HOME") or str(Path("~/.local/share").expanduser())
     return Path(base).expanduser() / "morris" / "tables"
+
+
+#: The state directory of the installed service (systemd's ``StateDirectory=morris``).
+SERVICE_STATE_DIR = Path("/var/lib/morris")
+
+
+def user_state_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where a daemon or simulator run by hand keeps its state: ``$XDG_STATE_HOME/morris``
+    (``$XDG_STATE_HOME`` defaults to ``~/.local/state``)."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base).expanduser() / "morris"
+
+
+def sim_state_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where ``morris sim`` keeps its unfinished game unless told otherwise: ``sim`` in the
+    user's state directory (apart from a hand-run daemon's game)."""
+    return user_state_dir(environ) / "sim"
+
+
+def daemon_state_dirs(environ: Mapping[str, str] | None = None) -> list[Path]:
+    """Every place a running daemon may keep its status, in the order ``morris status`` looks:
+    systemd's ``$STATE_DIRECTORY`` (inside the service), the installed service's directory, and
+    the user's state directory (a ``morris run`` started by hand)."""
+    env = os.environ if environ is None else environ
+    dirs = []
+    if env.get("STATE_DIRECTORY"):
+        dirs.append(Path(env["STATE_DIRECTORY"].split(":")[0]))
+    dirs += [SERVICE_STATE_DIR, user_state_dir(env)]
+    return list(dict.fromkeys(dirs))

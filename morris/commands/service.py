@@ -13,7 +13,10 @@ import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from morris.daemon.status_file import ServiceStatus
 
 __all__ = ["register"]
 
@@ -185,20 +188,49 @@ def _age(then: datetime, now: datetime) -> str:
     return f"{seconds // 3600} h ago"
 
 
+def _running_status(paths: list[Path]) -> tuple[Path, ServiceStatus]:
+    """The status of the daemon that runs: of the status files in ``paths`` that can be read,
+    the first whose daemon is alive, else the most recently updated. Raises
+    :class:`StatusFileError` naming every place looked in when none can be read."""
+    from morris.app.errors import StatusFileError
+    from morris.daemon.status_file import read_status
+
+    found: list[tuple[Path, ServiceStatus]] = []
+    errors: list[str] = []
+    for path in paths:
+        try:
+            status = read_status(path)
+        except StatusFileError as exc:
+            errors.append(str(exc))
+            continue
+        if _process_alive(status.pid):
+            return path, status
+        found.append((path, status))
+    if found:
+        return max(found, key=lambda item: item[1].updated)
+    raise StatusFileError("; ".join(errors))
+
+
 def run_status(args: argparse.Namespace) -> int:
     """``morris status``: print the status file and the service state; 0 if it is running."""
     from morris.app.errors import StatusFileError
-    from morris.daemon.status_file import STATUS_FILE_NAME, default_status_path, read_status
+    from morris.app.paths import daemon_state_dirs
+    from morris.daemon.status_file import STATUS_FILE_NAME
 
-    path = default_status_path() if args.state_dir is None else args.state_dir / STATUS_FILE_NAME
     state = _service_state()
     if state is not None:
         print(f"service:      {state} (systemctl is-active morris)")
+    if args.state_dir is not None:
+        paths = [args.state_dir / STATUS_FILE_NAME]
+    else:
+        paths = [d / STATUS_FILE_NAME for d in daemon_state_dirs()]
     try:
-        status = read_status(path)
+        path, status = _running_status(paths)
     except StatusFileError as exc:
         print(f"no game status: {exc}")
         return STATUS_NOT_RUNNING if state not in (None, "active", "reloading") else STATUS_UNKNOWN
+    if len(paths) > 1:
+        print(f"{'status file:':<13} {path}")
     now = datetime.now(UTC)
     alive = _process_alive(status.pid)
     game = f"over: {status.outcome}" if status.outcome else f"{status.side_to_move or '-'} to move"

@@ -25,15 +25,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "new-game, takeback, hint and mode buttons; s sets up a new game; q quits.",
     )
     parser.add_argument("--config", metavar="FILE", help="the TOML configuration file")
-    parser.add_argument(
+    keep = parser.add_mutually_exclusive_group()
+    keep.add_argument(
         "--state-dir",
         metavar="DIR",
-        help="keep the unfinished game here across runs (and the log, sim.log)",
+        help="keep the unfinished game here across runs, and the log sim.log "
+        "(default: ~/.local/state/morris/sim, or $XDG_STATE_HOME/morris/sim)",
+    )
+    keep.add_argument(
+        "--no-save",
+        action="store_true",
+        help="keep nothing: the game is gone when the simulator quits",
     )
     parser.add_argument(
         "--log",
         metavar="FILE",
-        help="write the log here (default: sim.log in --state-dir, else no log)",
+        help="write the log here (default: sim.log in the state directory; none with --no-save)",
     )
     add_game_options(parser)
     parser.set_defaults(run=run)
@@ -62,21 +69,31 @@ def run(args: argparse.Namespace) -> int:
     """Load the configuration, start the app; return the exit code."""
     from morris.app.config import load_config
     from morris.app.errors import ConfigError
+    from morris.app.paths import sim_state_dir
 
+    overrides = {
+        "game_mode": args.mode,
+        "game_human": args.human,
+        "game_level": args.level,
+        "game_variant": args.variant,
+        "game_flying": args.flying,
+        "engine_seed": args.seed,
+        "hardware_backend": "sim",
+    }
     try:
-        config = load_config(args.config).with_overrides(
-            game_mode=args.mode,
-            game_human=args.human,
-            game_level=args.level,
-            game_variant=args.variant,
-            game_flying=args.flying,
-            engine_seed=args.seed,
-            hardware_backend="sim",
-        )
+        config = load_config(args.config).with_overrides(**overrides)
     except ConfigError as exc:
         print(f"morris: {exc}", file=sys.stderr)
         return 2
-    state_dir = Path(args.state_dir).expanduser() if args.state_dir else None
+    if args.no_save:
+        state_dir = None
+    else:
+        state_dir = Path(args.state_dir).expanduser() if args.state_dir else sim_state_dir()
+        try:
+            state_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"morris: cannot create the state directory {state_dir}: {exc}", file=sys.stderr)
+            return 2
     log_path = Path(args.log) if args.log else (state_dir / LOG_FILE_NAME if state_dir else None)
     try:
         _log_to_file(log_path)
@@ -84,9 +101,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"morris: cannot write the log {log_path}: {exc.strerror}", file=sys.stderr)
         return 2
 
+    from morris.app.controller import asked_settings
     from morris.tui.app import SimulatorApp
 
     logger.info("morris sim: %s", config.source)
-    app = SimulatorApp(config, state_dir=state_dir)
+    app = SimulatorApp(config, state_dir=state_dir, insist=asked_settings(overrides))
     app.run()
     return 0

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from device import BoardDevice, ButtonPress, SensorReading, Signal, StatusLight
 from hardware.runner import BoardRunner
 from morris.app.config import Config, load_config
-from morris.app.controller import Controller
+from morris.app.controller import Controller, asked_settings
 from morris.app.errors import ConfigError, DeviceFailed, HardwareUnavailable
 from morris.app.jobs import (
     ProcessRunner,
@@ -191,7 +191,14 @@ class Daemon:
             self.notifier.status("starting: reading the board")
             self._settle(device)  # a GPIO board's first debounced scan
             device.sensors()  # the board answers (a serial board waits for its hello)
-            controller = Controller(device, self.config, runner, store=self.store, now=self.clock())
+            controller = Controller(
+                device,
+                self.config,
+                runner,
+                store=self.store,
+                now=self.clock(),
+                insist=asked_settings(self.overrides),
+            )
             self.controller = controller
             device.when_changed = lambda reading: self.post("sensors", reading)
             device.when_pressed = lambda press: self.post("button", press)

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from morris.app.errors import StatusFileError
+from morris.app.paths import SERVICE_STATE_DIR
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ __all__ = [
 
 STATUS_FORMAT = 1
 STATUS_FILE_NAME = "status.json"
-DEFAULT_STATE_DIR = Path("/var/lib/morris")
+DEFAULT_STATE_DIR = SERVICE_STATE_DIR
 
 
 @dataclasses.dataclass(frozen=True)

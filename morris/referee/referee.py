@@ -505,7 +505,8 @@ class Referee:
         if by_pi:
             self._expected = None
         events.append(TurnAccepted(move, color, by_pi))
-        logger.info("accepted %s (%s)", move, "Pi" if by_pi else COLOR_NAMES[color])
+        # DEBUG: the controller logs the turn once it is saved.
+        logger.debug("accepted %s (%s)", move, "Pi" if by_pi else COLOR_NAMES[color])
         outcome = self.board.outcome()
         if outcome is not None:
             events.append(GameOver(outcome))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter, deque
+from collections.abc import Iterable
 from pathlib import Path
 from typing import ClassVar
 
@@ -118,9 +119,11 @@ class SimulatorApp(App[None]):
         state_dir: str | Path | None = None,
         autoplay: bool = True,
         threaded: bool | None = None,
+        insist: Iterable[str] = (),
     ) -> None:
         super().__init__()
         self.config = config or Config()
+        self.insist = frozenset(insist)
         self.state_dir = Path(state_dir) if state_dir is not None else None
         self.autoplay = autoplay
         self.threaded = autoplay if threaded is None else threaded
@@ -149,13 +152,14 @@ class SimulatorApp(App[None]):
             config=self.config,
             state_dir=self.state_dir,
             resume=resume,
+            insist=self.insist,
             runner=runner,
         )
         self.snapshot = sim.controller.snapshot(sim.now)
         self._last_event = None
         self._note_event(self.snapshot, sim.now)
         sim.controller.subscribe(self._on_snapshot)
-        if sim.controller.state.last_event == "resumed":
+        if sim.controller.resumed:
             # The saved game's pieces are put back on the board, as a person would.
             for name in sim.board.pieces():
                 sim.place(name)

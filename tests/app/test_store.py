@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from datetime import datetime
 from pathlib import Path
@@ -115,3 +116,34 @@ def test_finished_game_becomes_a_record(tmp_path: Path) -> None:
     assert record.board().position() == board.position()
     again = store.finish(board, white="Ann", black="morris level 5", now=datetime(2026, 11, 29))
     assert again != path  # two games in the same second are both kept
+
+
+def test_the_log_says_a_turn_was_played_only_after_it_is_saved(tmp_path: Path) -> None:
+    from morris.sim import Simulation
+
+    order: list[str] = []
+
+    class WatchedStore(GameStore):
+        def save(self, saved: SavedGame) -> None:
+            super().save(saved)
+            order.append(f"saved after {len(saved.board.move_stack)} turns")
+
+    class Journal(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if "d6" in record.getMessage():
+                order.append(record.getMessage())
+
+    journal = Journal(logging.DEBUG)
+    controller_log = logging.getLogger("morris.app.controller")
+    controller_log.addHandler(journal)
+    level = controller_log.level
+    controller_log.setLevel(logging.INFO)
+    try:
+        with Simulation(mode="referee", state_dir=tmp_path) as sim:
+            sim.controller.store = WatchedStore(tmp_path)
+            sim.place("d6")
+            sim.wait(2.0)
+    finally:
+        controller_log.removeHandler(journal)
+        controller_log.setLevel(level)
+    assert order == ["saved after 1 turns", "white played d6"]

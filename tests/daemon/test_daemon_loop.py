@@ -209,7 +209,8 @@ def test_stop_switches_the_lights_off_and_saves_the_game_which_resumes(
         controller = daemon2.controller
         assert controller is not None
         assert [str(m) for m in controller.board.move_stack] == ["d6"]
-        assert controller.state.last_event == "resumed"
+        assert controller.resumed
+        assert controller.state.last_event.startswith("resumed the saved game at turn 1")
         # The board was read before READY: it matches the game, nothing to set up.
         assert not controller.referee.is_guiding
         wait_until(lambda: pi_target in board2.lit_now(), f"the Pi's point {pi_target} again")

@@ -219,3 +219,51 @@ def test_status_command_asks_systemctl(
     args = morris_service.parse_args(["status", "--state-dir", str(tmp_path)])
     assert args.run(args) == code
     assert shown in capsys.readouterr().out
+
+
+def test_status_finds_a_daemon_run_by_hand_in_the_users_state_dir(
+    morris_service: argparse.ArgumentParser,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The installed service's directory holds a newer status of a daemon that is gone; the
+    # daemon that runs is the one started by hand, writing to ~/.local/state/morris.
+    service = tmp_path / "var-lib-morris"
+    service.mkdir()
+    child = subprocess.Popen(["true"])
+    child.wait()
+    write_status(
+        service / "status.json",
+        make_status(pid=child.pid, updated=datetime(2026, 11, 30, 9, 0, tzinfo=UTC)),
+    )
+    user = tmp_path / "state" / "morris"
+    user.mkdir(parents=True)
+    write_status(user / "status.json", make_status(pid=os.getpid(), last_event="white played d6"))
+    monkeypatch.setattr("morris.app.paths.SERVICE_STATE_DIR", service)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    args = morris_service.parse_args(["status"])
+    assert args.run(args) == 0
+    out = capsys.readouterr().out
+    assert f"pid {os.getpid()} running" in out
+    assert "white played d6" in out
+    assert str(user / "status.json") in out
+
+
+def test_status_without_any_status_file_names_where_it_looked(
+    morris_service: argparse.ArgumentParser,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr("morris.app.paths.SERVICE_STATE_DIR", tmp_path / "service")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    args = morris_service.parse_args(["status"])
+    assert args.run(args) == 4
+    out = capsys.readouterr().out
+    assert str(tmp_path / "service" / "status.json") in out
+    assert str(tmp_path / "state" / "morris" / "status.json") in out

@@ -471,3 +471,19 @@ def test_morris_sim_rejects_a_bad_config_with_exit_code_2(
     assert sim_command.run(_parse("--config", str(bad))) == 2
     assert "level" in capsys.readouterr().err
     assert sim_command.run(_parse("--config", str(tmp_path / "missing.toml"))) == 2
+
+
+def test_morris_sim_keeps_the_game_by_default_and_passes_the_flags_it_was_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[SimulatorApp] = []
+    monkeypatch.setattr(SimulatorApp, "run", lambda self: started.append(self))
+    monkeypatch.setattr(sim_command, "_log_to_file", lambda path: None)  # leave pytest's log
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert sim_command.run(_parse("--level", "4")) == 0
+    app = started.pop()
+    assert app.state_dir == tmp_path / "morris" / "sim"
+    assert app.state_dir.is_dir()
+    assert app.insist == {"level"}
+    assert sim_command.run(_parse("--no-save")) == 0
+    assert started.pop().state_dir is None
