@@ -248,7 +248,7 @@ TEMPLATE = """\
 mode = "vs-ai"
 # The colour the person plays against the Pi: "white" (moves first) or "black".
 human = "white"
-# The Pi's strength, 1 (a beginner can win) to 8 (the strongest). The mode button cycles it.
+# The Pi's strength, 1 (a beginner can win) to 9 (the strongest). The mode button cycles it.
 level = 5
 # {variants}.
 variant = "{standard}"

@@ -13,7 +13,7 @@
     [NoRemovalLimit "100"]
     [Termination "blocked"]
 
-    1. d6 f4 2. d2 b4 3. d7xf4 ... 1-0
+    1. d6 f4 2. d5 b4 3. d7xf4 ... 1-0
 
 A ``[Position "..."]`` tag (see :meth:`morris.core.board.Board.position`) gives a start other than
 the empty board. Reading also accepts a removal written as its own token after the move that
