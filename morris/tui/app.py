@@ -373,9 +373,9 @@ class SimulatorApp(App[None]):
             self.exit()
             return
         if self.state_dir is not None:
-            kept = f"it is kept in {self.state_dir} and resumes next time"
+            kept = f"It is kept in {self.state_dir} and resumes next time"
         else:
-            kept = "it is not saved (--no-save)"
+            kept = "It is not saved (--no-save)"
         self.push_screen(QuitScreen(f"Quit the game at turn {snap.fullmove}? {kept}."), self._quit)
 
     def _quit(self, confirmed: bool | None) -> None:
