@@ -118,10 +118,6 @@ class Snapshot:
     variant: str
     flying: bool
 
-    def changed_from(self, other: Snapshot | None) -> bool:
-        """Whether a display showing ``other`` must be redrawn for this one."""
-        return self != other
-
 
 Subscriber = Callable[[Snapshot], None]
 
@@ -628,7 +624,7 @@ class Controller:
         if not self._subscribers:
             return
         snapshot = self.snapshot(now)
-        if not snapshot.changed_from(self._published):
+        if snapshot == self._published:
             return
         self._published = snapshot
         for subscriber in list(self._subscribers):
