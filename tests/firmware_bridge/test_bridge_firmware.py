@@ -130,6 +130,7 @@ def lights(points: dict[int, int], status: dict[int, int] | None = None) -> byte
 def test_lights_blink_on_the_device_with_the_shared_timing() -> None:
     bench = Bench()
     bench.send(P.LIGHTS, lights({0: P.SIG_ON, 1: P.SIG_SLOW, 2: P.SIG_FAST}, {2: P.SIG_FAST}))
+    since = bench.fw.elapsed  # the tick that read the LIGHTS frame: the blinks start there
     seen = []
     for _ in range(2000):
         bench.run(1)
@@ -137,8 +138,8 @@ def test_lights_blink_on_the_device_with_the_shared_timing() -> None:
         seen.append((bench.sim.lit(0), bench.sim.lit(1), bench.sim.lit(2), bench.sim.lit(26), t))
     for on, slow, fast, status_fast, t in seen:
         assert on
-        assert slow == P.signal_lit(P.SIG_SLOW, t)
-        assert fast == P.signal_lit(P.SIG_FAST, t) == status_fast
+        assert slow == P.signal_lit(P.SIG_SLOW, t, since)
+        assert fast == P.signal_lit(P.SIG_FAST, t, since) == status_fast
     assert bench.sim.leds[0] == (0, 60, 0)
 
 
