@@ -143,6 +143,36 @@ def test_lights_blink_on_the_device_with_the_shared_timing() -> None:
     assert bench.sim.leds[0] == (0, 60, 0)
 
 
+@pytest.mark.parametrize("driver", ["ws2812", "hc595"])
+def test_a_new_blink_is_lit_at_once_and_unchanged_leds_keep_their_phase(driver: str) -> None:
+    bench = Bench(led_driver=driver)
+    bench.run(600)  # the dark half of a slow blink locked to boot
+    bench.send(P.LIGHTS, lights({1: P.SIG_SLOW}, {2: P.SIG_FAST}))
+    assert bench.sim.lit(1) and bench.sim.lit(26)  # lit in the tick that read the frame
+    first = bench.fw.elapsed
+    bench.run(700)  # LED 1 is dark now (lit first..first+500, dark until first+1000)
+    assert not bench.sim.lit(1)
+    bench.send(P.LIGHTS, lights({1: P.SIG_SLOW, 2: P.SIG_SLOW}, {2: P.SIG_FAST}))
+    second = bench.fw.elapsed
+    assert bench.sim.lit(2) and not bench.sim.lit(1)  # the new one lit, the old one untouched
+    for _ in range(1500):
+        bench.run(1)
+        t = bench.fw.elapsed
+        assert bench.sim.lit(1) == P.signal_lit(P.SIG_SLOW, t, first), t
+        assert bench.sim.lit(2) == P.signal_lit(P.SIG_SLOW, t, second), t
+        assert bench.sim.lit(26) == P.signal_lit(P.SIG_FAST, t, first), t
+
+
+def test_lights_after_the_host_came_back_blink_from_that_moment() -> None:
+    bench = Bench()
+    bench.send(P.LIGHTS, lights({4: P.SIG_SLOW}))
+    bench.run(3300)  # the host is silent: everything off
+    assert not bench.sim.lit(4)
+    bench.run(350)
+    bench.send(P.LIGHTS, lights({4: P.SIG_SLOW}))
+    assert bench.sim.lit(4)
+
+
 def test_leds_are_written_only_on_a_change() -> None:
     bench = Bench()
     bench.send(P.LIGHTS, lights({0: P.SIG_ON, 5: P.SIG_SLOW}))
