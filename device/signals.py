@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Hashable, Mapping
 from typing import Generic, TypeVar
 
 __all__ = ["BLINK_TIMING", "BlinkClock", "Signal", "StatusLight", "next_blink_edge", "signal_level"]
@@ -171,6 +171,3 @@ class BlinkClock(Generic[K]):
             (next_blink_edge(signal, since, now) for signal, since in self._phases),
             default=math.inf,
         )
-
-    def __iter__(self) -> Iterator[K]:
-        return iter(self._signals)
