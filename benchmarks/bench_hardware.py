@@ -1,6 +1,7 @@
-"""Figures for the hardware layer: scan and refresh CPU, latency to notification, sim speed.
+"""Figures for the hardware layer: scan and refresh CPU, latency to notification, turn to lights,
+sim speed.
 
-    python benchmarks/bench_hardware.py [--seconds 3]
+    python benchmarks/bench_hardware.py [--seconds 3] [--samples 200]
 
 CPU use is measured with time.process_time() while a BoardRunner drives a board on gpiozero's
 MockFactory in real time (a mock pin costs less than an lgpio call on a Pi, so treat the figures
@@ -21,6 +22,12 @@ from device import POINT_NAMES, SensorReading, Signal
 from hardware import load_profile, open_board
 from hardware.mockboard import SimulatedBoard
 from hardware.runner import BoardRunner
+from morris.app.config import Config
+from morris.sim import Simulation
+
+#: A referee game whose last placement closes the mill a7-d7-g7: black's a1 and g1 then blink.
+_MILL_GAME = ("a7", "a1", "d7", "g1")
+_MILL_CLOSING = "g7"
 
 
 def cpu_share(
@@ -92,6 +99,52 @@ def latency_real(samples: int = 30) -> tuple[float, float]:
     return statistics.median(delays), max(delays)
 
 
+def turn_to_lights(profile_name: str, samples: int) -> list[float]:
+    """From the sensed change that completes a turn to the first visible change of the LEDs, in
+    virtual time, in seconds, measured from the moment the referee's debounce lets the change
+    stand (the reading's time + ``referee.debounce``): what ``accept_delay`` counts from.
+
+    Each sample is a fresh referee game on the simulated board whose last placement closes a
+    mill, at a random instant against the blink period and the scan; the first visible change is
+    the first level change read back from the pins of any point LED.
+    """
+    rng = random.Random(2)
+    debounce = Config().referee.debounce
+    return [_mill_to_lights(profile_name, rng) - debounce for _ in range(samples)]
+
+
+def _mill_to_lights(profile_name: str, rng: random.Random) -> float:
+    """One sample of :func:`turn_to_lights`: the sensor report of the mill -> the first LED edge."""
+    with Simulation(mode="referee", profile=profile_name) as sim:
+        for point in _MILL_GAME:
+            sim.place(point)
+            sim.wait(1.0)
+        sim.wait(rng.uniform(0.0, 1.0))  # any phase of the blink period...
+        sim.wait(rng.uniform(0.0, 0.01))  # ... and of the scan
+        device = sim.hardware.device
+        report = device.when_changed
+        assert report is not None
+        sensed: list[float] = []
+
+        def record(reading: SensorReading) -> None:
+            if _MILL_CLOSING in reading.occupied and not sensed:
+                sensed.append(reading.timestamp)
+            report(reading)
+
+        device.when_changed = record
+        sim.place(_MILL_CLOSING)
+        sim.wait(1.5)
+        history = sim.hardware.circuit.history
+        first = min(t for p in POINT_NAMES for t, _ in history[p] if t > sensed[0])
+        return first - sensed[0]
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
+
+
 def sim_speed(profile_name: str, virtual_seconds: float = 300.0) -> float:
     """Real seconds to run ``virtual_seconds`` of a simulated board with blinking LEDs."""
     with SimulatedBoard(profile_name) as sim:
@@ -107,6 +160,7 @@ def sim_speed(profile_name: str, virtual_seconds: float = 300.0) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="real seconds per CPU figure")
+    parser.add_argument("--samples", type=int, default=200, help="turns per turn-to-lights figure")
     args = parser.parse_args()
     s = args.seconds
     print("CPU use in real time (BoardRunner on MockFactory, one core = 100 %):")
@@ -132,6 +186,22 @@ def main() -> None:
         )
     median, worst = latency_real()
     print(f"  real time, 100 Hz, runner thread: median {median:.1f} ms, max {worst:.1f} ms")
+    referee = Config().referee
+    print(
+        f"Turn -> lights (a mill closed at a random instant; from the settled change, i.e. the "
+        f"sensor report + debounce {referee.debounce:g} s; target accept_delay "
+        f"{referee.accept_delay:g} s + one scan period):"
+    )
+    for name in ("shift-register", "matrix", "direct"):
+        delays = turn_to_lights(name, args.samples)
+        scan = 1.0 / load_profile(name).scan_hz
+        p99 = percentile(delays, 0.99)
+        print(
+            f"  {name}: min {min(delays) * 1000:.1f} ms, p50 {percentile(delays, 0.5) * 1000:.1f}"
+            f" ms, p99 {p99 * 1000:.1f} ms, max {max(delays) * 1000:.1f} ms "
+            f"({'meets' if p99 <= referee.accept_delay + scan + 1e-9 else 'misses'} the target "
+            f"{(referee.accept_delay + scan) * 1000:.0f} ms)"
+        )
     print("Simulator speed (300 virtual seconds, LEDs blinking, a piece moved every 7 s):")
     for name in ("shift-register", "matrix", "direct"):
         print(f"  {name}: {sim_speed(name):.2f} s real")

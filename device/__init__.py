@@ -1,6 +1,7 @@
 """The device vocabulary shared by every board backend, importing no gpiozero and no serial.
 
-Point names in matrix order (:data:`POINT_NAMES`), the LED signals and their blink timing, the
+Point names in matrix order (:data:`POINT_NAMES`), the LED signals, their blink timing and the
+per-LED blink phases every backend keeps (:class:`BlinkClock`), the
 status lights and buttons, what a board reports (:class:`SensorReading`, :class:`ButtonPress`),
 the interface every backend implements (:class:`BoardDevice`, :class:`BoardBase`) and the errors
 root :class:`DeviceError`. The virtual clock of every simulation is :mod:`device.clock` (imported
@@ -15,12 +16,20 @@ from device.events import ButtonName, ButtonPress, SensorReading
 from device.exc import BoardClosed, DeviceError, UnknownPoint
 from device.interface import BoardBase, BoardDevice
 from device.points import POINT_INDEX, POINT_NAMES, check_point, names_of_mask
-from device.signals import BLINK_TIMING, Signal, StatusLight, signal_level
+from device.signals import (
+    BLINK_TIMING,
+    BlinkClock,
+    Signal,
+    StatusLight,
+    next_blink_edge,
+    signal_level,
+)
 
 __all__ = [
     "BLINK_TIMING",
     "POINT_INDEX",
     "POINT_NAMES",
+    "BlinkClock",
     "BoardBase",
     "BoardClosed",
     "BoardDevice",
@@ -33,5 +42,6 @@ __all__ = [
     "UnknownPoint",
     "check_point",
     "names_of_mask",
+    "next_blink_edge",
     "signal_level",
 ]

@@ -2,7 +2,9 @@
 
 The device does the blinking; the host keeps one code per point LED and per status LED and a
 generation that changes with every change of them, so a heartbeat naming an older generation
-tells the host the device missed a LIGHTS frame.
+tells the host the device missed a LIGHTS frame. The blink phase does not travel: the device
+starts an LED's blink lit when its code changes (PROTOCOL.md, version 1.1), so resending the same
+codes changes nothing visible.
 """
 
 from __future__ import annotations

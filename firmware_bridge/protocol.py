@@ -32,7 +32,7 @@ except ImportError:
 #: Protocol version spoken here: (major, minor). A peer with another *major* is refused; minor
 #: versions only add frame types and append fields to payloads, which older peers ignore.
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 0
+PROTOCOL_MINOR = 1
 
 #: Largest decoded frame (type + payload + CRC), in bytes.
 MAX_FRAME = 256
@@ -72,7 +72,7 @@ SIG_ON = 1
 SIG_SLOW = 2
 SIG_FAST = 3
 
-#: Blink (period, time on) in milliseconds, the same as device.BLINK_TIMING.
+#: Blink (period, time on) in milliseconds, the same as device.BLINK_TIMING: lit first.
 BLINK_MS = {SIG_SLOW: (1000, 500), SIG_FAST: (250, 125)}
 
 # LED drivers announced in HELLO.
@@ -423,11 +423,14 @@ def seq_delta(new: int, old: int) -> int:
     return ((new - old + 0x8000) & 0xFFFF) - 0x8000
 
 
-def signal_lit(code: int, time_ms: int) -> bool:
-    """Whether an LED showing signal ``code`` is lit at ``time_ms`` (phases locked to 0)."""
+def signal_lit(code: int, time_ms: int, since_ms: int) -> bool:
+    """Whether an LED showing signal ``code`` since ``since_ms`` is lit at ``time_ms``.
+
+    A blink starts lit when the LED takes the code, as ``device.signal_level`` has it.
+    """
     if code == SIG_OFF:
         return False
     timing = BLINK_MS.get(code)
     if timing is None:
         return True
-    return time_ms % timing[0] < timing[1]
+    return (time_ms - since_ms) % timing[0] < timing[1]

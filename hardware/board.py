@@ -2,9 +2,10 @@
 
 Time reaches the board only through :meth:`GpioBoard.poll`: each call does what is due at ``now``
 (a full input scan with debouncing, one row of the LED matrix, a blink edge on direct or 74HC595
-LEDs) and returns when it next needs to be called. Blinking is computed from
-:func:`~device.signal_level`, so phases are locked to t = 0 and a run in virtual time
-is deterministic. On a real board :class:`hardware.runner.BoardRunner` calls ``poll``.
+LEDs) and returns when it next needs to be called. Blinking follows a :class:`~device.BlinkClock`:
+an LED whose signal changes starts its blink lit at that moment (a new signal is visible at
+once), the others keep their phase, and a run in virtual time is deterministic. On a real board
+:class:`hardware.runner.BoardRunner` calls ``poll``.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from device import (
-    BLINK_TIMING,
     POINT_NAMES,
+    BlinkClock,
     BoardBase,
     ButtonName,
     ButtonPress,
@@ -27,7 +28,6 @@ from device import (
     Signal,
     StatusLight,
     check_point,
-    signal_level,
 )
 from hardware.profiles import ChainOutput, Crossing, Matrix, Profile, load_profile
 from hardware.wiring import (
@@ -54,22 +54,6 @@ def _crossings(matrix: Matrix, wires: Mapping[Hashable, Any]) -> dict[tuple[int,
         for key, w in wires.items()
         if isinstance(w, Crossing)
     }
-
-
-def next_blink_edge(signals: set[Signal], now: float) -> float:
-    """The first time after ``now`` at which an LED showing one of ``signals`` changes level."""
-    best = math.inf
-    for signal in signals:
-        timing = BLINK_TIMING.get(signal)
-        if timing is None:
-            continue
-        period, on_time = timing
-        base = math.floor(now / period) * period
-        for edge in (base + on_time, base + period, base + period + on_time):
-            if edge > now:
-                best = min(best, edge)
-                break
-    return best
 
 
 class GpioBoard(BoardBase):
@@ -107,8 +91,7 @@ class GpioBoard(BoardBase):
         self._scan_period = 1.0 / profile.scan_hz
         rows = self._output_matrix.row_count if self._output_matrix else 1
         self._slot_period = 1.0 / (profile.refresh_hz * rows)
-        self._signals: dict[Hashable, Signal] = {}
-        self._blinking: set[Signal] = set()
+        self._lights: BlinkClock[Hashable] = BlinkClock()
         self._dirty = True
         self._occupied: frozenset[str] = frozenset()
         self._pressed: frozenset[ButtonName] = frozenset()
@@ -177,21 +160,18 @@ class GpioBoard(BoardBase):
             check_point(name)
         with self._lock:
             self._check_open()
-            for name in POINT_NAMES:
-                self._signals[name] = Signal(lights.get(name, Signal.OFF))
-            self._outputs_changed()
+            self._outputs_changed({name: lights.get(name, Signal.OFF) for name in POINT_NAMES})
 
     def set_status(self, light: StatusLight, signal: Signal) -> None:
         """Show ``signal`` on one status LED (a status LED the profile does not wire is ignored)."""
         with self._lock:
             self._check_open()
-            self._signals[("status", StatusLight(light))] = Signal(signal)
-            self._outputs_changed()
+            self._outputs_changed({("status", StatusLight(light)): signal})
 
     def signal(self, key: str | StatusLight) -> Signal:
         """The signal last commanded for a point or a status light (not what the LED shows)."""
         lookup: Hashable = ("status", key) if isinstance(key, StatusLight) else key
-        return self._signals.get(lookup, Signal.OFF)
+        return self._lights.signal(lookup)
 
     def poll(self, now: float) -> float:
         """Do what is due at ``now``; return when to be called next.
@@ -213,10 +193,9 @@ class GpioBoard(BoardBase):
                 slot_time = self._origin + self._slot_index * self._slot_period
                 if now >= slot_time:
                     rows = self._output_matrix.row_count
-                    signals = self._signals
+                    lights = self._lights
                     self._output_matrix.show_row(
-                        self._slot_index % rows,
-                        lambda key: signal_level(signals.get(key, Signal.OFF), now),
+                        self._slot_index % rows, lambda key: lights.level(key, now)
                     )
                     self._slot_index += 1
                     if self._origin + self._slot_index * self._slot_period <= now:
@@ -227,8 +206,10 @@ class GpioBoard(BoardBase):
                             self._slot_index += rows
                 deadline = min(deadline, self._origin + self._slot_index * self._slot_period)
             self._apply_outputs(now)
-            if self._blinking and (self._chain is not None or self._direct_outputs is not None):
-                deadline = min(deadline, next_blink_edge(self._blinking, now))
+            if self._lights.blinking and (
+                self._chain is not None or self._direct_outputs is not None
+            ):
+                deadline = min(deadline, self._lights.next_edge(now))
             self.next_poll = deadline
         for reading in readings:
             if self.when_changed is not None:
@@ -265,24 +246,22 @@ class GpioBoard(BoardBase):
                     presses.append(ButtonPress(button, now))
                     logger.debug("button %s pressed at %.3f", button.value, now)
 
-    def _levels(self, now: float) -> dict[Hashable, bool]:
-        return {key: signal_level(sig, now) for key, sig in self._signals.items()}
-
-    def _outputs_changed(self) -> None:
-        self._blinking = {s for s in self._signals.values() if s in BLINK_TIMING}
-        self._dirty = True
+    def _outputs_changed(self, signals: Mapping[Hashable, Signal]) -> None:
+        # The clock's time, not the last poll's: a changed LED's blink starts lit now.
         now = self._clock()
         self.now = now
-        self._apply_outputs(now)
+        if self._lights.show(signals, now):
+            self._dirty = True
+            self._apply_outputs(now)
 
     def _apply_outputs(self, now: float) -> None:
         """Drive the direct and 74HC595 LEDs (the LED matrix is driven row by row in poll)."""
         if self._chain is None and self._direct_outputs is None:
             return
-        if not self._blinking and not self._dirty:
+        if not self._lights.blinking and not self._dirty:
             return  # steady lights are already on the pins
         self._dirty = False
-        levels = self._levels(now)
+        levels = self._lights.levels(now)
         if self._chain is not None:
             self._chain.write(levels)
         if self._direct_outputs is not None:

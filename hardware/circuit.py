@@ -251,9 +251,13 @@ class BoardCircuit:
     # -- the sensors -----------------------------------------------------------------------
 
     def set_present(self, key: Hashable, present: bool, at: float) -> None:
-        """From time ``at`` on, a magnet is (or is not) over the input ``key``."""
+        """From time ``at`` on, a magnet is (or is not) over the input ``key``.
+
+        Changes at one instant take effect in the order they are made (the last one stands).
+        """
         timeline = self._timeline.setdefault(key, [(float("-inf"), False)])
-        bisect.insort(timeline, (at, present))
+        # Ordered by time alone: after every entry at ``at``, never sorted by the value.
+        bisect.insort_right(timeline, (at, present), key=lambda entry: entry[0])
 
     def is_present(self, key: Hashable, at: float) -> bool:
         """Whether a magnet is over ``key`` at ``at`` (ignoring faults and noise)."""

@@ -4,7 +4,9 @@
 :func:`decode_signal` turns the last :data:`DECODE_WINDOW` seconds of them back into a
 :class:`~device.Signal`. No edge: steady on or off from the level; edges in a run less than
 0.3 s apart: fast; otherwise slow. A signal is decoded right once it has been shown for the
-whole window; until then a blinking LED may read as its current level.
+whole window; until then a blinking LED may read as its current level. Every backend starts a
+blink lit (:func:`device.signal_level`), so a new blink never reads ``off``: after a dark LED, a
+slow blink reads ``on`` for its first half-period, then ``slow``.
 
 >>> decode_signal([(float("-inf"), False), (0.0, True), (0.5, False), (1.0, True)], 1.2)
 <Signal.SLOW: 'slow'>

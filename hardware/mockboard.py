@@ -9,7 +9,8 @@ built with some wires swapped.
 
 Time is virtual. :meth:`SimulatedBoard.advance` polls the device at every deadline up to a time.
 Decoding needs :data:`~hardware.leddecoder.DECODE_WINDOW` (one slow blink period, 1 s) of polls
-after the last change of an LED's signal: until then a blinking LED may read as its current level.
+after the last change of an LED's signal: until then a blinking LED may read as its current level
+(lit: a blink starts lit). What the person does at one instant happens in the order called.
 
 >>> board = SimulatedBoard()
 >>> board.place("d6")

@@ -13,7 +13,7 @@ try:
 except ImportError:  # on the Pico, protocol.py sits beside this file
     import protocol as P  # type: ignore[import-not-found,no-redef]
 
-FIRMWARE_VERSION = (1, 0, 0)
+FIRMWARE_VERSION = (1, 1, 0)
 
 # MicroPython's ticks_ms() wraps at 2**30; all arithmetic on raw ticks goes through ticks_diff.
 TICKS_PERIOD = 1 << 30
@@ -180,6 +180,9 @@ class Firmware:
         self.button_seq = 0
         self.points = bytearray(self.n_points)
         self.status = bytearray(max(self.n_status, 0))
+        # Per LED (points, then status), the ms since boot at which it took its code: its blink
+        # starts lit then, so a new signal shows at once and an unchanged one keeps its phase.
+        self.since = [0] * (self.n_points + len(self.status))
         self.generation = 0
         self.host_seen = None
         self.frames_in = 0
@@ -230,10 +233,7 @@ class Firmware:
         if self.host_seen is not None and t - self.host_seen > self.host_timeout:
             self.host_seen = None  # the Pi is gone: show nothing stale until it returns
             self.generation = 0
-            for i in range(len(self.points)):
-                self.points[i] = P.SIG_OFF
-            for i in range(len(self.status)):
-                self.status[i] = P.SIG_OFF
+            self.set_lights(b"", b"", t)
         if t >= self._next_heartbeat:
             self._next_heartbeat = t + self.heartbeat_ms
             self.send(P.HEARTBEAT, P.pack_heartbeat(t, self.sensor_seq, self.generation))
@@ -260,18 +260,34 @@ class Firmware:
             return
         frame = bytearray(self.leds.count)
         lit = P.signal_lit
+        since = self.since
         for i, code in enumerate(self.points):
-            if lit(code, t):
+            if lit(code, t, since[i]):
                 frame[i] = code
         base = self.n_points
         for i, code in enumerate(self.status):
-            if lit(code, t):
+            if lit(code, t, since[base + i]):
                 frame[base + i] = code
         if frame != self._shown:
             self._shown = frame
             self.leds.write(frame)
         if self.link_led is not None:
             self.link_led.value(1 if self.host_seen is not None else 0)
+
+    def set_lights(self, points, status, t):
+        """Show these codes (missing ones off) from ``t`` on; a changed LED's blink starts lit."""
+        since = self.since
+        for i in range(len(self.points)):
+            code = points[i] if i < len(points) else P.SIG_OFF
+            if self.points[i] != code:
+                self.points[i] = code
+                since[i] = t
+        base = self.n_points
+        for i in range(len(self.status)):
+            code = status[i] if i < len(status) else P.SIG_OFF
+            if self.status[i] != code:
+                self.status[i] = code
+                since[base + i] = t
 
     # --- input ----------------------------------------------------------------------------
 
@@ -303,10 +319,7 @@ class Firmware:
             self.send(P.SNAPSHOT, P.pack_snapshot(self.sensor_seq, t, self.sensors.stable))
         elif ftype == P.LIGHTS:
             generation, points, status = P.unpack_lights(payload)
-            for i in range(len(self.points)):
-                self.points[i] = points[i] if i < len(points) else P.SIG_OFF
-            for i in range(len(self.status)):
-                self.status[i] = status[i] if i < len(status) else P.SIG_OFF
+            self.set_lights(points, status, t)
             self.generation = generation
         elif ftype == P.CONTROL:
             command = P.unpack_control(payload)

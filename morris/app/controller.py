@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from device import BoardDevice, ButtonName, Signal, StatusLight
+from device import BlinkClock, BoardDevice, ButtonName, Signal, StatusLight
 from morris.app.config import Config
 from morris.app.jobs import SearchJob, SearchRunner
 from morris.app.store import GameStore, SavedGame
@@ -92,8 +92,13 @@ class Snapshot:
     in_hand: Mapping[str, int]
     #: The signal of every one of the 24 point LEDs, by point name.
     lights: Mapping[str, Signal]
+    #: Since when each point LED shows its signal: its blink starts lit then, as on the board
+    #: (:func:`device.signal_level`).
+    lights_since: Mapping[str, float]
     #: The signal of every status LED.
     status: Mapping[StatusLight, Signal]
+    #: Since when each status LED shows its signal.
+    status_since: Mapping[StatusLight, float]
     #: ``"vs-ai"`` or ``"referee"``.
     mode: str
     #: The person's colour against the Pi (``"white"`` or ``"black"``).
@@ -186,8 +191,9 @@ class Controller:
         self._overlay: dict[int, Signal] = {}
         self._overlay_until = 0.0
         self._pending_mode: tuple[str, int] | None = None
-        self._shown: dict[str, Signal] | None = None
-        self._shown_status: dict[StatusLight, Signal] = {}
+        # What the LEDs were told to show, and since when (the phase of their blinks).
+        self._shown: BlinkClock[str] = BlinkClock()
+        self._shown_status: BlinkClock[StatusLight] = BlinkClock()
         self._finished_saved = False
         self._subscribers: list[Subscriber] = []
         self._published: Snapshot | None = None
@@ -551,13 +557,11 @@ class Controller:
         """Send the lights to the device where they changed, and tell the subscribers."""
         self._rendered_at = now
         lights = self.lights(now)
-        if lights != self._shown:
+        if self._shown.show(lights, now):
             self.device.show(lights)
-            self._shown = lights
         for light, signal in self.status().items():
-            if self._shown_status.get(light) is not signal:
+            if self._shown_status.show({light: signal}, now):
                 self.device.set_status(light, signal)
-                self._shown_status[light] = signal
         self._publish(now)
 
     # -- watching -------------------------------------------------------------------------
@@ -572,6 +576,7 @@ class Controller:
         first_turn = board.turn if played % 2 == 0 else not board.turn
         black_turns = played // 2 if first_turn == WHITE else (played + 1) // 2
         first_fullmove = board.fullmove_number - black_turns
+        lights, status = self.lights(now), self.status()
         return Snapshot(
             position=board.position(),
             moves=tuple(str(m) for m in board.move_stack),
@@ -581,8 +586,10 @@ class Controller:
             turn=COLOR_NAMES[board.turn],
             pieces={name: COLOR_NAMES[colour] for name, colour in board.pieces().items()},
             in_hand={COLOR_NAMES[c]: board.pieces_in_hand(c) for c in (WHITE, BLACK)},
-            lights=self.lights(now),
-            status=self.status(),
+            lights=lights,
+            lights_since=self._shown.since_each(lights, now),
+            status=status,
+            status_since=self._shown_status.since_each(status, now),
             mode=self.mode,
             human=self.human,
             level=self.level,

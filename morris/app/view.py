@@ -2,7 +2,9 @@
 
 A point shows the game's piece there (its colour is known to the game, never to the sensors), a
 magnet the game does not know (``unknown``), or a piece of the game lifted off the wood, and its
-LED's signal, blinking in time. The terminal UI draws these; the web companion will too.
+LED's signal, blinking in time from the moment it took that signal (a blink starts lit, as on
+every board backend: :func:`device.signal_level`). The terminal UI draws these; the web
+companion will too.
 """
 
 from __future__ import annotations
@@ -32,11 +34,14 @@ def point_views(
     pieces: Mapping[str, str],
     present: Iterable[str],
     lights: Mapping[str, Signal],
+    since: Mapping[str, float],
     now: float,
 ) -> dict[str, PointView]:
     """Every point's view: the game's ``pieces`` (point name -> colour, as in
     :attr:`Snapshot.pieces <morris.app.controller.Snapshot.pieces>`), the magnets ``present``
-    on the wood, the LED ``lights`` blinking at time ``now``."""
+    on the wood, the LED ``lights`` at time ``now``, each blinking from the time ``since`` gives
+    for it (:attr:`Snapshot.lights_since <morris.app.controller.Snapshot.lights_since>`; a
+    point not named there blinks from ``now``)."""
     present = frozenset(present)
     views = {}
     for name in POINT_NAMES:
@@ -47,6 +52,6 @@ def point_views(
             piece=(colour or "unknown") if on_wood else None,
             lifted=colour if colour is not None and not on_wood else None,
             signal=signal,
-            lit=signal_level(signal, now),
+            lit=signal_level(signal, now, since.get(name, now)),
         )
     return views

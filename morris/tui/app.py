@@ -422,14 +422,14 @@ class SimulatorApp(App[None]):
         """Show the controller's snapshot in every widget."""
         now = self.sim.now
         snap = self.snapshot
-        views = point_views(snap.pieces, self._present(), snap.lights, now)
+        views = point_views(snap.pieces, self._present(), snap.lights, snap.lights_since, now)
         if not self._drawn:
             return
         self.query_one(BoardView).show(views)
         events_text = Text("Events\n", Style(bold=True))
         events_text.append("\n".join(self.events), Style(color="#c0c0c0"))
         self._show("game", self.game_text())
-        self._show("leds", status_text(snap.status, now))
+        self._show("leds", status_text(snap.status, snap.status_since, now))
         self._show("events", events_text)
         self._show("legend", legend(now))
         self.sub_title = self.mode_text()

@@ -25,7 +25,7 @@ def legend(now: float) -> Text:
         (Signal.FAST, "wrong: put back / take off"),
     ):
         text.append(" ")
-        text.append_text(_swatch(signal_level(signal, now)))
+        text.append_text(_swatch(signal_level(signal, now, since=0.0)))  # a sample
         text.append(f" {signal.value:<5} {meaning}\n")
     text.append("Pieces\n", Style(bold=True))
     for pieces, meaning in (
@@ -44,8 +44,10 @@ def legend(now: float) -> Text:
     return text
 
 
-def status_text(status: Mapping[StatusLight, Signal], now: float) -> Text:
-    """The four status LEDs, each lit or dark at ``now``."""
+def status_text(
+    status: Mapping[StatusLight, Signal], since: Mapping[StatusLight, float], now: float
+) -> Text:
+    """The four status LEDs, each lit or dark at ``now`` (blinking from its ``since``)."""
     text = Text()
     names = {
         StatusLight.TURN: "turn",
@@ -56,7 +58,7 @@ def status_text(status: Mapping[StatusLight, Signal], now: float) -> Text:
     text.append("LEDs   ", Style(bold=True))
     for i, (light, label) in enumerate(names.items()):
         signal = status.get(light, Signal.OFF)
-        lit = signal_level(signal, now)
+        lit = signal_level(signal, now, since.get(light, now))
         if i == 2:
             text.append("\n       ")
         text.append(

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from morris.app.view import point_views
 from morris.core import Board, Move
 from morris.engine.levels import MAX_LEVEL
 from morris.sim import Simulation
@@ -91,6 +94,30 @@ def test_after_the_persons_mill_every_removable_piece_blinks_slow(tmp_path: Path
         play(sim, "g4-g1")
         # The pieces of the mill a7-d7-g7 are protected and stay dark.
         assert shown(sim) == {"b4": "slow", "d6": "slow", "f2": "slow"}
+
+
+@pytest.mark.parametrize("phase", [0.0, 0.25, 0.5, 0.75])
+def test_a_person_looking_1s_after_a_mill_sees_the_removable_pieces_blink(
+    tmp_path: Path, phase: float
+) -> None:
+    # Whatever the instant against the blink's period, the removable pieces light up as soon as
+    # the mill is accepted (0.6 s after the slide) and are lit when the person looks at 1.0 s;
+    # they used to stay dark for up to half a period, then look steady.
+    board = Board(position(white="a1 d1 g4 c3", black="a7 d7 g7 b4 d6 f2"))
+    removable = {"b4", "d6", "f2"}
+    with resumed(tmp_path, board, mode="vs-ai", human="white", search=scripted([])) as sim:
+        sim.wait(phase)
+        sim.move("g4", "g1")
+        finished = sim.now
+        sim.wait(1.0)
+        assert set(shown(sim)) == removable  # visible at a glance
+        circuit, now = sim.hardware.circuit, sim.hardware.now
+        assert all(circuit.level(point, now) for point in removable)  # lit this instant
+        for point in removable:
+            first = next((t, lit) for t, lit in circuit.history[point] if t > finished)
+            assert first[1] and first[0] - finished < 0.7  # its first visible level is lit
+        sim.wait(0.5)  # watching on: half a period later the blink shows
+        assert shown(sim) == dict.fromkeys(removable, "slow")
 
 
 def test_a_lifted_piece_shows_its_legal_targets(tmp_path: Path) -> None:
@@ -261,3 +288,21 @@ def test_the_mode_button_reaches_referee_mode_at_the_next_game() -> None:
         sim.press("mode")  # from referee back to the Pi at level 1, next game
         sim.wait(SETTLE)
         assert sim.controller.mode == "referee"
+
+
+# -- what a display draws ----------------------------------------------------------------------
+
+
+def test_a_display_blinks_in_step_with_the_board(tmp_path: Path) -> None:
+    # The terminal UI draws from the controller's snapshot: its blinks start where the LEDs' do.
+    board = Board(position(white="a1 d1 g4 c3", black="a7 d7 g7 b4 d6 f2"))
+    with resumed(tmp_path, board, mode="vs-ai", human="white", search=scripted([])) as sim:
+        sim.wait(0.6)
+        sim.move("g4", "g1")
+        for _ in range(40):
+            sim.wait(0.05)
+            now = sim.now
+            snap = sim.controller.snapshot(now)
+            views = point_views(snap.pieces, sim.sensed, snap.lights, snap.lights_since, now)
+            for point in ("b4", "d6", "f2", "a1", "g1"):
+                assert views[point].lit == sim.hardware.circuit.level(point, now), (point, now)

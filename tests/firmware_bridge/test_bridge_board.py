@@ -42,7 +42,7 @@ def test_handshake_reads_the_firmware_and_the_initial_snapshot() -> None:
         info = board.firmware_info
         assert info is not None
         assert (info.sensors, info.leds, info.status_lights, info.buttons) == (24, 28, 4, 4)
-        assert info.led_driver == "ws2812" and info.firmware_version == "1.0.0"
+        assert info.led_driver == "ws2812" and info.firmware_version == "1.1.0"
         assert info.protocol == (P.PROTOCOL_MAJOR, P.PROTOCOL_MINOR)
         # Taken as the starting position, not reported as a change.
         assert board.sensors() == {"d6", "a1"}
@@ -121,7 +121,7 @@ def test_a_newer_protocol_major_is_refused(device: PtyDevice) -> None:
     thread = threading.Thread(target=keep_saying_hello, daemon=True)
     thread.start()
     try:
-        with pytest.raises(ProtocolVersionError, match=r"protocol 2\.0"):
+        with pytest.raises(ProtocolVersionError, match=rf"protocol 2\.{P.PROTOCOL_MINOR}"):
             SerialBoard(device.url, hello_timeout=PROMPT)
     finally:
         stop.set()

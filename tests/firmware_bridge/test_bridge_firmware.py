@@ -130,6 +130,7 @@ def lights(points: dict[int, int], status: dict[int, int] | None = None) -> byte
 def test_lights_blink_on_the_device_with_the_shared_timing() -> None:
     bench = Bench()
     bench.send(P.LIGHTS, lights({0: P.SIG_ON, 1: P.SIG_SLOW, 2: P.SIG_FAST}, {2: P.SIG_FAST}))
+    since = bench.fw.elapsed  # the tick that read the LIGHTS frame: the blinks start there
     seen = []
     for _ in range(2000):
         bench.run(1)
@@ -137,9 +138,39 @@ def test_lights_blink_on_the_device_with_the_shared_timing() -> None:
         seen.append((bench.sim.lit(0), bench.sim.lit(1), bench.sim.lit(2), bench.sim.lit(26), t))
     for on, slow, fast, status_fast, t in seen:
         assert on
-        assert slow == P.signal_lit(P.SIG_SLOW, t)
-        assert fast == P.signal_lit(P.SIG_FAST, t) == status_fast
+        assert slow == P.signal_lit(P.SIG_SLOW, t, since)
+        assert fast == P.signal_lit(P.SIG_FAST, t, since) == status_fast
     assert bench.sim.leds[0] == (0, 60, 0)
+
+
+@pytest.mark.parametrize("driver", ["ws2812", "hc595"])
+def test_a_new_blink_is_lit_at_once_and_unchanged_leds_keep_their_phase(driver: str) -> None:
+    bench = Bench(led_driver=driver)
+    bench.run(600)  # the dark half of a slow blink locked to boot
+    bench.send(P.LIGHTS, lights({1: P.SIG_SLOW}, {2: P.SIG_FAST}))
+    assert bench.sim.lit(1) and bench.sim.lit(26)  # lit in the tick that read the frame
+    first = bench.fw.elapsed
+    bench.run(700)  # LED 1 is dark now (lit first..first+500, dark until first+1000)
+    assert not bench.sim.lit(1)
+    bench.send(P.LIGHTS, lights({1: P.SIG_SLOW, 2: P.SIG_SLOW}, {2: P.SIG_FAST}))
+    second = bench.fw.elapsed
+    assert bench.sim.lit(2) and not bench.sim.lit(1)  # the new one lit, the old one untouched
+    for _ in range(1500):
+        bench.run(1)
+        t = bench.fw.elapsed
+        assert bench.sim.lit(1) == P.signal_lit(P.SIG_SLOW, t, first), t
+        assert bench.sim.lit(2) == P.signal_lit(P.SIG_SLOW, t, second), t
+        assert bench.sim.lit(26) == P.signal_lit(P.SIG_FAST, t, first), t
+
+
+def test_lights_after_the_host_came_back_blink_from_that_moment() -> None:
+    bench = Bench()
+    bench.send(P.LIGHTS, lights({4: P.SIG_SLOW}))
+    bench.run(3300)  # the host is silent: everything off
+    assert not bench.sim.lit(4)
+    bench.run(350)
+    bench.send(P.LIGHTS, lights({4: P.SIG_SLOW}))
+    assert bench.sim.lit(4)
 
 
 def test_leds_are_written_only_on_a_change() -> None:

@@ -134,9 +134,18 @@ def test_device_blinking_matches_the_shared_timing(signal: Signal) -> None:
     if signal in BLINK_TIMING:
         period, on = BLINK_TIMING[signal]
         assert P.BLINK_MS[code] == (round(period * 1000), round(on * 1000))
-    for ms in range(0, 3000, 5):
-        assert P.signal_lit(code, ms) == signal_level(signal, ms / 1000 + 1e-9), ms
+    for since in (0, 370, 1234):
+        for ms in range(since, since + 3000, 5):
+            expected = signal_level(signal, ms / 1000, since / 1000)
+            assert P.signal_lit(code, ms, since) == expected, (ms, since)
+
+
+def test_a_blink_on_the_device_starts_lit_when_the_led_takes_it() -> None:
+    for code in (P.SIG_SLOW, P.SIG_FAST):
+        for since in (0, 1, 499, 777):
+            assert P.signal_lit(code, since, since)
+            assert not P.signal_lit(code, since + P.BLINK_MS[code][1], since)
 
 
 def test_unknown_signal_code_is_shown_on() -> None:
-    assert P.signal_lit(9, 0) and P.signal_lit(9, 777)
+    assert P.signal_lit(9, 0, 0) and P.signal_lit(9, 777, 3)

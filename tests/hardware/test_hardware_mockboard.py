@@ -11,6 +11,7 @@ from device.clock import VirtualClock
 from hardware.leddecoder import DECODE_WINDOW
 from hardware.mockboard import SimulatedBoard
 from hardware.wiring import Debouncer
+from morris.sim import Simulation
 
 point_sets = st.frozensets(st.sampled_from(POINT_NAMES))
 
@@ -169,3 +170,22 @@ def test_a_long_game_runs_in_virtual_time_deterministically() -> None:
             return readings
 
     assert run(7) == run(7)
+
+
+def test_actions_at_one_instant_happen_in_the_order_called() -> None:
+    with SimulatedBoard() as sim:
+        sim.place("c3")
+        sim.lift("c3")  # at the same virtual instant: the lift comes last and stands
+        sim.lift("d6")
+        sim.place("d6")  # ... and here the placement does
+        sim.wait(0.2)
+        assert sim.occupied() == {"d6"} and sim.device.sensors() == {"d6"}
+
+
+def test_a_person_placing_and_lifting_at_one_instant_leaves_the_point_empty() -> None:
+    with Simulation(mode="referee") as sim:
+        sim.wait(1.0)
+        sim.place("c3")
+        sim.lift("c3")
+        sim.wait(2.0)
+        assert sim.sensed == frozenset() and not sim.board.move_stack
