@@ -2,9 +2,10 @@
 
 Threads: a reader thread per open port handles the device's frames; ``poll(now)``, called by the
 daemon's driver thread (or the simulator), sends heartbeats, notices a silent device and
-reconnects; a writer thread writes every frame, so no caller ever waits on the port. Callbacks run on whichever of these two threads produced them, one at a time and in
-the order the state changed, and never while an internal lock is held, so a callback may call
-``show()`` or ``sensors()``.
+reconnects; a writer thread writes every frame, so no caller ever waits on the port. Callbacks
+run on whichever of these threads produced them (the writer's when a write fails), one at a time
+and in the order the state changed, and never while an internal lock is held, so a callback may
+call ``show()`` or ``sensors()``.
 
 What a lost link means to the game: while the link is down nothing is reported: ``sensors()``
 keeps returning the last snapshot and ``when_changed`` stays quiet, so a cable pulled mid-game

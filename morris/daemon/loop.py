@@ -71,7 +71,7 @@ def gpio_available() -> bool:
 
 
 def require_gpio(instead: str) -> None:
-    """Raise :class:`HardwareUnavailable` saying ``instead`` (what to run) on a machine without GPIO.
+    """Raise :class:`HardwareUnavailable`, saying ``instead`` what to run, if there is no GPIO.
 
     Checked before gpiozero is asked: without GPIO chips it warns once per pin factory it tries
     and then fails with a traceback that tells a person nothing.

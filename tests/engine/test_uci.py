@@ -133,16 +133,16 @@ def test_a_node_budget_beyond_any_search_is_searched_until_stop(
 _words = st.sampled_from(
     ["uci", "isready", "ucinewgame", "position", "go", "setoption", "d", "stop", "debug"]
 )
-_tokens = st.one_of(
-    st.sampled_from(
-        ["startpos", "fen", "moves", "name", "value", "Level", "Seed", "MoveTime", "Threads",
-         "Flying", "Variant", "depth", "nodes", "movetime", "wtime", "movestogo", "searchmoves",
-         "d6", "a1-a4", "xg7", "d6xg7", "0", "1", "-1", "²", "١", "9" * 30, "9" * 5000,
-         "......../......../........", "w", "b", "-", "nodes 999999999999999999999999",
-         "fen ......../......../........ w ² 9 0 1 -", "name Seed value 99999999999999999999"]
-    ),  # fmt: skip
-    st.text(max_size=6),
-)
+# fmt: off
+_TOKENS = [
+    "startpos", "fen", "moves", "name", "value", "Level", "Seed", "MoveTime", "Threads",
+    "Flying", "Variant", "depth", "nodes", "movetime", "wtime", "movestogo", "searchmoves",
+    "d6", "a1-a4", "xg7", "d6xg7", "0", "1", "-1", "²", "١", "9" * 30, "9" * 5000,
+    "......../......../........", "w", "b", "-", "nodes 999999999999999999999999",
+    "fen ......../......../........ w ² 9 0 1 -", "name Seed value 99999999999999999999",
+]
+# fmt: on
+_tokens = st.sampled_from(_TOKENS) | st.text(max_size=6)
 
 
 @pytest.mark.realtime  # a search may start on the server's thread
