@@ -195,7 +195,10 @@ class GameStore:
             os.replace(path, aside)
         except OSError as exc:
             logger.error(
-                "%s; cannot move it aside to %s (%s): the next save replaces it", problem, aside, exc
+                "%s; cannot move it aside to %s (%s): the next save replaces it",
+                problem,
+                aside,
+                exc,
             )
             return
         logger.warning("%s; moved it to %s and starting a new game", problem, aside)

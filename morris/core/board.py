@@ -94,7 +94,7 @@ _LOW, _MID, _HIGH = _BYTE_POINTS
 MAX_FIELD_DIGITS = 9
 
 
-def _field_number(name: str, value: str) -> int:
+def _field_number(name: str, value: str, what: str = "a number") -> int:
     """The number in a position's field ``name``: ASCII digits only, at most 9 of them.
 
     ``str.isdigit`` also accepts digits such as ``'²'`` that ``int()`` refuses with a bare
@@ -103,7 +103,7 @@ def _field_number(name: str, value: str) -> int:
     if not (value.isascii() and value.isdigit()) or len(value) > MAX_FIELD_DIGITS:
         shown = value if len(value) <= 20 else f"{value[:20]}... ({len(value)} characters)"
         raise InvalidPositionError(
-            f"{name} must be a number of at most {MAX_FIELD_DIGITS} digits 0-9, not {shown!r}"
+            f"{name} must be {what}, not {shown!r} (at most {MAX_FIELD_DIGITS} digits 0-9)"
         )
     return int(value)
 
@@ -714,7 +714,7 @@ class Board:
                     f"the board is more than {self.pieces_per_side} pieces"
                 )
         removal_count = _field_number("no-removal count", count)
-        if _field_number("turn number", fullmove) < 1:
+        if _field_number("turn number", fullmove, "a number from 1") < 1:
             raise InvalidPositionError(f"turn number must be a number from 1, not {fullmove!r}")
         history: list[Move] = []
         if history_field != "-":
