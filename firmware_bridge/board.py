@@ -2,9 +2,10 @@
 
 Threads: a reader thread per open port handles the device's frames; ``poll(now)``, called by the
 daemon's driver thread (or the simulator), sends heartbeats, notices a silent device and
-reconnects. Callbacks run on whichever of these two threads produced them, one at a time and in
-the order the state changed, and never while an internal lock is held, so a callback may call
-``show()`` or ``sensors()``.
+reconnects; a writer thread writes every frame, so no caller ever waits on the port. Callbacks
+run on whichever of these threads produced them (the writer's when a write fails), one at a time
+and in the order the state changed, and never while an internal lock is held, so a callback may
+call ``show()`` or ``sensors()``.
 
 What a lost link means to the game: while the link is down nothing is reported: ``sensors()``
 keeps returning the last snapshot and ``when_changed`` stays quiet, so a cable pulled mid-game
@@ -16,8 +17,9 @@ the position" rather than as moves) decides that on the link-down/up signal.
 
 The parts: the link's state machine (:mod:`firmware_bridge.linkstate`), the handling of the
 device's frames (:mod:`firmware_bridge.handlers`), the lights as sent
-(:mod:`firmware_bridge.lights`) and callback delivery (:mod:`firmware_bridge.delivery`); this
-module owns the port, the lock and the sending.
+(:mod:`firmware_bridge.lights`), callback delivery (:mod:`firmware_bridge.delivery`) and the
+writer thread (:mod:`firmware_bridge.writer`); this module owns the port, the lock and what is
+sent.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from firmware_bridge.handlers import FirmwareInfo, FrameHandlers
 from firmware_bridge.lights import LightState, point_codes
 from firmware_bridge.link import Connection
 from firmware_bridge.linkstate import LinkMachine, LinkState, LinkStats, LinkTiming
+from firmware_bridge.writer import FrameWriter, Outgoing
 
 __all__ = ["SerialBoard"]
 
@@ -94,7 +97,7 @@ class SerialBoard:
 
         self._lock = threading.Lock()
         self._callbacks = CallbackQueue(self)
-        self._sends: list[tuple[int, Connection, bytes]] = []
+        self._sends: list[Outgoing] = []
         self._to_close: list[Connection] = []
 
         self._closed = False
@@ -103,6 +106,9 @@ class SerialBoard:
         self._gen = 0
         self._link = LinkMachine(self._timing, clock())
         self._lights = LightState()
+        # Writes go through a thread of their own: a device that stops reading must never stall
+        # show() (the daemon's main loop) or the reader thread (sensing).
+        self._writer = FrameWriter(url, self.stats, lambda: self._gen, self._on_write_failed)
         self._frames = FrameHandlers(
             url,
             clock=clock,
@@ -173,6 +179,7 @@ class SerialBoard:
                         self._send_locked(P.HEARTBEAT)
                     if link.resync_due(now):
                         self._send_locked(P.SNAPSHOT_REQUEST)
+            self._frames.noise.flush(now)
             deadline = link.deadline(now)
             sends = self._take_sends_locked()
         self._flush(sends)
@@ -190,10 +197,14 @@ class SerialBoard:
                 self._lights.switch_off()
                 self._lights_changed_locked()
             sends = self._take_sends_locked()
+        # The lights switched off are written before the port closes, unless the device has
+        # stopped reading: then close does not wait longer than a write would.
+        self._writer.put(sends)
+        self._writer.stop(timeout=1.5)
+        with self._lock:
             self._conn = None
             self._gen += 1
             self._link.closed()
-        self._flush(sends)
         if conn is not None:
             conn.close()
         self._finish()
@@ -304,7 +315,7 @@ class SerialBoard:
         self._link.opened(now)
         self._frames.new_connection()
         # A lone delimiter first ends whatever partial frame the device was holding.
-        self._sends.append((gen, conn, b"\x00"))
+        self._sends.append(Outgoing(gen, conn, b"\x00"))
         self._frames.request()
         logger.info("opened %s, waiting for the firmware's HELLO", self.url)
 
@@ -327,22 +338,23 @@ class SerialBoard:
 
     def _send_locked(self, ftype: int, payload: bytes = b"") -> None:
         if self._conn is not None:
-            self._sends.append((self._gen, self._conn, P.encode_frame(ftype, payload)))
+            frame = P.encode_frame(ftype, payload)
+            self._sends.append(Outgoing(self._gen, self._conn, frame, ftype))
 
-    def _take_sends_locked(self) -> list[tuple[int, Connection, bytes]]:
+    def _take_sends_locked(self) -> list[Outgoing]:
         sends, self._sends = self._sends, []
         return sends
 
-    def _flush(self, sends: list[tuple[int, Connection, bytes]]) -> None:
-        for gen, conn, data in sends:
-            try:
-                conn.write(data)
-                self.stats.frames_out += 1
-            except LinkError as exc:
-                with self._lock:
-                    if gen == self._gen:
-                        self._drop_locked(str(exc), self._clock())
-                break
+    def _flush(self, sends: list[Outgoing]) -> None:
+        """Hand the frames to the writer thread (at once) and deliver what is due."""
+        self._writer.put(sends)
+        self._finish()
+
+    def _on_write_failed(self, gen: int, exc: LinkError) -> None:
+        """The writer thread could not write (the port failed, or the device stopped reading)."""
+        with self._lock:
+            if gen == self._gen:
+                self._drop_locked(str(exc), self._clock())
         self._finish()
 
     def _lights_changed_locked(self) -> None:
@@ -366,7 +378,6 @@ class SerialBoard:
             if gen != self._gen:
                 return
             self._frames.bad_frame(exc)
-        logger.debug("dropped from %s: %s", self.url, exc)
 
     def _on_lost(self, gen: int, exc: BaseException | None) -> None:
         with self._lock:

@@ -23,7 +23,7 @@ from firmware_bridge import protocol as P
 from firmware_bridge.delivery import LinkChange, Report
 from firmware_bridge.exc import FrameError, PayloadError, ProtocolVersionError
 from firmware_bridge.lights import LightState
-from firmware_bridge.linkstate import LinkMachine, LinkState, LinkStats
+from firmware_bridge.linkstate import LinkMachine, LinkState, LinkStats, NoiseWarnings
 
 __all__ = ["BUTTONS", "FirmwareInfo", "FrameHandlers"]
 
@@ -102,6 +102,8 @@ class FrameHandlers:
         self._button_seq: int | None = None
         self._mask = 0
         self._lights_resent = -1e9
+        #: The rate-limited warnings about frame errors (flushed by the board's ``poll``).
+        self.noise = NoiseWarnings(url, logger)
 
     # --- the board's side -----------------------------------------------------------------
 
@@ -136,15 +138,19 @@ class FrameHandlers:
             self._stats.payload_errors += 1
             error = PayloadError(f"{P.FRAME_NAMES[ftype]}: {exc}", P.E_BAD_PAYLOAD)
             self._stats.last_error = str(error)
-            logger.warning("%s", error)
+            self.noise.count("bad payload", str(error), self._clock())
 
     def bad_frame(self, exc: FrameError) -> None:
-        """Count a frame that could not be decoded."""
+        """Count a frame that could not be decoded, and warn (rate-limited) about the noise."""
         if exc.code == P.E_BAD_CRC:
             self._stats.crc_errors += 1
+            kind = "CRC error"
         else:
             self._stats.bad_frames += 1
+            kind = "malformed frame"
         self._stats.last_error = str(exc)
+        logger.debug("dropped from %s: %s", self._url, exc)
+        self.noise.count(kind, str(exc), self._clock())
 
     # --- the frames -----------------------------------------------------------------------
 

@@ -21,7 +21,14 @@ import logging
 import threading
 from dataclasses import dataclass, field
 
-__all__ = ["LinkMachine", "LinkState", "LinkStats", "LinkTiming"]
+__all__ = [
+    "NOISE_WARNING_INTERVAL",
+    "LinkMachine",
+    "LinkState",
+    "LinkStats",
+    "LinkTiming",
+    "NoiseWarnings",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -65,8 +72,74 @@ class LinkStats:
     resyncs: int = 0
     connects: int = 0
     link_losses: int = 0
+    #: Frames to the device dropped unsent because the device stopped reading (or LIGHTS frames
+    #: replaced by newer ones before they could be written).
+    frames_dropped: int = 0
     last_error: str = ""
     unknown_types: set[int] = field(default_factory=set)
+
+
+#: At most one warning about frame errors per this many seconds; the next one says how many.
+NOISE_WARNING_INTERVAL = 10.0
+
+
+class NoiseWarnings:
+    """Rate-limited warnings about a noisy link: what went wrong, with counts, at most once per
+    :data:`NOISE_WARNING_INTERVAL`.
+
+    A noisy cable shows as frames that fail their CRC or do not decode. Each one is recovered
+    from (sequence numbers, snapshots), so one a day is no news; but logged only at DEBUG, a
+    link getting worse stays invisible until it drops. The first error is warned about at once,
+    the ones after it are counted and summed up in the next warning (by :meth:`flush` once the
+    interval has passed, so a burst is reported even if nothing follows it). Time is passed in.
+
+    >>> import logging
+    >>> noise = NoiseWarnings("/dev/morris-board", logging.getLogger("doctest"))
+    >>> noise.count("CRC error", "bad CRC: ...", now=0.0)  # warned at once
+    >>> noise.count("CRC error", "bad CRC: ...", now=1.0); noise.pending
+    {'CRC error': 1}
+    >>> noise.flush(now=10.5); noise.pending
+    {}
+    """
+
+    def __init__(
+        self, url: str, log: logging.Logger, interval: float = NOISE_WARNING_INTERVAL
+    ) -> None:
+        self.url = url
+        #: Seconds between two warnings.
+        self.interval = interval
+        self._log = log
+        #: What happened since the last warning, by kind.
+        self.pending: dict[str, int] = {}
+        self._since = 0.0
+        self._last = ""
+        self._warned_at: float | None = None
+
+    def count(self, kind: str, detail: str, now: float) -> None:
+        """One error of ``kind`` (``"CRC error"``, ...); warn now if the interval allows."""
+        if not self.pending:
+            self._since = now
+        self.pending[kind] = self.pending.get(kind, 0) + 1
+        self._last = detail
+        self.flush(now)
+
+    def flush(self, now: float) -> None:
+        """Warn about what is pending if the last warning is at least an interval ago."""
+        if not self.pending:
+            return
+        if self._warned_at is not None and now - self._warned_at < self.interval:
+            return
+        counts = ", ".join(
+            f"{n} {kind}{'s' if n > 1 else ''}" for kind, n in sorted(self.pending.items())
+        )
+        span = now - self._since
+        over = f" in the last {span:.0f} s" if span >= 1 else ""
+        self._log.warning(
+            "noisy link to %s: %s%s (recovered; last: %s). Check the USB cable if this repeats.",
+            self.url, counts, over, self._last,
+        )  # fmt: skip
+        self.pending = {}
+        self._warned_at = now
 
 
 class LinkMachine:

@@ -178,11 +178,15 @@ def load_profile(path_or_name: str | Path) -> Profile:
                 f"{', '.join(available_profiles())}, or give the path of a .toml file"
             )
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ProfileError(f"{path}: cannot read profile: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ProfileError(f"{path}: the profile is not UTF-8 text (byte {exc.start})") from exc
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        duplicate = _find_duplicate_key(path.read_text(encoding="utf-8"))
+        duplicate = _find_duplicate_key(text)
         if duplicate is not None:
             key, line = duplicate
             raise ProfileError(f"{path}: {key}: named twice (again on line {line})") from exc

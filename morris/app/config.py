@@ -204,6 +204,7 @@ def _build(data: Mapping[str, Any], *, source: str) -> Config:
             kwargs[key] = converted
         sections[section] = cls(**kwargs)
     config = Config(**sections, source=source)
+    _check_profile(config.hardware.profile, source)
     timings = config.referee
     if timings.debounce >= timings.accept_delay:
         raise ConfigError(
@@ -211,6 +212,23 @@ def _build(data: Mapping[str, Any], *, source: str) -> Config:
             f"referee.accept_delay ({timings.accept_delay:g})"
         )
     return config
+
+
+def _check_profile(profile: str, source: str) -> None:
+    """Load the wiring profile the configuration names, so a broken one is refused at once.
+
+    Without this, a bad profile surfaced only when the board was opened (or never, for
+    ``morris config check``), as a traceback.
+    """
+    if not profile:
+        return
+    from hardware.exc import ProfileError
+    from hardware.profiles import load_profile
+
+    try:
+        load_profile(profile)
+    except ProfileError as exc:
+        raise ConfigError(f"{source}: hardware.profile: {exc}") from None
 
 
 def parse_config(text: str, *, source: str = "<text>") -> Config:

@@ -13,6 +13,7 @@ import logging
 import os
 import re
 import tempfile
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -25,6 +26,10 @@ from morris.engine.levels import MAX_LEVEL, MIN_LEVEL
 logger = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
+
+#: Seconds after which a save's temporary file is taken as left by a save that was killed: a save
+#: (write, fsync, rename) takes milliseconds, even on an SD card, so an older one is nobody's.
+STALE_TEMPORARY = 10.0
 
 
 @dataclass
@@ -150,28 +155,80 @@ class GameStore:
     def save(self, saved: SavedGame) -> None:
         """Save the unfinished game atomically."""
         atomic_write(self.current_path, encode_game(saved))
+        # A restart soon after a kill finds the killed save's temporary still young; the next
+        # save sweeps it.
+        self.clean_temporaries()
 
     def load(self) -> SavedGame | None:
         """The unfinished game, or ``None`` if there is none.
 
-        A file that cannot be read is moved aside (``game.json.bad``) with a warning, so that a
-        damaged file never stops the board from starting.
+        A file that cannot be read or decoded is moved aside (``game.json.bad``, then
+        ``game.json.bad.2`` and so on: every one is kept) with a warning, so that a damaged file
+        never stops the board from starting and the next save never overwrites the evidence.
+        Temporaries left by a save that was killed are removed first.
         """
+        self.clean_temporaries()
         path = self.current_path
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
         except (OSError, UnicodeDecodeError) as exc:
-            logger.warning("cannot read the saved game %s: %s", path, exc)
+            problem = "it is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc
+            self._move_aside(f"cannot read the saved game {path}: {problem}")
             return None
         try:
             return decode_game(text, source=str(path))
         except StoreError as exc:
-            aside = path.with_name(path.name + ".bad")
-            logger.warning("%s; moved it to %s and starting a new game", exc, aside)
-            os.replace(path, aside)
+            self._move_aside(str(exc))
             return None
+
+    def _move_aside(self, problem: str) -> None:
+        """Keep the unreadable game file under the first free ``.bad`` name, saying so."""
+        path = self.current_path
+        aside = path.with_name(path.name + ".bad")
+        number = 1
+        while aside.exists() or aside.is_symlink():
+            number += 1
+            aside = path.with_name(f"{path.name}.bad.{number}")
+        try:
+            os.replace(path, aside)
+        except OSError as exc:
+            logger.error(
+                "%s; cannot move it aside to %s (%s): the next save replaces it",
+                problem,
+                aside,
+                exc,
+            )
+            return
+        logger.warning("%s; moved it to %s and starting a new game", problem, aside)
+
+    def clean_temporaries(self, *, now: float | None = None) -> list[Path]:
+        """Remove what saves killed halfway left behind; return the paths removed.
+
+        Only :func:`atomic_write`'s own temporaries of ``game.json`` in the state directory, and
+        only those older than :data:`STALE_TEMPORARY` seconds (a save in progress is younger).
+        """
+        moment = time.time() if now is None else now
+        pattern = re.compile(rf"\.{re.escape(self.current_path.name)}\.[A-Za-z0-9_]+\.tmp")
+        removed: list[Path] = []
+        try:
+            entries = list(os.scandir(self.state_dir))
+        except OSError:
+            return removed
+        for entry in entries:
+            if not pattern.fullmatch(entry.name) or not entry.is_file(follow_symlinks=False):
+                continue
+            try:
+                if moment - entry.stat(follow_symlinks=False).st_mtime < STALE_TEMPORARY:
+                    continue
+                os.unlink(entry.path)
+            except OSError as exc:
+                logger.warning("cannot remove the stale temporary %s: %s", entry.path, exc)
+                continue
+            logger.info("removed %s, left by a save that was interrupted", entry.path)
+            removed.append(Path(entry.path))
+        return removed
 
     def clear(self) -> None:
         """Forget the unfinished game."""

@@ -14,6 +14,7 @@ play on a screen.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from datetime import date
 from pathlib import Path
@@ -35,7 +36,7 @@ from morris.core import (
     write_game,
 )
 
-__all__ = ["play_game", "register", "run"]
+__all__ = ["play_game", "register", "run", "unwritable"]
 
 HELP = """\
 Turns: a placement is the point (d6); a slide or fly is from-to (a1-a4); when the turn closes
@@ -80,6 +81,12 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play at the terminal with the options of ``args``; return the exit code."""
+    if args.save is not None:
+        problem = unwritable(args.save)
+        if problem is not None:
+            # Checked before the game: finding out after the last turn would lose the game.
+            print(f"morris play: cannot save to {args.save}: {problem}", file=sys.stderr)
+            return 2
     board = find_variant(args.variant)(flying=args.flying)
     return play_game(
         board,
@@ -100,8 +107,10 @@ def play_game(
 ) -> int:
     """Referee a game on ``board``, reading turns from ``input`` and writing to ``output``.
 
-    Returns 0 when the game ends or a player quits, 1 when the input ends first. With ``save``,
-    the game (finished or not) is written there as a game record.
+    Returns 0 when the game ends or a player quits, 1 when the input ends first, 130 after
+    Ctrl-C. With ``save``, the game (finished or not) is written there as a game record; if
+    that fails, the record is printed instead and the code is 2, so the game is never lost
+    (``morris play`` also refuses an unwritable path before the game starts).
     """
 
     def say(text: str = "") -> None:
@@ -117,6 +126,19 @@ def play_game(
         return line.strip()
 
     say(f"{_title(board)}. Type 'help' for the notation, 'quit' to stop.")
+    try:
+        code = _referee(board, say, ask)
+    except KeyboardInterrupt:
+        say()
+        say("Game interrupted.")
+        code = 130
+    if save is not None and not _save(board, save, tags or {}, say):
+        code = 2
+    return code
+
+
+def _referee(board: Board, say: Any, ask: Any) -> int:
+    """Play turns until the game ends (0), a player quits (0) or the input ends (1)."""
     code = 0
     show = True  # the board is shown again after a turn is played or taken back
     while True:
@@ -161,12 +183,37 @@ def play_game(
         if move is not None:
             board.push(move)
             show = True
-    if save is not None:
-        record_tags = {"Event": "morris play", "Date": date.today().strftime("%Y.%m.%d")}
-        record_tags.update(tags or {})
-        save.write_text(write_game(GameRecord.from_board(board, **record_tags)), encoding="utf-8")
-        say(f"Saved the game to {save}.")
     return code
+
+
+def unwritable(path: Path) -> str | None:
+    """Why a game record cannot be written to ``path``, or None when it can (as far as we know)."""
+    if path.is_dir():
+        return "it is a directory"
+    parent = path.parent
+    if not parent.is_dir():
+        return f"the directory {parent} does not exist"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file is not writable"
+    if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
+        return f"the directory {parent} is not writable"
+    return None
+
+
+def _save(board: Board, save: Path, tags: dict[str, str], say: Any) -> bool:
+    """Write the game record to ``save``; if that fails, print it, so the game is never lost."""
+    record_tags = {"Event": "morris play", "Date": date.today().strftime("%Y.%m.%d")}
+    record_tags.update(tags)
+    text = write_game(GameRecord.from_board(board, **record_tags))
+    try:
+        save.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        say(f"Could not save the game to {save}: {exc.strerror or exc}. Its record follows:")
+        say()
+        say(text.rstrip("\n"))
+        return False
+    say(f"Saved the game to {save}.")
+    return True
 
 
 def _read_turn(board: Board, text: str, ask: Any, say: Any) -> Move | None:

@@ -7,6 +7,7 @@ wiring profile, or a simulated one) and the person (the terminal, or a scripted 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 __all__ = ["register"]
@@ -50,16 +51,21 @@ def run(args: argparse.Namespace) -> int:
     """Run the self-test; exit code 0 when no fault is found, 1 otherwise, 2 on a bad profile."""
     from hardware.exc import ProfileError
     from hardware.profiles import DEFAULT_PROFILE, load_profile
+    from morris.app.errors import HardwareUnavailable
 
     name = args.profile or DEFAULT_PROFILE
     try:
         profile = load_profile(name)
     except ProfileError as exc:
-        print(f"morris selftest: {exc}")
+        print(f"morris selftest: {exc}", file=sys.stderr)
         return 2
     if args.sim:
         return _run_sim(args, profile)
-    return _run_real(args, profile)
+    try:
+        return _run_real(args, profile)
+    except HardwareUnavailable as exc:
+        print(f"morris selftest: {exc}", file=sys.stderr)
+        return 2
 
 
 def _run_sim(args: argparse.Namespace, profile: Any) -> int:
@@ -77,11 +83,16 @@ def _run_sim(args: argparse.Namespace, profile: Any) -> int:
 def _run_real(args: argparse.Namespace, profile: Any) -> int:
     import time
 
-    from hardware.board import open_board
     from hardware.runner import BoardRunner
     from hardware.selftest import TerminalBuilder, render_board, run_selftest
+    from morris.daemon.loop import require_gpio
 
-    with open_board(profile) as board, BoardRunner(board):
+    require_gpio(
+        "To try the self-test without a Raspberry Pi, run `morris selftest --sim` (a simulated "
+        "board; add --miswired to see how faults are reported)."
+    )
+    board = _open(profile)
+    with board, BoardRunner(board):
         if args.live is not None:
             end = time.monotonic() + args.live
             last: frozenset[str] | None = None
@@ -94,6 +105,28 @@ def _run_real(args: argparse.Namespace, profile: Any) -> int:
             return 0
         report = run_selftest(board, TerminalBuilder(), wait=time.sleep, leds=not args.no_leds)
     return 0 if report.ok else 1
+
+
+def _open(profile: Any) -> Any:
+    """The board's pins, or :class:`HardwareUnavailable` naming why gpiozero could not open them."""
+    import warnings
+
+    from hardware.board import open_board
+    from morris.app.errors import HardwareUnavailable
+
+    # gpiozero warns once for each pin factory it cannot load before it gives up; those reasons
+    # belong in the one message, not in four warnings above it.
+    with warnings.catch_warnings(record=True) as fallbacks:
+        warnings.simplefilter("always")
+        try:
+            return open_board(profile)
+        except Exception as exc:
+            reasons = "; ".join(str(w.message) for w in fallbacks)
+            detail = f" ({reasons})" if reasons else ""
+            raise HardwareUnavailable(
+                f"cannot open the board's pins: {exc}{detail}. Without a Raspberry Pi, run "
+                "`morris selftest --sim`."
+            ) from exc
 
 
 def _print(text: str) -> None:

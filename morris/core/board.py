@@ -89,6 +89,25 @@ _BYTE_POINTS: Final = tuple(
 _LOW, _MID, _HIGH = _BYTE_POINTS
 
 
+#: The most digits a number field of a position may have: the counts a game reaches fit easily,
+#: and a cap keeps ``int()`` away from texts of thousands of digits (which it refuses).
+MAX_FIELD_DIGITS = 9
+
+
+def _field_number(name: str, value: str, what: str = "a number") -> int:
+    """The number in a position's field ``name``: ASCII digits only, at most 9 of them.
+
+    ``str.isdigit`` also accepts digits such as ``'²'`` that ``int()`` refuses with a bare
+    ``ValueError``; here every such text is an :class:`InvalidPositionError`.
+    """
+    if not (value.isascii() and value.isdigit()) or len(value) > MAX_FIELD_DIGITS:
+        shown = value if len(value) <= 20 else f"{value[:20]}... ({len(value)} characters)"
+        raise InvalidPositionError(
+            f"{name} must be {what}, not {shown!r} (at most {MAX_FIELD_DIGITS} digits 0-9)"
+        )
+    return int(value)
+
+
 def _points(mask: int) -> tuple[Point, ...]:
     return _LOW[mask & 255] + _MID[mask >> 8 & 255] + _HIGH[mask >> 16]
 
@@ -686,11 +705,7 @@ class Board:
                 )
         if side not in ("w", "b"):
             raise InvalidPositionError(f"side to move must be 'w' or 'b', not {side!r}")
-        hands = []
-        for name, value in (("white hand", hand_w), ("black hand", hand_b)):
-            if not value.isdigit():
-                raise InvalidPositionError(f"{name} must be a number, not {value!r}")
-            hands.append(int(value))
+        hands = [_field_number("white hand", hand_w), _field_number("black hand", hand_b)]
         for color, hand in zip((WHITE, BLACK), hands, strict=True):
             total = hand + occ[color].bit_count()
             if total > self.pieces_per_side:
@@ -698,9 +713,8 @@ class Board:
                     f"{COLOR_NAMES[color]} hand: {hand} in hand and {occ[color].bit_count()} on "
                     f"the board is more than {self.pieces_per_side} pieces"
                 )
-        if not count.isdigit():
-            raise InvalidPositionError(f"no-removal count must be a number, not {count!r}")
-        if not fullmove.isdigit() or int(fullmove) < 1:
+        removal_count = _field_number("no-removal count", count)
+        if _field_number("turn number", fullmove, "a number from 1") < 1:
             raise InvalidPositionError(f"turn number must be a number from 1, not {fullmove!r}")
         history: list[Move] = []
         if history_field != "-":
@@ -712,7 +726,7 @@ class Board:
                 if move.from_point is None or move.remove is not None:
                     raise InvalidPositionError(f"history: {token!r} is not a slide without removal")
                 history.append(move)
-        if len(history) > int(count):
+        if len(history) > removal_count:
             raise InvalidPositionError(
                 f"history: {len(history)} turns is more than the no-removal count {count}"
             )
@@ -732,7 +746,7 @@ class Board:
         self._occ = occ
         self._hand = [hands[1], hands[0]]
         self.turn = not color  # the side that played the first turn of the history
-        self.no_removal_count = int(count) - len(history)
+        self.no_removal_count = removal_count - len(history)
         fullmove_root = int(fullmove)
         back = turn
         for _ in history:

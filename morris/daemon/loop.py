@@ -70,15 +70,30 @@ def gpio_available() -> bool:
     return any(Path("/dev").glob("gpiochip*"))
 
 
+def require_gpio(instead: str) -> None:
+    """Raise :class:`HardwareUnavailable`, saying ``instead`` what to run, if there is no GPIO.
+
+    Checked before gpiozero is asked: without GPIO chips it warns once per pin factory it tries
+    and then fails with a traceback that tells a person nothing.
+    """
+    if not gpio_available():
+        raise HardwareUnavailable(f"this machine has no GPIO (/dev/gpiochip*). {instead}")
+
+
 def open_hardware(config: Config, *, clock: Callable[[], float] = time.monotonic) -> OpenedBoard:
     """Open the board the configuration names. Raises :class:`HardwareUnavailable`."""
     backend = config.hardware.backend
     profile = config.hardware.profile or None
     if backend == "sim":
+        from hardware.exc import ProfileError
         from hardware.mockboard import SimulatedBoard
         from hardware.profiles import DEFAULT_PROFILE
 
-        simulated = SimulatedBoard(profile or DEFAULT_PROFILE, clock=clock)
+        try:
+            simulated = SimulatedBoard(profile or DEFAULT_PROFILE, clock=clock)
+        except ProfileError as exc:
+            # A Config checks its profile when built; this catches one built some other way.
+            raise HardwareUnavailable(f"cannot use the wiring profile: {exc}") from exc
         return OpenedBoard(simulated.device, "sim", keep=simulated)
     if backend == "serial":
         from firmware_bridge import SerialBoard, find_device
@@ -92,12 +107,10 @@ def open_hardware(config: Config, *, clock: Callable[[], float] = time.monotonic
                 f"the board's microcontroller does not answer: {exc} (check the USB cable, "
                 "`ls /dev/serial/by-id`, or set hardware.serial_url)"
             ) from exc
-    if not gpio_available():
-        raise HardwareUnavailable(
-            "this machine has no GPIO (/dev/gpiochip*). To play without a Raspberry Pi, run "
-            "`morris sim` (the interactive simulator), or `morris run --sim` for the headless "
-            "daemon on a simulated board."
-        )
+    require_gpio(
+        "To play without a Raspberry Pi, run `morris sim` (the interactive simulator), or "
+        "`morris run --sim` for the headless daemon on a simulated board."
+    )
     if config.hardware.pin_factory:
         os.environ["GPIOZERO_PIN_FACTORY"] = config.hardware.pin_factory
     from hardware import open_board

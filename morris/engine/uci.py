@@ -39,7 +39,7 @@ from morris.core.points import POINT_NAMES, parse_point
 from morris.core.rules import STANDARD
 from morris.core.variant import VARIANT_NAMES, find_variant
 from morris.engine.errors import ProtocolError
-from morris.engine.levels import LEVELS, MAX_LEVEL, MIN_LEVEL
+from morris.engine.levels import LEVELS, MAX_DEPTH, MAX_LEVEL, MIN_LEVEL
 from morris.engine.search import Engine, SearchInfo, format_score
 
 if TYPE_CHECKING:
@@ -120,6 +120,28 @@ class Options:
     flying: bool = True
     variant: str = STANDARD.name
     seed: int = 0
+
+
+#: The largest node budget ``go nodes`` passes on (the C search counts in a signed 64-bit word);
+#: a bigger number means "no node limit" in practice and is cut to this.
+MAX_NODES = 2**62
+#: The largest time in milliseconds ``go`` reads (``movetime``, ``wtime`` ...): about 31 years.
+MAX_MILLISECONDS = 10**12
+#: The largest seed (``setoption name Seed``), as ``uci`` announces it.
+MAX_SEED = 2**31 - 1
+
+
+def _parse_int(text: str, what: str) -> int:
+    """An integer in ASCII digits (an optional sign), or :class:`ProtocolError` naming ``what``.
+
+    ``int()`` also takes digits such as ``'١'`` and refuses texts of thousands of digits with a
+    bare ``ValueError``; a peer's number is checked here first.
+    """
+    digits = text.removeprefix("-").removeprefix("+")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 30:
+        shown = text if len(text) <= 20 else f"{text[:20]}... ({len(text)} characters)"
+        raise ProtocolError(f"{what}: {shown!r} is not a whole number")
+    return int(text)
 
 
 def _parse_bool(value: str) -> bool:
@@ -203,7 +225,9 @@ class UciServer:
         except ProtocolError as exc:
             self.error(str(exc))
         except Exception as exc:  # never crash on input
-            logger.exception("command %r failed", line)
+            # The peer gets the error line; the traceback is for a developer (-vv), because a
+            # traceback on the engine's stderr reads as a crash to the program that runs it.
+            logger.debug("command %r failed", line, exc_info=True)
             self.error(f"{command}: {exc}")
         return self.running
 
@@ -268,23 +292,26 @@ class UciServer:
         o = self.options
         try:
             if key in ("level", "skilllevel"):
-                level = int(value)
+                level = _parse_int(value, name)
                 if level not in LEVELS:
                     raise ProtocolError(f"Level must be {MIN_LEVEL}..{MAX_LEVEL}, not {value!r}")
                 o.level = level
             elif key == "movetime":
-                ms = int(value)
-                if ms < 0:
-                    raise ProtocolError(f"MoveTime must not be negative, not {value!r}")
+                ms = _parse_int(value, name)
+                if not 0 <= ms <= MAX_MILLISECONDS:
+                    raise ProtocolError(f"MoveTime must be 0..{MAX_MILLISECONDS}, not {value!r}")
                 o.movetime = ms / 1000
             elif key == "flying":
                 o.flying = _parse_bool(value)
                 self.board = self._rebuild(self.board)
             elif key == "threads":
-                if int(value) != 1:
+                if _parse_int(value, name) != 1:
                     raise ProtocolError(f"only Threads 1 is supported, not {value!r}")
             elif key == "seed":
-                o.seed = int(value)
+                seed = _parse_int(value, name)
+                if not 0 <= seed <= MAX_SEED:
+                    raise ProtocolError(f"Seed must be 0..{MAX_SEED}, not {value!r}")
+                o.seed = seed
             elif key == "variant":
                 find_variant(value)
                 o.variant = value.strip().lower()
@@ -337,22 +364,23 @@ class UciServer:
         try:
             while i < len(args):
                 word = args[i].lower()
+                # Numbers beyond what the search can use mean "as much as you like": cut them.
                 if word == "movetime":
-                    movetime = int(args[i + 1]) / 1000
+                    movetime = min(_parse_int(args[i + 1], "go movetime"), MAX_MILLISECONDS) / 1000
                     i += 2
                 elif word == "depth":
-                    depth = int(args[i + 1])
+                    depth = min(_parse_int(args[i + 1], "go depth"), MAX_DEPTH)
                     movetime = None
                     i += 2
                 elif word == "nodes":
-                    nodes = int(args[i + 1])
+                    nodes = min(_parse_int(args[i + 1], "go nodes"), MAX_NODES)
                     movetime = None
                     i += 2
                 elif word in ("wtime", "btime", "winc", "binc", "movestogo"):
-                    times[word] = int(args[i + 1])
+                    times[word] = min(_parse_int(args[i + 1], f"go {word}"), MAX_MILLISECONDS)
                     i += 2
                 elif word == "infinite":
-                    depth = 64
+                    depth = MAX_DEPTH
                     movetime = None
                     i += 1
                 elif word == "searchmoves":
@@ -366,9 +394,7 @@ class UciServer:
                     i += 1
                 else:
                     raise ProtocolError(f"go: unknown argument {args[i]!r}")
-        except (IndexError, ValueError) as exc:
-            if isinstance(exc, ProtocolError):
-                raise
+        except IndexError:
             raise ProtocolError(f"go: a number must follow {args[i]!r}") from None
         if (depth is not None and depth < 1) or (nodes is not None and nodes < 1):
             raise ProtocolError("go: depth and nodes must be at least 1")
@@ -379,7 +405,7 @@ class UciServer:
             left = times.get(f"{side}time")
             if left is not None:
                 inc = times.get(f"{side}inc", 0)
-                togo = times.get("movestogo", 30)
+                togo = max(1, times.get("movestogo", 30))
                 movetime = max(0.01, min(left / 1000 * 0.8, left / 1000 / togo + inc / 1000))
         board = self.board
         if board.outcome() is not None:
@@ -451,7 +477,9 @@ class UciServer:
                 searchmoves=allowed,
             )
         except Exception as exc:
-            logger.exception("search failed")
+            # A bug, not the peer's input (go checks that): the line says it, -vv shows where.
+            logger.error("search failed: %s", exc)
+            logger.debug("search failed", exc_info=True)
             self.error(f"search failed: {exc}")
             self.send("bestmove (none)")
             return

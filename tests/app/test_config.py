@@ -110,3 +110,46 @@ def test_bad_config_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_config_template_command_prints_a_valid_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["config", "template"]) == 0
     parse_config(capsys.readouterr().out)
+
+
+def test_a_profile_that_does_not_exist_is_refused_by_check_and_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "morris.toml"
+    path.write_text('[hardware]\nbackend = "sim"\nprofile = "nonesuch"\n')
+    state = ["--state-dir", str(tmp_path / "state")]
+    assert main(["config", "check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "hardware.profile" in err and "unknown profile 'nonesuch'" in err
+    assert main(["run", "--config", str(path), *state]) == 2
+    assert "unknown profile 'nonesuch'" in capsys.readouterr().err
+    assert main(["run", "--sim", "--profile", "nonesuch", *state]) == 2
+    assert "unknown profile 'nonesuch'" in capsys.readouterr().err
+
+
+def test_a_broken_profile_file_is_refused_by_check_and_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    profile = tmp_path / "bad.toml"
+    profile.write_text("[sensors]\na7 = 99\n")
+    config = tmp_path / "morris.toml"
+    config.write_text(f'[hardware]\nprofile = "{profile}"\n')
+    assert main(["config", "check", str(config)]) == 2
+    assert "sensors.a7: GPIO99 does not exist" in capsys.readouterr().err
+    state = ["--state-dir", str(tmp_path / "state")]
+    assert main(["run", "--sim", "--profile", str(profile), *state]) == 2
+    assert "sensors.a7: GPIO99 does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "state").exists()
+
+
+def test_a_profile_that_is_not_utf8_is_a_profile_error(tmp_path: Path) -> None:
+    profile = tmp_path / "latin.toml"
+    profile.write_bytes(b'name = "caf\xe9"\n')
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        parse_config(f'[hardware]\nprofile = "{profile}"\n')
+
+
+def test_a_good_profile_passes_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "morris.toml"
+    path.write_text('[hardware]\nprofile = "matrix"\n')
+    assert main(["config", "check", str(path)]) == 0

@@ -157,3 +157,44 @@ def test_twelve_mens_morris_is_played_to_a_full_board_draw() -> None:
     code, out = drive(turns, TwelveMensMorris())
     assert code == 0
     assert "Game over: a draw, the board is full. Result 1/2-1/2." in out
+
+
+@pytest.mark.parametrize("where", ["missing/x.txt", "a-directory"])
+def test_a_save_path_that_cannot_be_written_is_refused_before_the_game(
+    tmp_path: Path,
+    where: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / "a-directory").mkdir()
+    monkeypatch.setattr("sys.stdin", io.StringIO("a1\nquit\n"))
+    args = parser().parse_args(["play", "--save", str(tmp_path / where)])
+    assert args.run(args) == 2
+    out, err = capsys.readouterr()
+    assert f"cannot save to {tmp_path / where}" in err
+    assert "a1" not in out  # no game was played
+
+
+def test_a_save_that_fails_after_the_game_prints_the_record(tmp_path: Path) -> None:
+    # The directory disappears during the game: the record goes to the output instead.
+    gone = tmp_path / "gone"
+    code, out = drive(["d6", "f4", "quit"], save=gone / "game.txt")
+    assert code == 2
+    assert f"Could not save the game to {gone / 'game.txt'}" in out
+    record = read_game(out.split("Its record follows:", 1)[1])
+    assert [str(m) for m in record.moves] == ["d6", "f4"]
+
+
+def test_ctrl_c_during_the_game_still_saves_it(tmp_path: Path) -> None:
+    class Interrupting(io.StringIO):
+        def readline(self, size: int | None = -1) -> str:
+            line = super().readline()
+            if not line:
+                raise KeyboardInterrupt
+            return line
+
+    save = tmp_path / "game.txt"
+    output = io.StringIO()
+    code = play.play_game(Board(), Interrupting("d6\nf4\n"), output, save=save)
+    assert code == 130
+    assert [str(m) for m in read_game(save.read_text(encoding="utf-8")).moves] == ["d6", "f4"]

@@ -75,6 +75,46 @@ def test_damaged_file_is_moved_aside(tmp_path: Path, caplog: pytest.LogCaptureFi
     assert "bad JSON" in caplog.text
 
 
+def test_a_file_that_is_not_utf8_is_moved_aside(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = GameStore(tmp_path)
+    store.current_path.write_bytes(b'{"format": 1, "variant": "caf\xe9"}')
+    assert store.load() is None
+    assert not store.current_path.exists()
+    assert (tmp_path / "game.json.bad").read_bytes() == b'{"format": 1, "variant": "caf\xe9"}'
+    assert "not UTF-8" in caplog.text
+
+
+def test_every_damaged_file_is_kept(tmp_path: Path) -> None:
+    store = GameStore(tmp_path)
+    for n in range(3):
+        store.current_path.write_text(f"damaged {n}")
+        assert store.load() is None
+    kept = {p.name: p.read_text() for p in tmp_path.glob("game.json.bad*")}
+    assert kept == {
+        "game.json.bad": "damaged 0",
+        "game.json.bad.2": "damaged 1",
+        "game.json.bad.3": "damaged 2",
+    }
+
+
+def test_temporaries_of_a_killed_save_are_cleaned_at_start(tmp_path: Path) -> None:
+    store = GameStore(tmp_path)
+    stale = tmp_path / ".game.json.k1ll3d_x.tmp"
+    young = tmp_path / ".game.json.inflight.tmp"
+    others = [tmp_path / ".status.json.abc.tmp", tmp_path / "notes.tmp", tmp_path / "game.json.x"]
+    for path in (stale, young, *others):
+        path.write_text("half a game")
+    old = datetime(2020, 1, 1).timestamp()
+    for path in (stale, *others):
+        os.utime(path, (old, old))
+    store.save(SavedGame(_played()))
+    assert GameStore(tmp_path).load() is not None
+    assert not stale.exists()
+    assert young.exists() and all(p.exists() for p in others)
+
+
 def test_illegal_saved_move_is_named() -> None:
     text = (
         '{"format": 1, "variant": "standard", "settings": {}, '

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 from hypothesis import given, settings
@@ -101,3 +102,44 @@ def test_piece_counts_stay_consistent(seed: int, flying: bool, twelve: bool) -> 
         assert replay.occupied.bit_count() == len(replay.pieces())
         in_hand = replay.pieces_in_hand(True) + replay.pieces_in_hand(False)
         assert (replay.phase is Phase.PLACING) == (in_hand > 0)
+
+
+# Texts near a real position: numbers in any script, huge numbers, odd tokens in every field.
+_numbers = st.one_of(
+    st.sampled_from(["0", "1", "9", "12", "²", "١٢", "٣", "①", "-1", "+3", "0x9", ""]),
+    st.text(alphabet="0123456789", min_size=1, max_size=6000),
+    st.text(max_size=4),
+)
+_positions = st.tuples(
+    st.sampled_from(["WB....../......../........", "......../......../........"]) | st.text(),
+    st.sampled_from(["w", "b"]) | st.text(max_size=2),
+    _numbers,
+    _numbers,
+    _numbers,
+    _numbers,
+    st.sampled_from(["-", "a1-a4", "d7-d6,a1-a4", "x"]) | st.text(max_size=8),
+).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=80) | _positions)
+def test_no_position_text_raises_anything_but_invalid_position(text: str) -> None:
+    from morris.core import InvalidPositionError
+
+    with contextlib.suppress(InvalidPositionError):
+        Board.from_position(text)
+
+
+def test_unicode_digits_and_huge_numbers_are_invalid_positions() -> None:
+    import pytest
+
+    from morris.core import InvalidPositionError
+
+    empty = "......../......../........"
+    for text in (
+        f"{empty} w ² 9 0 1 -",
+        f"{empty} w 9 9 {'9' * 5000} 1 -",
+        f"{empty} w 9 9 0 ١ -",
+    ):
+        with pytest.raises(InvalidPositionError, match="digits 0-9"):
+            Board.from_position(text)

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from morris import Board, Move
 from morris.engine.errors import ProtocolError
@@ -95,12 +97,82 @@ def test_compound_and_split_removals_are_both_accepted(conv: Conversation) -> No
         "position startpos moves xg7",
         "position startpos moves d6 f4 d5 b4 d7 g7",
         "position fen not a position",
+        "position fen ......../......../........ w ² 9 0 1 -",
+        f"position fen ......../......../........ w 9 9 {'9' * 5000} 1 -",
+        "go depth ١",
+        f"go nodes {'9' * 5000}",
+        "go movetime ²",
+        "setoption name Seed value 99999999999999999999999",
+        "setoption name MoveTime value -5",
+        "setoption name Level value ٣",
     ],
 )
-def test_bad_input_gets_an_error_line_never_a_crash(conv: Conversation, line: str) -> None:
+def test_bad_input_gets_an_error_line_never_a_crash(
+    conv: Conversation, line: str, caplog: pytest.LogCaptureFixture
+) -> None:
     answer = conv.send(line)
     assert len(answer) == 1 and answer[0].startswith("info string error ")
     assert conv.send("isready") == ["readyok"]
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+
+
+@pytest.mark.realtime  # the search runs on the server's thread while we talk
+def test_a_node_budget_beyond_any_search_is_searched_until_stop(
+    conv: Conversation, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = conv.server
+    server.handle("position startpos")
+    server.handle("go nodes 999999999999999999999999")
+    server.handle("stop")
+    server.wait()
+    assert conv.lines[-1].startswith("bestmove ") and conv.lines[-1] != "bestmove (none)"
+    assert not [line for line in conv.lines if "error" in line]
+    assert not [r for r in caplog.records if r.exc_info]
+
+
+_words = st.sampled_from(
+    ["uci", "isready", "ucinewgame", "position", "go", "setoption", "d", "stop", "debug"]
+)
+# fmt: off
+_TOKENS = [
+    "startpos", "fen", "moves", "name", "value", "Level", "Seed", "MoveTime", "Threads",
+    "Flying", "Variant", "depth", "nodes", "movetime", "wtime", "movestogo", "searchmoves",
+    "d6", "a1-a4", "xg7", "d6xg7", "0", "1", "-1", "²", "١", "9" * 30, "9" * 5000,
+    "......../......../........", "w", "b", "-", "nodes 999999999999999999999999",
+    "fen ......../......../........ w ² 9 0 1 -", "name Seed value 99999999999999999999",
+]
+# fmt: on
+_tokens = st.sampled_from(_TOKENS) | st.text(max_size=6)
+
+
+@pytest.mark.realtime  # a search may start on the server's thread
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.tuples(_words, st.lists(_tokens, max_size=8)), min_size=1, max_size=4))
+@example(lines=[("go", ["nodes", "999999999999999999999999"])])
+@example(lines=[("position", ["fen", "......../......../........", "w", "²", "9", "0", "1", "-"])])
+def test_no_input_line_makes_the_protocol_print_a_traceback(
+    lines: list[tuple[str, list[str]]],
+) -> None:
+    import logging
+
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    logger = logging.getLogger("morris")
+    logger.addHandler(handler)
+    answers: list[str] = []
+    server = UciServer(answers.append)
+    try:
+        for word, tokens in lines:
+            server.handle(" ".join([word, *tokens]))
+            if server.searching:
+                server.handle("stop")
+                server.wait()
+    finally:
+        server.handle("quit")
+        logger.removeHandler(handler)
+    assert not [r for r in records if r.exc_info and r.levelno >= logging.WARNING]
+    assert "bestmove (none)" not in answers or any("game over" in a for a in answers)
 
 
 def test_a_bad_position_keeps_the_previous_one(conv: Conversation) -> None:

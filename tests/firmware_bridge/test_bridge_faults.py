@@ -213,3 +213,50 @@ def test_device_reboot_takes_a_fresh_snapshot(harness: Harness) -> None:
     assert h.links.wait_for(lambda items: items == [False, True])
     assert h.board.sensors() == before
     _still_working(h, before)
+
+
+def test_a_device_that_stops_reading_never_stalls_show_or_sensing(harness: Harness) -> None:
+    import time
+
+    h = harness
+    before = _setup_position(h)
+    # The firmware stops draining the pty: the host's writes fill it, then block.
+    h.device.call(lambda fw: setattr(fw.port, "read", lambda: b""))
+    names = sorted(POINT_INDEX)
+    slowest = 0.0
+    for i in range(3000):
+        start = time.monotonic()
+        h.board.show({names[i % 24]: Signal.ON, names[(i * 7) % 24]: Signal.SLOW})
+        h.board.poll(h.clock())
+        slowest = max(slowest, time.monotonic() - start)
+    assert slowest < 0.2, f"show() and poll() took up to {slowest:.2f} s"
+    # A piece placed meanwhile is still sensed and reported.
+    h.place("g1")
+    h.wait_sensors(set(before) | {"g1"})
+    assert h.board.stats.frames_dropped > 0  # old LIGHTS frames were replaced, not queued
+
+
+def test_frame_errors_are_warned_about_with_counts_at_most_every_interval(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    h = harness
+    before = _setup_position(h)
+    # Shorter than the heartbeat timeout, so that moving the host's clock past it keeps the link.
+    h.board._frames.noise.interval = 1.0
+    seq = _seq(h)
+    raw = bytearray(P.cobs_decode(P.encode_frame(P.CHANGE, P.pack_change(seq + 1, 0, 1, 1))[:-1]))
+    raw[-1] ^= 0xFF
+    bad_crc = P.cobs_encode(bytes(raw)) + b"\x00"
+    caplog.set_level(logging.WARNING, logger="firmware_bridge")
+    for _ in range(5):
+        h.device.write_raw(bad_crc)
+    assert eventually(lambda: h.board.stats.crc_errors == 5)
+    noisy = [r.getMessage() for r in caplog.records if "noisy link" in r.getMessage()]
+    assert len(noisy) == 1 and "1 CRC error " in noisy[0]  # the first at once, the rest held
+    h.clock.advance(1.0)
+    h.board.poll(h.clock())
+    noisy = [r.getMessage() for r in caplog.records if "noisy link" in r.getMessage()]
+    assert len(noisy) == 2 and "4 CRC errors" in noisy[1] and h.device.url in noisy[1]
+    _still_working(h, before)
