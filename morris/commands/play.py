@@ -5,7 +5,9 @@ notation of docs/RULES.md (``d6``, ``a1-a4``, ``d6xg7``). A turn that closes a m
 removal is followed by a prompt for the piece to remove. ``undo`` takes back the last turn,
 ``moves`` lists the legal turns, ``help`` explains the notation and ``quit`` ends the game.
 Illegal input is refused with the reason and the game goes on. With ``--save PATH`` the game is
-written as a game record when it ends.
+written as a game record when it ends. ``--load RECORD`` replays a game record (a finished game
+the daemon kept, say) through the rules, shows its turns and the position they lead to, and play
+goes on from there (``undo`` steps back through the record).
 
 This interim command will be superseded by the simulator (``morris sim``) as the main way to
 play on a screen.
@@ -24,8 +26,10 @@ from morris.core import (
     COLOR_NAMES,
     STANDARD,
     VARIANTS,
+    WHITE,
     Board,
     GameRecord,
+    GameRecordError,
     InvalidMoveError,
     Move,
     Phase,
@@ -33,6 +37,7 @@ from morris.core import (
     describe_variants,
     find_variant,
     parse_point,
+    read_game,
     write_game,
 )
 
@@ -74,6 +79,13 @@ def register(subparsers: Any) -> None:
         help=f"the game to play: {describe_variants()} (default: %(default)s)",
     )
     parser.add_argument("--save", type=Path, metavar="PATH", help="write the game record here")
+    parser.add_argument(
+        "--load",
+        type=Path,
+        metavar="RECORD",
+        help="replay this game record and play on from its end (its tags set the variant and "
+        "flying; the format is in docs/RULES.md, 'Game records')",
+    )
     parser.add_argument("--white", default="White", help="white player's name for the record")
     parser.add_argument("--black", default="Black", help="black player's name for the record")
     parser.set_defaults(run=run)
@@ -87,13 +99,27 @@ def run(args: argparse.Namespace) -> int:
             # Checked before the game: finding out after the last turn would lose the game.
             print(f"morris play: cannot save to {args.save}: {problem}", file=sys.stderr)
             return 2
-    board = find_variant(args.variant)(flying=args.flying)
+    tags = {"White": args.white, "Black": args.black}
+    if args.load is not None:
+        try:
+            record = read_game(args.load.read_text(encoding="utf-8"))
+        except OSError as exc:
+            print(f"morris play: cannot read {args.load}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        except (UnicodeDecodeError, GameRecordError) as exc:
+            print(f"morris play: {args.load}: {exc}", file=sys.stderr)
+            return 2
+        board = record.board()
+        tags = {name: record.tags[name] for name in ("White", "Black") if name in record.tags}
+        print(f"Loaded {args.load}: {_replay_text(record)}")
+    else:
+        board = find_variant(args.variant)(flying=args.flying)
     return play_game(
         board,
         sys.stdin,
         sys.stdout,
         save=args.save,
-        tags={"White": args.white, "Black": args.black},
+        tags=tags,
     )
 
 
@@ -248,6 +274,21 @@ def _read_turn(board: Board, text: str, ask: Any, say: Any) -> Move | None:
         if reason is None:
             return candidate
         say(f"Cannot remove {answer}: {reason}.")
+
+
+def _replay_text(record: GameRecord) -> str:
+    """The record's turns, numbered from its start, and its result."""
+    board = record.start_board()
+    tokens = []
+    for move in record.moves:
+        number = board.fullmove_number
+        if board.turn == WHITE:
+            tokens.append(f"{number}. {move}")
+        else:
+            tokens.append(f"{number}... {move}" if not tokens else str(move))
+        board.push(move)
+    turns = " ".join(tokens) or "no turns"
+    return f"{turns} ({record.result}, {len(record.moves)} turns)"
 
 
 def _title(board: Board) -> str:

@@ -198,3 +198,47 @@ def test_ctrl_c_during_the_game_still_saves_it(tmp_path: Path) -> None:
     code = play.play_game(Board(), Interrupting("d6\nf4\n"), output, save=save)
     assert code == 130
     assert [str(m) for m in read_game(save.read_text(encoding="utf-8")).moves] == ["d6", "f4"]
+
+
+def test_a_game_record_is_loaded_replayed_and_played_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "kept.txt"
+    code, _ = drive([*BLOCKED_GAME[:6], "quit"], save=record, tags={"White": "Ann"})
+    assert code == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("a1xd2\nundo\nundo\nquit\n"))
+    args = parser().parse_args(["play", "--load", str(record)])
+    assert args.run(args) == 0
+    out = capsys.readouterr().out
+    assert "1. a7 f4 2. b4 d2 3. a4 c4 (*, 6 turns)" in out
+    assert "Turn 4: white to place a piece." in out  # play goes on from the record's end
+    assert "Took back a1xd2." in out
+    assert "Took back c4." in out  # undo steps back into the record
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ('[Result "*"]\n\n1. d6 d6 *', "d6"),  # an illegal turn: named with its number
+        ('[Variant "nonesuch"]\n\n*', "nonesuch"),
+        ("\xff\xfe not text", "utf-8"),
+    ],
+)
+def test_a_bad_record_is_refused_with_exit_2_naming_the_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, error: str
+) -> None:
+    record = tmp_path / "bad.txt"
+    record.write_bytes(text.encode("latin-1"))
+    args = parser().parse_args(["play", "--load", str(record)])
+    assert args.run(args) == 2
+    err = capsys.readouterr().err
+    assert str(record) in err and error in err
+    assert "Traceback" not in err
+
+
+def test_a_missing_record_is_refused_with_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = parser().parse_args(["play", "--load", str(tmp_path / "none.txt")])
+    assert args.run(args) == 2
+    assert "cannot read" in capsys.readouterr().err
