@@ -84,8 +84,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"morris: cannot write the log {log_path}: {exc.strerror}", file=sys.stderr)
         return 2
 
+    from morris.commands.engine import warn_if_slow_engine
     from morris.tui.app import SimulatorApp
 
+    warn_if_slow_engine()  # before the terminal UI takes the screen: seen once it ends
     logger.info("morris sim: %s", config.source)
     app = SimulatorApp(config, state_dir=state_dir)
     app.run()

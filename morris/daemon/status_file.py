@@ -19,7 +19,9 @@ object, replaced atomically so a reader never sees half of it::
       "move_count": 7,
       "side_to_move": "black",
       "last_event": "white placed d6",
-      "outcome": null
+      "outcome": null,
+      "engine": "built-in, C search in a thread",
+      "engine_warning": null
     }
 
 Times are ISO 8601 with a UTC offset. Readers ignore keys they do not know, so fields can be added
@@ -89,6 +91,11 @@ class ServiceStatus:
     """The last thing that happened, in words (``"white placed d6"``)."""
     outcome: str | None = None
     """How the game ended (``"black wins: white has two pieces"``); ``None`` while it goes on."""
+    engine: str | None = None
+    """The Pi's engine and how it runs (``"built-in, C search in a thread"``, ``"external: X"``)."""
+    engine_warning: str | None = None
+    """Why the Pi plays weaker than configured, with the fix: the C search is not built (20-25
+    times slower), or the external engine failed and the built-in one plays; else ``None``."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of the status file."""
@@ -136,6 +143,8 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "level": (int, type(None)),
     "last_event": (str, type(None)),
     "outcome": (str, type(None)),
+    "engine": (str, type(None)),
+    "engine_warning": (str, type(None)),
 }
 
 
