@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from device import Signal, StatusLight
+from morris.app.errors import StatusFileError
 from morris.app.jobs import (
     ExternalSearch,
     ProcessRunner,
@@ -23,7 +24,6 @@ from morris.app.jobs import (
     engine_command_problem,
     make_search,
 )
-from morris.app.errors import StatusFileError
 from morris.app.store import GameStore
 from morris.cli import main
 from morris.core import Board
