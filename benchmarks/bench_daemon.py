@@ -10,9 +10,14 @@ from the magnet (``SimulatedBoard.place``/``lift``) to the device's ``show`` cal
 light (the point off while the piece is there, on when it is gone). That is scan debounce + the
 board runner's callback + the event queue + the referee + the controller's render.
 
+The changes are timed with nothing else running, then while the top level searches for ten
+minutes in a thread (the C search, which releases the interpreter lock: how the daemon runs it)
+and in a child process (how the daemon runs the Python search, where the C one is not built).
+
 Then the daemon idles for ``--idle`` seconds (steady lights, the board scanned at 100 Hz), and the
 process's CPU time over that span and its memory are read. Last, ``morris run --sim`` is started
-as a process, as systemd would, and its idle CPU and resident memory are read from /proc.
+as a process, as systemd would, and the idle CPU and resident memory of it and of every process
+it started (a search process, multiprocessing's resource tracker) are read from /proc.
 
 A mock pin costs less than an lgpio call on a Pi: treat the CPU figures as a floor and expect
 several times more on a Pi Zero 2 W or 3.
@@ -21,6 +26,7 @@ several times more on a Pi Zero 2 W or 3.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import resource
@@ -108,44 +114,32 @@ class ShowWatcher:
             return self.seen_at
 
 
-class Spinner:
-    """A CPU-bound thread standing for the Pi's search (the built-in engine, in Python)."""
+class Busy:
+    """A long search of the top level in one of the daemon's runners, while the changes are timed.
 
-    def __init__(self) -> None:
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
+    ``thread``: :func:`~morris.app.jobs.builtin_runner` where the C search is built (a worker
+    thread; the C search releases the interpreter lock). ``process``: the
+    :class:`~morris.app.jobs.ProcessRunner` it uses for the Python search.
+    """
 
-    def _run(self) -> None:
-        from morris.engine import Engine
+    def __init__(self, how: str) -> None:
+        self.how = how
 
-        board = board_from_config(Config())
-        for text in ("d6", "d2", "b4", "f4", "d7", "d1"):
-            board.push(Move.parse(text))
-        while not self._stop.is_set():
-            Engine(level=MAX_LEVEL, seed=1).play(board, movetime=0.5, stop=self._stop.is_set)
-
-    def __enter__(self) -> Spinner:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join(5.0)
-
-
-class ChildSearch:
-    """A long search in the daemon's search process (how the daemon runs the built-in engine)."""
-
-    def __enter__(self) -> ChildSearch:
-        from morris.app.jobs import ProcessRunner, SearchJob
+    def __enter__(self) -> Busy:
+        from morris.app.jobs import ProcessRunner, SearchJob, ThreadedRunner, make_search
 
         board = board_from_config(Config())
         for text in ("d6", "d2", "b4", "f4", "d7", "d1"):
             board.push(Move.parse(text))
-        self._runner = ProcessRunner(Config().with_overrides(engine_movetime=600.0), print)
+        config = Config().with_overrides(engine_movetime=600.0)
+        self._runner: ThreadedRunner | ProcessRunner
+        if self.how == "process":
+            self._runner = ProcessRunner(config, lambda job, move: None)
+        else:
+            self._runner = ThreadedRunner(make_search(config), lambda job, move: None)
         self._job = SearchJob(1, "move", board, level=MAX_LEVEL, movetime=600.0)
         self._runner.start(self._job)
-        threading.Event().wait(2.0)  # the child has started and is searching
+        threading.Event().wait(2.0)  # the search has started (the child is up) and runs
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -159,8 +153,8 @@ def in_process(changes: int, idle: float) -> None:
     for label, debounce, busy in (
         ("referee debounce 0 (the pipeline alone)", 0.0, ""),
         ("referee debounce 0.1 s (the default)", 0.1, ""),
-        ("referee debounce 0, a search thread", 0.0, "thread"),
-        ("referee debounce 0, the search process", 0.0, "process"),
+        ("referee debounce 0, C search in a thread", 0.0, "thread"),
+        ("referee debounce 0, search in a process", 0.0, "process"),
     ):
         config = Config().with_overrides(
             hardware_backend="sim",
@@ -203,8 +197,7 @@ def in_process(changes: int, idle: float) -> None:
             pause = threading.Event()
             latencies: list[float] = []
             after_scan: list[float] = []
-            load = {"thread": Spinner, "process": ChildSearch}.get(busy, _nothing)
-            with load():
+            with Busy(busy) if busy else _nothing():
                 for i in range(changes):
                     pause.wait(rng.uniform(0.0, 0.01))  # any phase of the 10 ms scan
                     placing = i % 2 == 0
@@ -261,6 +254,26 @@ class _nothing:
         return None
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants (the search process, multiprocessing's tracker)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").iterdir():
+            todo += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def tree_cpu(pids: list[int]) -> float:
+    """CPU seconds of the processes in ``pids`` that still run."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(FileNotFoundError):
+            total += cpu_seconds(pid)
+    return total
+
+
 def as_process(idle: float) -> None:
     """``morris run --sim`` as a process under a fake systemd: startup, idle CPU, memory."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -297,10 +310,11 @@ def as_process(idle: float) -> None:
             startup = time.monotonic() - start
             cpu_start = cpu_seconds(process.pid)
             stop.wait(1.0)  # past the start-up work
-            cpu0, wall0 = cpu_seconds(process.pid), time.monotonic()
+            pids = process_tree(process.pid)
+            cpu0, wall0 = tree_cpu(pids), time.monotonic()
             stop.wait(idle)
-            cpu1, wall1 = cpu_seconds(process.pid), time.monotonic()
-            rss = vm_rss_kib(process.pid)
+            cpu1, wall1 = tree_cpu(pids), time.monotonic()
+            rss = {pid: vm_rss_kib(pid) for pid in pids}
         finally:
             process.terminate()
             code = process.wait(20.0)
@@ -309,8 +323,15 @@ def as_process(idle: float) -> None:
             sock.close()
     print("`morris run --sim` as a process (WATCHDOG_USEC=30 s, as the unit's WatchdogSec=30):")
     print(f"  start to READY=1: {startup:.2f} s (CPU {cpu_start:.2f} s)")
-    print(f"  idle for {idle:.0f} s: CPU {(cpu1 - cpu0) / (wall1 - wall0):.1%} of one core")
-    print(f"  VmRSS {rss / 1024:.1f} MiB; exit code after SIGTERM: {code}")
+    print(
+        f"  idle for {idle:.0f} s: CPU {(cpu1 - cpu0) / (wall1 - wall0):.2%} of one core "
+        f"({len(pids)} process{'es' if len(pids) > 1 else ''})"
+    )
+    parts = ", ".join(f"{kib / 1024:.1f}" for kib in rss.values())
+    print(
+        f"  VmRSS {sum(rss.values()) / 1024:.1f} MiB in all ({parts}); "
+        f"exit code after SIGTERM: {code}"
+    )
 
 
 def main() -> None:

@@ -63,6 +63,8 @@ class ControllerState:
 
     last_event: str = "started"
     thinking: bool = False
+    #: Why the Pi does not play with the configured engine (the external one failed), or None.
+    engine_warning: str | None = None
     history: list[str] = field(default_factory=list)
 
 
@@ -334,6 +336,8 @@ class Controller:
             return
         self._job = None
         self.state.thinking = False
+        new_warning = job.warning if job.warning != self.state.engine_warning else None
+        self.state.engine_warning = job.warning or self.state.engine_warning
         if move is None:
             logger.error("the engine found no move in %s", job.board.position())
             self.state.last_event = "engine failed"
@@ -346,6 +350,8 @@ class Controller:
             logger.info("the Pi plays %s", move)
             self.state.last_event = f"Pi plays {move}"
             self._handle(self.referee.expect(move, now), now)
+        if new_warning is not None:  # said once here; the error LED and the status file keep it
+            self.state.last_event = f"{new_warning}; the Pi plays with its own engine"
         self.render(now)
 
     def on_link(self, up: bool, now: float) -> None:
@@ -550,8 +556,12 @@ class Controller:
         return {POINT_NAMES[p]: signal for p, signal in lights.items()}
 
     def status(self) -> dict[StatusLight, Signal]:
-        """What every status LED should show now."""
-        return status_lights(self.referee, thinking=self.state.thinking)
+        """What every status LED should show now: the error LED blinks slowly while the Pi plays
+        with its own engine because the configured one failed."""
+        lights = status_lights(self.referee, thinking=self.state.thinking)
+        if self.state.engine_warning is not None and lights[StatusLight.ERROR] is Signal.OFF:
+            lights[StatusLight.ERROR] = Signal.SLOW
+        return lights
 
     def render(self, now: float) -> None:
         """Send the lights to the device where they changed, and tell the subscribers."""

@@ -2,15 +2,20 @@
 
 :func:`make_search` turns the configuration into a function from a :class:`SearchJob` to a move:
 the built-in engine at the job's level, or an external engine speaking the protocol of
-``morris engine``. Three runners carry jobs out:
+``morris engine`` (:class:`ExternalSearch`: if that engine cannot start, or fails again after its
+restart, the Pi plays on with the built-in engine and the job says why). Three runners carry
+jobs out; :func:`builtin_runner` picks the daemon's:
 
-- :class:`ProcessRunner` (the daemon, built-in engine): the search runs in a child process. The
-  engine is pure Python; in a thread it shares the interpreter lock with the board's scanning and
-  lights, and its big allocations (a transposition table freed at the end of a search) held them
-  up by 150 ms at the 99th percentile here, more on a Pi. A process leaves them alone and uses a
-  second core of the Pi. A takeback or new game stops the running search through a shared value.
-- :class:`ThreadedRunner` (an external engine, which is its own process already; tests): one
-  worker thread; the main loop never waits for it.
+- :class:`ThreadedRunner` (the daemon with the C search; an external engine, which is its own
+  process already; tests): one worker thread; the main loop never waits for it. The C search
+  releases the interpreter lock while it searches (``morris/engine/_native.c``), so the board's
+  scanning and lights run beside it, and the daemon stays one process (about 26 MiB).
+- :class:`ProcessRunner` (the daemon when the C search is not built, or ``MORRIS_NATIVE=0``):
+  the search runs in a child process. The Python search holds the interpreter lock, and its big
+  allocations (a transposition table freed at the end of a search) held the board's scanning up
+  by 150 ms at the 99th percentile here, more on a Pi. A process leaves them alone and uses a
+  second core, for about 35 MiB more (the child and multiprocessing's resource tracker). A
+  takeback or new game stops the running search through a shared value.
 - :class:`VirtualRunner` (the simulator): computes the move at once and hands it over after a
   fixed think time of *virtual* seconds, so games in the simulator are deterministic.
 """
@@ -20,8 +25,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import os
 import queue
 import shlex
+import shutil
 import signal
 import threading
 import time
@@ -38,6 +45,7 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.sharedctypes import Synchronized
 
+    from morris.engine.client import UciEngine
     from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
@@ -56,6 +64,9 @@ class SearchJob:
     level: int
     movetime: float
     cancelled: bool = False
+    #: Set by the search when it did not play as configured (the external engine failed and the
+    #: built-in one answered): the controller shows it.
+    warning: str | None = None
 
     def is_cancelled(self) -> bool:
         """The stop callback handed to the engine."""
@@ -119,7 +130,10 @@ def make_search(
     never by the wall clock, so its moves depend on nothing but the seed and the position.
     """
     if config.engine.command:
-        return _external_search(config)
+        # The built-in engine stands by: it answers if the external one cannot.
+        own = config.with_overrides(engine_command="")
+        builtin = make_search(own, virtual=virtual, tables=tables)
+        return ExternalSearch(config, builtin)
     from morris.engine import Engine
 
     seed = config.engine.seed
@@ -135,24 +149,112 @@ def make_search(
     return search
 
 
-def _external_search(config: Config) -> SearchFunction:
-    from morris.engine.client import UciEngine
+def engine_command_problem(command: str) -> str | None:
+    """Why the external engine ``command`` (``engine.command``) cannot run, or ``None``.
 
-    command = shlex.split(config.engine.command)
-    engine: UciEngine | None = None
-    level: int | None = None
+    Its program must be a path to an executable file, or a name found on ``PATH``.
+    """
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        return f"engine.command {command!r} is not a command line: {exc}"
+    if not words:
+        return None
+    program = words[0]
+    if os.sep in program:
+        path = Path(program)
+        if not path.is_file():
+            return f"engine.command: {program} does not exist"
+        if not os.access(path, os.X_OK):
+            return f"engine.command: {program} is not executable (chmod +x {program})"
+        return None
+    if shutil.which(program) is None:
+        return f"engine.command: {program!r} is not found on PATH ({os.environ.get('PATH', '')})"
+    return None
 
-    def search(job: SearchJob) -> Move | None:
-        nonlocal engine, level
-        if engine is None:
-            engine = UciEngine.spawn(command)
-        if level != job.level:
-            engine.configure(Level=job.level)
-            level = job.level
-        result = engine.play(job.board, movetime=config.engine.movetime)
-        return result.move
 
-    return search
+class ExternalSearch:
+    """Searches with the external engine of ``engine.command``, falling back to ``fallback``.
+
+    When the engine cannot be started, or fails again after the restart the client gives it, it
+    is given up for good (until the daemon restarts or reloads): :attr:`failure` says why, the
+    job's :attr:`SearchJob.warning` carries it to the controller, and ``fallback`` (the built-in
+    engine) answers this job and every later one. The Pi never waits for an engine that is gone.
+    """
+
+    def __init__(self, config: Config, fallback: SearchFunction) -> None:
+        self.command = config.engine.command
+        self.movetime = config.engine.movetime
+        self._fallback = fallback
+        self._engine: UciEngine | None = None
+        self._level: int | None = None
+        #: Why the external engine was given up, or ``None`` while it is used.
+        self.failure: str | None = None
+
+    def __call__(self, job: SearchJob) -> Move | None:
+        """The move for ``job``: the external engine's, or the built-in one's once it failed."""
+        from morris.engine.errors import ExternalEngineError
+
+        if self.failure is None:
+            try:
+                return self._play(job)
+            except (ExternalEngineError, OSError, ValueError) as exc:
+                if job.board.outcome() is not None:
+                    return None  # asked about a finished game: nothing wrong with the engine
+                self._give_up(exc)
+        job.warning = self.failure
+        return self._fallback(job)
+
+    def _play(self, job: SearchJob) -> Move | None:
+        from morris.engine.client import UciEngine
+
+        if self._engine is None:
+            self._engine = UciEngine.spawn(shlex.split(self.command))
+            self._level = None
+        if self._level != job.level:
+            self._engine.configure(Level=job.level)
+            self._level = job.level
+        return self._engine.play(job.board, movetime=self.movetime).move
+
+    def _give_up(self, exc: BaseException) -> None:
+        problem = engine_command_problem(self.command) or f"{type(exc).__name__}: {exc}"
+        self.failure = f"external engine failed ({problem})"
+        logger.error("%s; the Pi plays with its own engine", self.failure)
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            with contextlib.suppress(Exception):
+                engine.close()
+
+    def close(self) -> None:
+        """Stop the external engine, if it runs."""
+        if self._engine is not None:
+            self._engine.close()
+            self._engine = None
+
+
+def builtin_runner(
+    config: Config, deliver: Deliver, *, tables_dir: Path | None = None
+) -> ThreadedRunner | ProcessRunner:
+    """The daemon's runner for the built-in engine: a thread where the C search runs (it releases
+    the interpreter lock), a process where the search is Python (it would hold it)."""
+    from morris.engine.search import native_enabled
+
+    if native_enabled():
+        tables = None if tables_dir is None else load_tables(tables_dir)
+        return ThreadedRunner(make_search(config, tables=tables), deliver)
+    logger.info("the search is Python (no C loop): it runs in its own process")
+    return ProcessRunner(config, deliver, tables_dir=tables_dir)
+
+
+def describe_engine(config: Config, runner: object) -> str:
+    """Which engine the Pi plays with, and how it runs, for ``morris status``."""
+    if config.engine.command:
+        return f"external: {config.engine.command}"
+    from morris.engine.search import native_enabled
+
+    search = "C search" if native_enabled() else "Python search"
+    where = "its own process" if isinstance(runner, ProcessRunner) else "a thread"
+    return f"built-in, {search} in {where}"
 
 
 class VirtualRunner:

@@ -27,11 +27,16 @@ def _template(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     from morris.app.config import load_config
     from morris.app.errors import ConfigError
+    from morris.app.jobs import engine_command_problem
 
     try:
         config = load_config(args.file)
     except ConfigError as exc:
         print(f"morris: {exc}", file=sys.stderr)
+        return 2
+    problem = engine_command_problem(config.engine.command)
+    if problem is not None:
+        print(f"morris: {args.file}: {problem}", file=sys.stderr)
         return 2
     print(f"{args.file}: OK (mode {config.game.mode}, backend {config.hardware.backend})")
     return 0

@@ -23,10 +23,21 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def warn_if_slow_engine() -> None:
+    """One line on stderr when the engine runs without its C search, saying how to fix it
+    (``morris run``, ``morris sim`` and ``morris engine`` call it as they start)."""
+    from morris.engine.search import native_warning
+
+    warning = native_warning()
+    if warning is not None:
+        print(f"morris: warning: {warning}", file=sys.stderr, flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve the protocol until ``quit`` or the end of input."""
     from morris.engine.uci import serve
 
+    warn_if_slow_engine()
     tables = tables_from_args(args)
     serve(sys.stdin, sys.stdout, tables=tables)
     return 0

@@ -49,9 +49,11 @@ def run(args: argparse.Namespace) -> int:
     from morris.app.config import load_config
     from morris.app.errors import ConfigError, HardwareUnavailable
     from morris.app.store import GameStore
+    from morris.commands.engine import warn_if_slow_engine
     from morris.daemon import Daemon, open_hardware
     from morris.daemon.status_file import STATUS_FILE_NAME
 
+    warn_if_slow_engine()
     # Kept for reloads: SIGHUP rereads the file and applies the same flags on top of it.
     overrides = {
         "game_mode": args.mode,

@@ -251,6 +251,8 @@ def run_status(args: argparse.Namespace) -> int:
         ("game", f"{status.move_count} moves, {game}"),
         ("position", status.position),
         ("last event", status.last_event or "-"),
+        ("engine", status.engine or "-"),
+        *([("warning", status.engine_warning)] if status.engine_warning else []),
     ]
     for name, value in rows:
         print(f"{name + ':':<13} {value}")

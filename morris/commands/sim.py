@@ -102,8 +102,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     from morris.app.controller import asked_settings
+    from morris.commands.engine import warn_if_slow_engine
     from morris.tui.app import SimulatorApp
 
+    warn_if_slow_engine()  # before the terminal UI takes the screen: seen once it ends
     logger.info("morris sim: %s", config.source)
     app = SimulatorApp(config, state_dir=state_dir, insist=asked_settings(overrides))
     app.run()

@@ -31,6 +31,8 @@ from morris.app.jobs import (
     SearchFunction,
     SearchJob,
     ThreadedRunner,
+    builtin_runner,
+    describe_engine,
     load_tables,
     make_search,
 )
@@ -39,6 +41,7 @@ from morris.app.store import GameStore
 from morris.core import COLOR_NAMES, Move
 from morris.daemon.notify import Notifier, WatchdogPacer
 from morris.daemon.status_file import ServiceStatus, write_status
+from morris.engine.search import native_warning
 
 if TYPE_CHECKING:
     from morris.engine.tables import EndgameTables
@@ -167,6 +170,8 @@ class Daemon:
         self.controller: Controller | None = None
         self._started = datetime.now(UTC)
         self._link = "up"
+        self._engine: str | None = None
+        self._last_warning: str | None = None
         self._last_status = ""
         self._stopping = False
 
@@ -198,6 +203,7 @@ class Daemon:
             signal.signal(signal.SIGINT, self._on_signal)
         device = self.board.device
         runner = self._make_runner()
+        self._engine = describe_engine(self.config, runner)
         board_runner = BoardRunner(device, self.clock)
         failure: str | None = None
         try:
@@ -316,23 +322,26 @@ class Daemon:
         self._publish(controller)
 
     def _make_runner(self) -> ThreadedRunner | ProcessRunner:
-        """The built-in engine searches in its own process; an external engine (a process
-        already) or a search given to the daemon (tests) in a worker thread."""
+        """The built-in engine in a thread (C search) or its own process (Python search); an
+        external engine (a process already) or a search given to the daemon (tests) in a
+        worker thread."""
 
         def deliver(job: SearchJob, move: Move | None) -> None:
             self.post("search", (job, move))
 
         if self._search is None and not self.config.engine.command:
+            # Loaded whatever the level: the mode button may raise it later (mapping costs little).
             directory = self.config.engine.tables
             tables = Path(directory) if directory else tables_dir()
-            return ProcessRunner(
+            return builtin_runner(
                 self.config, deliver, tables_dir=tables if tables.is_dir() else None
             )
         search = self._search or make_search(self.config, tables=self._tables())
         return ThreadedRunner(search, deliver)
 
     def _tables(self) -> EndgameTables | None:
-        # Loaded whatever the level: the mode button may raise it later (mapping costs little).
+        # The built-in engine stands in for a failed external one without tables: it is a
+        # fallback, and the tables' memory would be spent on every daemon with a command.
         if self.config.engine.command:
             return None
         directory = self.config.engine.tables
@@ -342,9 +351,11 @@ class Daemon:
 
     def _publish(self, controller: Controller) -> None:
         text = controller.describe()
-        if text != self._last_status:
-            self._last_status = text
-            self.notifier.status(text)
+        warning = controller.state.engine_warning
+        if text != self._last_status or warning != self._last_warning:
+            if text != self._last_status:
+                self.notifier.status(text)
+            self._last_status, self._last_warning = text, warning
             self._write_status(controller.state.last_event)
 
     def _write_status(self, event: str) -> None:
@@ -367,6 +378,8 @@ class Daemon:
             level=controller.level if controller.mode == "vs-ai" else None,
             last_event=event,
             outcome=None if outcome is None else outcome.result(),
+            engine=self._engine,
+            engine_warning=controller.state.engine_warning or native_warning(),
         )
         try:
             write_status(self.status_path, status)

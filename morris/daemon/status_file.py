@@ -19,7 +19,9 @@ object, replaced atomically so a reader never sees half of it::
       "move_count": 7,
       "side_to_move": "black",
       "last_event": "white placed d6",
-      "outcome": null
+      "outcome": null,
+      "engine": "built-in, C search in a thread",
+      "engine_warning": null
     }
 
 Times are ISO 8601 with a UTC offset. Readers ignore keys they do not know, so fields can be added
@@ -40,23 +42,19 @@ from pathlib import Path
 from typing import Any
 
 from morris.app.errors import StatusFileError
-from morris.app.paths import SERVICE_STATE_DIR
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
-    "DEFAULT_STATE_DIR",
     "STATUS_FILE_NAME",
     "STATUS_FORMAT",
     "ServiceStatus",
-    "default_status_path",
     "read_status",
     "write_status",
 ]
 
 STATUS_FORMAT = 1
 STATUS_FILE_NAME = "status.json"
-DEFAULT_STATE_DIR = SERVICE_STATE_DIR
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,6 +88,11 @@ class ServiceStatus:
     """The last thing that happened, in words (``"white placed d6"``)."""
     outcome: str | None = None
     """How the game ended (``"black wins: white has two pieces"``); ``None`` while it goes on."""
+    engine: str | None = None
+    """The Pi's engine and how it runs (``"built-in, C search in a thread"``, ``"external: X"``)."""
+    engine_warning: str | None = None
+    """Why the Pi plays weaker than configured, with the fix: the C search is not built (20-25
+    times slower), or the external engine failed and the built-in one plays; else ``None``."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of the status file."""
@@ -137,14 +140,9 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "level": (int, type(None)),
     "last_event": (str, type(None)),
     "outcome": (str, type(None)),
+    "engine": (str, type(None)),
+    "engine_warning": (str, type(None)),
 }
-
-
-def default_status_path(environ: Mapping[str, str] | None = None) -> Path:
-    """``status.json`` in ``$STATE_DIRECTORY`` (the first one listed), else the default."""
-    env = os.environ if environ is None else environ
-    state = env.get("STATE_DIRECTORY", "").split(":")[0]
-    return (Path(state) if state else DEFAULT_STATE_DIR) / STATUS_FILE_NAME
 
 
 def write_status(path: Path, status: ServiceStatus) -> None:

@@ -12,6 +12,12 @@
  * tables stay in Python too: the core calls back `check(nodes)` when the node count reaches
  * `check_at` (it returns the next `check_at` or raises to end the search) and `probe(us, them,
  * colour)` for positions the tables cover.
+ *
+ * Core.root_move() releases the interpreter lock for the whole of the C search, so the daemon's
+ * search thread never holds up the board's scanning and lights: the search touches no Python
+ * object, its memory comes from the raw allocator (safe without the lock) and the two callbacks
+ * take the lock back for the Python call only (host_check, host_probe). A core is used by the
+ * thread that runs its root_move; the other methods refuse while a search runs (`busy`).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -20,12 +26,18 @@
 
 #include "native/search.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 typedef struct {
     PyObject_HEAD
     Search s;
     PyObject *check; /* check(nodes) -> next check_at, raises to end the search */
     PyObject *probe; /* probe(us, them, colour) -> None | (value, distance); or NULL */
     int released;    /* release() freed the tables: the core cannot search any more */
+    int busy;        /* root_move() runs, without the interpreter lock */
+    PyThreadState *tstate; /* the searching thread's state while the lock is released */
 } Core;
 
 static inline Core *core_of(Search *s) { return (Core *)((char *)s - offsetof(Core, s)); }
@@ -33,19 +45,31 @@ static inline Core *core_of(Search *s) { return (Core *)((char *)s - offsetof(Co
 /* ------------------------------------------------------------------------------------------ */
 /* the host side of search.h                                                                   */
 
-void *host_calloc(size_t n, size_t size) { return PyMem_Calloc(n, size); }
+/* The raw domain: callable without the interpreter lock (the table grows during the search),
+ * and tracemalloc still sees it. */
+void *host_calloc(size_t n, size_t size) { return PyMem_RawCalloc(n, size); }
 
-void host_free(void *p) { PyMem_Free(p); }
+void host_free(void *p) { PyMem_RawFree(p); }
+
+/* The callbacks run inside root_move(), which released the lock: take it back for the call. */
+static inline void hold_lock(Core *self) { PyEval_RestoreThread(self->tstate); }
+
+static inline void drop_lock(Core *self) { self->tstate = PyEval_SaveThread(); }
 
 /* Calls check(nodes); returns -1 with the Python error set if it raised. */
 int host_check(Search *s)
 {
-    PyObject *r = PyObject_CallFunction(core_of(s)->check, "L", s->nodes);
-    if (r == NULL)
-        return -1;
-    long long next = PyLong_AsLongLong(r);
-    Py_DECREF(r);
-    if (next == -1 && PyErr_Occurred())
+    Core *self = core_of(s);
+    hold_lock(self);
+    PyObject *r = PyObject_CallFunction(self->check, "L", s->nodes);
+    long long next = -1;
+    if (r != NULL) {
+        next = PyLong_AsLongLong(r);
+        Py_DECREF(r);
+    }
+    int failed = r == NULL || (next == -1 && PyErr_Occurred());
+    drop_lock(self); /* the error, if any, stays set in this thread's state */
+    if (failed)
         return -1;
     s->check_at = next;
     return 0;
@@ -55,17 +79,28 @@ int host_check(Search *s)
  * -1 with the Python error set. */
 int host_probe(Search *s, bb us, bb them, int c, int *value, int *dist)
 {
-    PyObject *r = PyObject_CallFunction(core_of(s)->probe, "kki", (unsigned long)us,
+    Core *self = core_of(s);
+    hold_lock(self);
+    PyObject *r = PyObject_CallFunction(self->probe, "kki", (unsigned long)us,
                                         (unsigned long)them, c);
-    if (r == NULL)
+    int got = -1;
+    if (r == Py_None)
+        got = 0;
+    else if (r != NULL)
+        got = PyArg_ParseTuple(r, "ii", value, dist) ? 1 : -1;
+    Py_XDECREF(r);
+    drop_lock(self);
+    return got;
+}
+
+/* Refuses (RuntimeError) while another thread's root_move() uses the core. */
+static int check_idle(Core *self)
+{
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "Core: a search runs on it (in another thread)");
         return -1;
-    if (r == Py_None) {
-        Py_DECREF(r);
-        return 0;
     }
-    int ok = PyArg_ParseTuple(r, "ii", value, dist);
-    Py_DECREF(r);
-    return ok ? 1 : -1;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -245,6 +280,8 @@ static int Core_traverse(Core *self, visitproc visit, void *arg)
 
 static int Core_clear(Core *self)
 {
+    if (self->busy)
+        return 0; /* the searching thread holds a reference: the collector cannot free it */
     Py_CLEAR(self->check);
     Py_CLEAR(self->probe);
     return 0;
@@ -260,10 +297,19 @@ static void Core_dealloc(Core *self)
 
 static PyObject *Core_release(Core *self, PyObject *Py_UNUSED(ignored))
 {
+    if (check_idle(self) < 0)
+        return NULL;
     Core_clear(self);
     search_release(&self->s);
     self->s.has_probe = 0;
     self->released = 1;
+#ifdef __GLIBC__
+    /* A table freed in a thread's arena (the daemon searches in a thread) stays resident until
+     * the arena is trimmed: 8 MB after a level-7 search, kept between turns. */
+    Py_BEGIN_ALLOW_THREADS
+    malloc_trim(0);
+    Py_END_ALLOW_THREADS
+#endif
     Py_RETURN_NONE;
 }
 
@@ -407,6 +453,8 @@ static PyObject *Core_root_move(Core *self, PyObject *args)
                           &alpha, &beta, &irreversible))
         return NULL;
     Search *s = &self->s;
+    if (check_idle(self) < 0)
+        return NULL;
     if (s->tt == NULL) {
         PyErr_SetString(PyExc_RuntimeError,
                         self->released ? "Core was released" : "Core was not initialised");
@@ -422,8 +470,15 @@ static PyObject *Core_root_move(Core *self, PyObject *args)
         return NULL;
     }
     int score;
-    if (search_root_move(s, (bb)us, (bb)them, uh, th, c, key, nrc, depth, alpha, beta,
-                         irreversible, &score) < 0) {
+    /* The callbacks (bound methods of the Python search) stay alive: the caller holds the
+     * search, which holds them; busy keeps release() and the collector off them. */
+    self->busy = 1;
+    drop_lock(self);
+    int failed = search_root_move(s, (bb)us, (bb)them, uh, th, c, key, nrc, depth, alpha, beta,
+                                  irreversible, &score) < 0;
+    hold_lock(self);
+    self->busy = 0;
+    if (failed) {
         if (!PyErr_Occurred())
             PyErr_NoMemory(); /* the transposition table could not grow */
         return NULL;
@@ -464,6 +519,8 @@ static PyObject *Core_generate(Core *self, PyObject *args)
 
 static PyObject *Core_tt_get(Core *self, PyObject *arg)
 {
+    if (check_idle(self) < 0) /* the table may be growing under it */
+        return NULL;
     unsigned long long key = PyLong_AsUnsignedLongLong(arg);
     if (key == (unsigned long long)-1 && PyErr_Occurred())
         return NULL;

@@ -48,14 +48,37 @@ from morris.engine.movegen import MOVE_SPACE, NONE, decode, encode, generate, ha
 if TYPE_CHECKING:
     from morris.engine.tables import EndgameTables
 
+_NATIVE_MISSING = ""  # why the import failed
 try:
     from morris.engine import _native
-except ImportError:  # not built (no C compiler at install time): the search runs in Python
+except ImportError as _exc:  # not built (no C compiler at install time): the search runs in Python
     _native = None  # type: ignore[assignment]
+    _NATIVE_MISSING = str(_exc)
 
 #: Whether the C inner loop (``morris/engine/_native.c``) is built. It plays the same moves with
 #: the same node counts as the Python search, many times faster; ``MORRIS_NATIVE=0`` turns it off.
 NATIVE_AVAILABLE: Final = _native is not None
+
+
+def native_enabled() -> bool:
+    """Whether engines use the C search by default: it is built and ``MORRIS_NATIVE`` is not 0."""
+    return NATIVE_AVAILABLE and os.environ.get("MORRIS_NATIVE", "1") != "0"
+
+
+def native_warning() -> str | None:
+    """One line for a user when the engine runs without its C search (20-25 times slower, so
+    each level searches far less in its time), saying how to fix it; ``None`` when it is used."""
+    if native_enabled():
+        return None
+    if NATIVE_AVAILABLE:
+        return "MORRIS_NATIVE=0: the engine runs its Python search, 20-25 times slower"
+    why = f" ({_NATIVE_MISSING})" if _NATIVE_MISSING else ""
+    return (
+        f"the engine's C search is not built{why}: it runs 20-25 times slower. Fix: "
+        "apt install build-essential python3-dev, then reinstall morris from its source "
+        "(pip install --force-reinstall --no-deps .; docs/INSTALL.md)"
+    )
+
 
 logger = logging.getLogger(__name__)
 
@@ -640,7 +663,7 @@ class Engine:
         if level not in LEVELS:
             raise ValueError(f"level must be {MIN_LEVEL}..{MAX_LEVEL}, not {level!r}")
         if native is None:
-            native = NATIVE_AVAILABLE and os.environ.get("MORRIS_NATIVE", "1") != "0"
+            native = native_enabled()
         elif native and not NATIVE_AVAILABLE:
             raise ValueError("native=True, but the C search (morris.engine._native) is not built")
         self.level = level
@@ -796,5 +819,7 @@ __all__ = [
     "SearchResult",
     "encode",
     "format_score",
+    "native_enabled",
+    "native_warning",
     "win_distance",
 ]

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from morris.app.errors import StatusFileError
-from morris.daemon.status_file import ServiceStatus, default_status_path, read_status, write_status
+from morris.app.paths import daemon_state_dirs
+from morris.daemon.status_file import ServiceStatus, read_status, write_status
 
 STARTED = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -127,12 +128,13 @@ def test_missing_file_names_the_path(tmp_path: Path) -> None:
         read_status(tmp_path / "status.json")
 
 
-def test_default_path_follows_state_directory() -> None:
-    assert default_status_path({}) == Path("/var/lib/morris/status.json")
-    assert default_status_path({"STATE_DIRECTORY": "/var/lib/morris:/var/lib/other"}) == Path(
-        "/var/lib/morris/status.json"
-    )
-    assert default_status_path({"STATE_DIRECTORY": "/tmp/s"}) == Path("/tmp/s/status.json")
+def test_status_looks_in_the_service_dir_then_the_users() -> None:
+    home = {"XDG_STATE_HOME": "/home/ann/.state"}
+    assert daemon_state_dirs(home) == [Path("/var/lib/morris"), Path("/home/ann/.state/morris")]
+    inside = {**home, "STATE_DIRECTORY": "/var/lib/morris:/var/lib/other"}
+    assert daemon_state_dirs(inside) == [Path("/var/lib/morris"), Path("/home/ann/.state/morris")]
+    other = {**home, "STATE_DIRECTORY": "/tmp/s"}
+    assert daemon_state_dirs(other)[0] == Path("/tmp/s")
 
 
 def run_status(

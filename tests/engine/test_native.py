@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import os
 import random
+import threading
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import asdict, replace
@@ -312,3 +313,75 @@ def test_the_top_level_answers_a_cross_point_on_a_well_linked_point(first: str) 
     board.push_notation(first)
     reply = Engine(MAX_LEVEL, native=True).play(board).move
     assert NEIGHBOURS[reply.to_point].bit_count() >= 3, f"{first} answered with {reply}"
+
+
+# --- the search in a thread: the daemon's board keeps its interpreter lock ---------------------
+
+
+@pytest.mark.realtime
+def test_the_c_search_runs_while_another_python_thread_does() -> None:
+    # The daemon runs the built-in engine in a thread beside the board's scanning: the C search
+    # must release the interpreter lock. Here one root move is searched 14 turns deep with no
+    # callback at all (about a second, three million nodes), and this thread counts to 300 000
+    # meanwhile. Holding the lock, the search would let the count go on only after it returned
+    # (or for one 5 ms switch interval before it entered C, far too short to finish).
+    board = Board()
+    for turn in ("d6", "d2", "b4", "f4", "d7", "d1"):
+        board.push_notation(turn)
+    s = search._Search(
+        board, tables=None, node_limit=None, deadline=None, clock=lambda: 0.0, stop=None,
+        native=True,
+    )  # fmt: skip
+    s.check_at = 10**15  # no check() callback: the whole search is C
+    first = search.encode(next(iter(board.legal_moves)))
+    started, done = threading.Event(), threading.Event()
+
+    def run() -> None:
+        started.set()
+        try:
+            s.search_root_move(first, 14, -(10**6), 10**6)
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    started.wait()
+    count = 0
+    for _ in range(300_000):
+        count += 1
+    counted_while_searching = not done.is_set()
+    worker.join()
+    s.release()
+    assert s.nodes > 1_000_000  # the search was long
+    assert counted_while_searching, "this thread could count only after the search finished"
+    assert count == 300_000
+
+
+def test_a_core_refuses_other_threads_while_it_searches() -> None:
+    # What the lock's release allows must not let two threads share one search's tables.
+    s = search._Search(
+        Board(), tables=None, node_limit=5000, deadline=None, clock=lambda: 0.0, stop=None,
+        native=True,
+    )  # fmt: skip
+    assert s.core is not None
+    seen: list[str] = []
+
+    def check(nodes: int) -> int:  # called by the C search, in the middle of root_move
+        assert s.core is not None
+        for call in (s.core.release, lambda: s.core.tt_get(0)):  # type: ignore[union-attr]
+            try:
+                call()
+            except RuntimeError as exc:
+                seen.append(str(exc))
+        return nodes + 1024
+
+    s.core = _native.Core(
+        neighbours=Board.neighbours, mill_masks=Board.mill_masks,
+        mills_through=Board.mills_through, layers=[], pieces_per_side=9, flying=True,
+        threefold=True, limit=100, full_board_is_draw=False, zp=s.zp, zh=s.zh, zside=s.zside,
+        zn=s.zn, path=s.path, root_index=s.root_index, check=check, probe=None, table_pieces=0,
+        tt_size=4096,
+    )  # fmt: skip
+    s.search_root_move(search.encode(Board().parse_notation("d2")), 5, -(10**6), 10**6)
+    assert seen and all("a search runs on it" in text for text in seen)
+    s.release()
