@@ -14,7 +14,7 @@ The changes are timed with nothing else running, then while the top level search
 minutes in a thread (the C search, which releases the interpreter lock: how the daemon runs it)
 and in a child process (how the daemon runs the Python search, where the C one is not built).
 
-Then the daemon idles for ``--idle`` seconds (steady lights, the board scanned at 100 Hz), and the
+Then the daemon idles for ``--idle`` seconds (steady lights; after 2 s quiet the board is scanned at its idle rate, 25 Hz), and the
 process's CPU time over that span and its memory are read. Last, ``morris run --sim`` is started
 as a process, as systemd would, and the idle CPU and resident memory of it and of every process
 it started (a search process, multiprocessing's resource tracker) are read from /proc.
@@ -236,7 +236,7 @@ def in_process(changes: int, idle: float) -> None:
         name = "  from the scan" if label.endswith("|") else label
         print(f"    {name:40} p50 {p50:6.1f}  p90 {p90:6.1f}  p99 {p99:6.1f}  max {worst:6.1f}")
     print(
-        f"  idle for {idle:.0f} s (steady lights, board scanned at 100 Hz): "
+        f"  idle for {idle:.0f} s (steady lights, board scanned at its 25 Hz idle rate): "
         f"CPU {idle_cpu:.1%} of one core, {idle_shows} show calls"
     )
     print(

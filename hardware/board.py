@@ -56,13 +56,22 @@ def _crossings(matrix: Matrix, wires: Mapping[Hashable, Any]) -> dict[tuple[int,
     }
 
 
+#: Seconds without a change read before the inputs are scanned at ``profile.idle_scan_hz``.
+QUIET_AFTER = 2.0
+
+
 class GpioBoard(BoardBase):
     """The board of a wiring profile on gpiozero devices (see :func:`open_board`).
 
     Inputs (sensors and buttons, direct or in the matrix) are scanned ``profile.scan_hz`` times a
     second and debounced over ``profile.debounce_scans`` scans; a change is reported with the time
-    of the scan that confirmed it. Callbacks run in the thread that calls :meth:`poll`.
-    Thread-safe: :meth:`show` may be called from another thread while a runner polls.
+    of the scan that confirmed it. Once the board has been quiet for :data:`QUIET_AFTER` seconds
+    (no change read, none pending, no button held) it is scanned ``profile.idle_scan_hz`` times a
+    second instead, on the same grid of scan times, until a scan reads a change: the first touch
+    after a pause is seen at most one idle period later (40 ms at 25 Hz, within the referee's
+    debounce), and a board left alone costs a quarter of the scans. Callbacks run in the thread
+    that calls :meth:`poll`. Thread-safe: :meth:`show` may be called from another thread while a
+    runner polls.
     """
 
     def __init__(
@@ -89,6 +98,8 @@ class GpioBoard(BoardBase):
             raise
         self._debouncer = Debouncer(profile.debounce_scans)
         self._scan_period = 1.0 / profile.scan_hz
+        # Scan-grid steps between two scans of a quiet board (1: it never idles).
+        self._idle_steps = max(1, round(profile.scan_hz / profile.idle_scan_hz))
         rows = self._output_matrix.row_count if self._output_matrix else 1
         self._slot_period = 1.0 / (profile.refresh_hz * rows)
         self._lights: BlinkClock[Hashable] = BlinkClock()
@@ -102,6 +113,7 @@ class GpioBoard(BoardBase):
         self.next_poll = start
         self._origin = start
         self._scan_index = 0
+        self._active_at = start  # the last scan that read a change, or held one pending
         self._slot_index = 0
         self._apply_outputs(start)
 
@@ -185,7 +197,8 @@ class GpioBoard(BoardBase):
             self.now = now
             if now >= self._next_scan_time():
                 self._scan(now, readings, presses)
-                self._scan_index += 1
+                quiet = now - self._active_at >= QUIET_AFTER
+                self._scan_index += self._idle_steps if quiet else 1
                 if self._next_scan_time() <= now:  # fell behind (a slow real-time poll): skip
                     self._scan_index = math.floor((now - self._origin) / self._scan_period) + 1
             deadline = self._next_scan_time()
@@ -231,6 +244,8 @@ class GpioBoard(BoardBase):
         if self._direct_inputs is not None:
             self._direct_inputs.scan(active)
         flipped = self._debouncer.update(active)
+        if flipped or self._debouncer.pending or self._pressed:
+            self._active_at = now
         if not flipped:
             return
         state = self._debouncer.state

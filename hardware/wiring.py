@@ -67,6 +67,11 @@ class Debouncer:
         self.state: set[Hashable] = set()
         self._counts: dict[Hashable, int] = {}
 
+    @property
+    def pending(self) -> bool:
+        """Whether a change has been read but not yet confirmed."""
+        return bool(self._counts)
+
     def update(self, raw: set[Hashable] | frozenset[Hashable]) -> tuple[Hashable, ...]:
         """Feed one scan (the keys read active); return the keys whose debounced state flipped."""
         diff = raw ^ self.state

@@ -104,6 +104,9 @@ class Profile:
     #: Full scans of every input per second, and the consecutive scans a change must persist.
     scan_hz: float = 100.0
     debounce_scans: int = 3
+    #: Scans per second while the board has been quiet for :data:`hardware.board.QUIET_AFTER`
+    #: seconds (nothing changing, nothing pending); the first change read brings ``scan_hz`` back.
+    idle_scan_hz: float = 25.0
     #: Full refreshes of the output matrix per second (each row is lit 1/rows of the time).
     refresh_hz: float = 100.0
     allow_id_pins: bool = False
@@ -153,7 +156,8 @@ class Profile:
 
 
 _TOP_KEYS = {
-    "name", "description", "scan_hz", "debounce_scans", "refresh_hz", "allow_id_pins",
+    "name", "description", "scan_hz", "idle_scan_hz", "debounce_scans", "refresh_hz",
+    "allow_id_pins",
     "input_matrix", "output_matrix", "chain", "sensors", "leds", "status", "buttons",
 }  # fmt: skip
 
@@ -383,6 +387,7 @@ class _Parser:
         if not isinstance(self.data.get("allow_id_pins", False), bool):
             raise self.error("allow_id_pins", "must be true or false")
         scan_hz = self.number("scan_hz", 100, 1, 5000)
+        idle_scan_hz = self.number("idle_scan_hz", min(25.0, scan_hz), 1, scan_hz)
         refresh_hz = self.number("refresh_hz", 100, 1, 5000)
         debounce = self.data.get("debounce_scans", 3)
         if isinstance(debounce, bool) or not isinstance(debounce, int) or not 1 <= debounce <= 100:
@@ -402,6 +407,7 @@ class _Parser:
             description=description,
             source=self.source,
             scan_hz=scan_hz,
+            idle_scan_hz=idle_scan_hz,
             debounce_scans=debounce,
             refresh_hz=refresh_hz,
             allow_id_pins=self.data.get("allow_id_pins", False),

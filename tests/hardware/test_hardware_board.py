@@ -185,3 +185,32 @@ def test_a_late_real_time_poll_skips_missed_scans() -> None:
     with open_board("shift-register", pin_factory=MockFactory(), clock=clock) as board:
         assert board.poll(0.0) == pytest.approx(0.01)
         assert board.poll(5.003) == pytest.approx(5.01)
+
+
+def test_a_quiet_board_is_scanned_at_the_idle_rate_and_wakes_on_a_change(
+    sim: SimulatedBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = sim.device
+    scans: list[float] = []
+    real_scan = board._scan
+
+    def counted(now: float, *args: object) -> None:
+        scans.append(now)
+        real_scan(now, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(board, "_scan", counted)
+    readings: list[SensorReading] = []
+    board.when_changed = readings.append
+    sim.advance(10.0)
+    quiet = [t for t in scans if 5.0 <= t < 10.0]
+    profile = board.profile
+    assert len(quiet) == pytest.approx(5.0 * profile.idle_scan_hz, abs=2)  # 25 a second, not 100
+    sim.place("d6")
+    sim.advance(11.0)
+    # Seen at the next idle scan (within 1/25 s), then confirmed at the full rate.
+    assert len(readings) == 1
+    delay = readings[0].timestamp - 10.0
+    limit = 1 / profile.idle_scan_hz + (profile.debounce_scans - 1) / profile.scan_hz
+    assert 0 < delay <= limit + 1e-6
+    busy = [t for t in scans if readings[0].timestamp - 0.02 <= t <= readings[0].timestamp]
+    assert len(busy) == profile.debounce_scans  # the confirming scans came 10 ms apart
