@@ -16,8 +16,9 @@ and in a child process (how the daemon runs the Python search, where the C one i
 
 Then the daemon idles for ``--idle`` seconds (steady lights; after 2 s quiet the board is
 scanned at its idle rate, 25 Hz), and the process's CPU time over that span and its memory are
-read. Last, ``morris run --sim`` is started as a process, as systemd would, and the idle CPU and resident memory of it and of every process
-it started (a search process, multiprocessing's resource tracker) are read from /proc.
+read. Last, ``morris run --sim`` is started as a process, as systemd would, and the idle CPU
+and resident memory of it and of every process it started (a search process, multiprocessing's
+resource tracker) are read from /proc.
 
 A mock pin costs less than an lgpio call on a Pi: treat the CPU figures as a floor and expect
 several times more on a Pi Zero 2 W or 3.
