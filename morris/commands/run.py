@@ -24,6 +24,18 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="seed of the Pi's randomness")
 
 
+def game_overrides(args: argparse.Namespace) -> dict[str, object]:
+    """The :meth:`Config.with_overrides` arguments of the flags :func:`add_game_options` adds."""
+    return {
+        "game_mode": args.mode,
+        "game_human": args.human,
+        "game_level": args.level,
+        "game_variant": args.variant,
+        "game_flying": args.flying,
+        "engine_seed": args.seed,
+    }
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``morris run``."""
     parser = sub.add_parser(
@@ -56,12 +68,7 @@ def run(args: argparse.Namespace) -> int:
     warn_if_slow_engine()
     # Kept for reloads: SIGHUP rereads the file and applies the same flags on top of it.
     overrides = {
-        "game_mode": args.mode,
-        "game_human": args.human,
-        "game_level": args.level,
-        "game_variant": args.variant,
-        "game_flying": args.flying,
-        "engine_seed": args.seed,
+        **game_overrides(args),
         "hardware_backend": "sim" if args.sim else args.backend,
         "hardware_profile": args.profile,
         "hardware_serial_url": args.serial_url,

@@ -7,7 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
-from morris.commands.run import add_game_options
+from morris.commands.run import add_game_options, game_overrides
 
 logger = logging.getLogger(__name__)
 
@@ -71,15 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from morris.app.errors import ConfigError
     from morris.app.paths import sim_state_dir
 
-    overrides = {
-        "game_mode": args.mode,
-        "game_human": args.human,
-        "game_level": args.level,
-        "game_variant": args.variant,
-        "game_flying": args.flying,
-        "engine_seed": args.seed,
-        "hardware_backend": "sim",
-    }
+    overrides = {**game_overrides(args), "hardware_backend": "sim"}
     try:
         config = load_config(args.config).with_overrides(**overrides)
     except ConfigError as exc:
