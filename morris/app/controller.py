@@ -143,6 +143,14 @@ def asked_settings(overrides: Mapping[str, object]) -> frozenset[str]:
     )
 
 
+def player_names(mode: str, human: str, level: int) -> tuple[str, str]:
+    """The White and Black tags of a game record of a game played so."""
+    if mode == "referee":
+        return "White", "Black"
+    pi = f"morris level {level}"
+    return ("Player", pi) if human == "white" else (pi, "Player")
+
+
 def board_from_config(config: Config) -> Board:
     """A new board with the variant and settings of ``config``."""
     cls = find_variant(config.game.variant)
@@ -232,13 +240,11 @@ class Controller:
             "variant": (board.variant_name, find_variant(game.variant).variant.name),
             "flying": (board.flying, game.flying),
         }
-        clash = [
-            f"{_flag(name, new)} (saved: {_flag(name, old)})"
-            for name, pair in asked.items()
-            if name in insist and pair is not None
-            for old, new in (pair,)
-            if old != new
-        ]
+        clash = []
+        for name, pair in asked.items():
+            if name in insist and pair is not None and pair[0] != pair[1]:
+                old, new = pair
+                clash.append(f"{_flag(name, new)} (saved: {_flag(name, old)})")
         turn = board.fullmove_number
         if clash:
             kept = self._keep_as_record(saved)
@@ -260,14 +266,7 @@ class Controller:
 
     def _keep_as_record(self, saved: SavedGame) -> Path | None:
         assert self.store is not None
-        pi = f"morris level {saved.level}"
-        white, black = (
-            ("White", "Black")
-            if saved.mode == "referee"
-            else ("Player", pi)
-            if saved.human == "white"
-            else (pi, "Player")
-        )
+        white, black = player_names(saved.mode, saved.human, saved.level)
         try:
             path = self.store.finish(saved.board, white=white, black=black)
             self.store.clear()
@@ -529,17 +528,11 @@ class Controller:
             return False
         return True
 
-    def _player_names(self) -> tuple[str, str]:
-        if self.mode == "referee":
-            return "White", "Black"
-        pi = f"morris level {self.level}"
-        return ("Player", pi) if self.human == "white" else (pi, "Player")
-
     def _save_finished(self) -> None:
         if self.store is None or self._finished_saved:
             return
         self._finished_saved = True
-        white, black = self._player_names()
+        white, black = player_names(self.mode, self.human, self.level)
         try:
             self.store.finish(self.board, white=white, black=black)
             self.store.clear()
