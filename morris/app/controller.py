@@ -559,18 +559,24 @@ class Controller:
     def render(self, now: float) -> None:
         """Send the lights to the device where they changed, and tell the subscribers."""
         self._rendered_at = now
-        lights = self.lights(now)
+        lights, status = self.lights(now), self.status()
         if self._shown.show(lights, now):
             self.device.show(lights)
-        for light, signal in self.status().items():
+        for light, signal in status.items():
             if self._shown_status.show({light: signal}, now):
                 self.device.set_status(light, signal)
-        self._publish(now)
+        if self._subscribers:
+            self._publish(self._snapshot(now, lights, status))
 
     # -- watching -------------------------------------------------------------------------
 
     def snapshot(self, now: float) -> Snapshot:
         """What a display shows at ``now``: the game, every light, whose turn, the last event."""
+        return self._snapshot(now, self.lights(now), self.status())
+
+    def _snapshot(
+        self, now: float, lights: dict[str, Signal], status: dict[StatusLight, Signal]
+    ) -> Snapshot:
         board = self.board
         outcome = board.outcome()
         pi = self.pi_color
@@ -579,7 +585,6 @@ class Controller:
         first_turn = board.turn if played % 2 == 0 else not board.turn
         black_turns = played // 2 if first_turn == WHITE else (played + 1) // 2
         first_fullmove = board.fullmove_number - black_turns
-        lights, status = self.lights(now), self.status()
         return Snapshot(
             position=board.position(),
             moves=tuple(str(m) for m in board.move_stack),
@@ -630,10 +635,7 @@ class Controller:
 
         return unsubscribe
 
-    def _publish(self, now: float) -> None:
-        if not self._subscribers:
-            return
-        snapshot = self.snapshot(now)
+    def _publish(self, snapshot: Snapshot) -> None:
         if snapshot == self._published:
             return
         self._published = snapshot
