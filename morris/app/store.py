@@ -14,6 +14,7 @@ import os
 import re
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -186,11 +187,9 @@ class GameStore:
     def _move_aside(self, problem: str) -> None:
         """Keep the unreadable game file under the first free ``.bad`` name, saying so."""
         path = self.current_path
-        aside = path.with_name(path.name + ".bad")
-        number = 1
-        while aside.exists() or aside.is_symlink():
-            number += 1
-            aside = path.with_name(f"{path.name}.bad.{number}")
+        aside = first_free(
+            path.with_name(path.name + ".bad"), lambda n: path.with_name(f"{path.name}.bad.{n}")
+        )
         try:
             os.replace(path, aside)
         except OSError as exc:
@@ -245,14 +244,22 @@ class GameStore:
             Black=black,
         )
         stem = f"{when:%Y%m%d-%H%M%S}-{_slug(white)}-vs-{_slug(black)}"
-        path = self.games_dir / f"{stem}.txt"
-        counter = 1
-        while path.exists():
-            counter += 1
-            path = self.games_dir / f"{stem}-{counter}.txt"
+        path = first_free(
+            self.games_dir / f"{stem}.txt", lambda n: self.games_dir / f"{stem}-{n}.txt"
+        )
         atomic_write(path, write_game(record))
         logger.info("game saved as %s", path)
         return path
+
+
+def first_free(first: Path, numbered: Callable[[int], Path]) -> Path:
+    """``first`` if no file (nor link) has that name, else the first free of ``numbered(2)``,
+    ``numbered(3)`` ...: so nothing kept is ever overwritten."""
+    path, number = first, 1
+    while path.exists() or path.is_symlink():
+        number += 1
+        path = numbered(number)
+    return path
 
 
 def _slug(text: str) -> str:
