@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from morris.app.errors import ConfigError
-from morris.app.paths import user_state_dir
+from morris.app.paths import systemd_state_dir, user_state_dir
 from morris.core.rules import STANDARD
 from morris.core.variant import VARIANT_NAMES, describe_variants
 from morris.engine.levels import MAX_LEVEL
@@ -98,9 +98,7 @@ class Config:
         """The state directory: the key, else systemd's ``$STATE_DIRECTORY``, else the XDG one."""
         if self.paths.state_dir:
             return Path(self.paths.state_dir).expanduser()
-        if environ.get("STATE_DIRECTORY"):
-            return Path(environ["STATE_DIRECTORY"].split(":")[0])
-        return user_state_dir(environ)
+        return systemd_state_dir(environ) or user_state_dir(environ)
 
     def games_dir(self, environ: Mapping[str, str] = os.environ) -> Path:
         """Where finished games are saved as game records."""

@@ -27,6 +27,14 @@ def tables_dir(environ: Mapping[str, str] | None = None) -> Path:
 SERVICE_STATE_DIR = Path("/var/lib/morris")
 
 
+def systemd_state_dir(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The first directory of systemd's ``$STATE_DIRECTORY`` (set inside the service), or
+    ``None``."""
+    env = os.environ if environ is None else environ
+    value = env.get("STATE_DIRECTORY", "").split(":")[0]
+    return Path(value) if value else None
+
+
 def user_state_dir(environ: Mapping[str, str] | None = None) -> Path:
     """Where a daemon or simulator run by hand keeps its state: ``$XDG_STATE_HOME/morris``
     (``$XDG_STATE_HOME`` defaults to ``~/.local/state``)."""
@@ -46,8 +54,7 @@ def daemon_state_dirs(environ: Mapping[str, str] | None = None) -> list[Path]:
     systemd's ``$STATE_DIRECTORY`` (inside the service), the installed service's directory, and
     the user's state directory (a ``morris run`` started by hand)."""
     env = os.environ if environ is None else environ
-    dirs = []
-    if env.get("STATE_DIRECTORY"):
-        dirs.append(Path(env["STATE_DIRECTORY"].split(":")[0]))
+    systemd = systemd_state_dir(env)
+    dirs = [] if systemd is None else [systemd]
     dirs += [SERVICE_STATE_DIR, user_state_dir(env)]
     return list(dict.fromkeys(dirs))

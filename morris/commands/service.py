@@ -85,7 +85,8 @@ def register(subparsers: Any) -> None:
     status.add_argument(
         "--state-dir",
         type=Path,
-        help="the daemon's state directory (default: $STATE_DIRECTORY or /var/lib/morris)",
+        help="the daemon's state directory (default: look in $STATE_DIRECTORY, /var/lib/morris "
+        "and ~/.local/state/morris, and show the daemon that runs)",
     )
     status.set_defaults(run=run_status)
 
