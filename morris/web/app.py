@@ -262,4 +262,3 @@ class Companion:
 def create_app(host: Host, policy: Policy | None = None) -> Starlette:
     """The companion's ASGI app over ``host``, guarded by ``policy`` (default: loopback)."""
     return Companion(host, policy).app
-

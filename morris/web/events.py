@@ -80,7 +80,9 @@ class Hub:
             self._subscribed.set_result(None)
         await asyncio.shield(self._subscribed)
 
-    async def stream(self, request: Request, *, sim: bool, access: str, flip: bool) -> StreamingResponse:
+    async def stream(
+        self, request: Request, *, sim: bool, access: str, flip: bool
+    ) -> StreamingResponse:
         """The event stream of one page: its state now, then one ``state`` per change."""
         await self._subscribe()
         queue: asyncio.Queue[Snapshot] = asyncio.Queue(maxsize=1)
@@ -115,4 +117,3 @@ class Hub:
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
-

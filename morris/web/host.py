@@ -250,16 +250,25 @@ class TuiHost(Host):
             self.app.refresh_view()
             return result
 
-        return self._pool.submit(self.app.call_from_thread, on_loop)
+        def from_worker() -> T:
+            try:
+                return self.app.call_from_thread(on_loop)  # type: ignore[no-any-return]
+            except RuntimeError as exc:  # the app is not running (yet, or any more)
+                if "App is not running" in str(exc):
+                    raise HostError(f"the terminal app does not run: {exc}") from None
+                raise
+
+        return self._pool.submit(from_worker)
 
     def subscribe(self, callback: SnapshotCallback) -> Callable[[], None]:
-        """Add ``callback`` to the app's snapshot hooks."""
+        """Add ``callback`` to the app's snapshot hooks (on its loop)."""
         hooks = self.app.snapshot_hooks
-        self.app.call_from_thread(hooks.append, callback)
+        self.call(lambda controller, now: hooks.append(callback))
 
         def stop() -> None:
-            if callback in hooks:
-                self._pool.submit(self.app.call_from_thread, hooks.remove, callback)
+            self.submit(
+                lambda controller, now: hooks.remove(callback) if callback in hooks else None
+            )
 
         return stop
 

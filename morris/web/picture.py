@@ -246,10 +246,12 @@ def _num(value: float) -> str:
 def render_svg(scene: Scene) -> str:
     """The scene as a standalone SVG document (its style inside)."""
     s = _num(scene.size)
+    title = html.escape(scene.title)
+    flipped = " flipped" if scene.flipped else ""
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {s} {s}" class="board'
-        f'{" flipped" if scene.flipped else ""}" role="img" aria-label="{html.escape(scene.title)}">',
-        f"<title>{html.escape(scene.title)}</title>",
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {s} {s}" class="board{flipped}"'
+        f' role="img" aria-label="{title}">',
+        f"<title>{title}</title>",
         f"<style>{_style()}</style>",
         f'<rect class="bg" x="0" y="0" width="{s}" height="{s}" rx="12"/>',
     ]
@@ -257,8 +259,8 @@ def render_svg(scene: Scene) -> str:
         out.append(
             f'<line class="ln" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}"/>'
         )
-    for text, x, y in scene.labels:
-        out.append(f'<text class="label" x="{_num(x)}" y="{_num(y)}">{text}</text>')
+    for text, lx, ly in scene.labels:
+        out.append(f'<text class="label" x="{_num(lx)}" y="{_num(ly)}">{text}</text>')
     for point in scene.points:
         x, y = _num(point.x), _num(point.y)
         attrs = f'data-point="{point.name}" data-signal="{point.signal}"'

@@ -276,8 +276,8 @@ class SecurityMiddleware:
             if not policy.limiter.allow(str(client)):
                 await _json_error(send, 429, "too many requests: slow down")
                 return
-        receive = await self._bounded(scope, receive, send, headers)
-        if receive is None:
+        bounded = await self._bounded(scope, receive, send, headers)
+        if bounded is None:
             return
 
         async def send_with_headers(message: dict[str, Any]) -> None:
@@ -285,7 +285,7 @@ class SecurityMiddleware:
                 message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, bounded, send_with_headers)
 
     async def _bounded(
         self, scope: Scope, receive: Receive, send: Send, headers: dict[str, str]

@@ -37,7 +37,12 @@ def _plain(value: Any) -> Any:
 
 
 def state_json(
-    snapshot: Snapshot, now: float, *, sim: bool = False, access: str = "control", flip: bool = False
+    snapshot: Snapshot,
+    now: float,
+    *,
+    sim: bool = False,
+    access: str = "control",
+    flip: bool = False,
 ) -> dict[str, Any]:
     """The JSON of ``snapshot`` as of ``now`` (the controller's clock).
 
