@@ -165,6 +165,7 @@ class Companion:
             sim=self.host.has_hands,
             access=self.access(request),
             flip=request.query_params.get("flip") in ("1", "true"),
+            present=self.host.present(),
         )
 
     # -- the page ---------------------------------------------------------------------------

@@ -94,7 +94,14 @@ class Hub:
             raise
 
         def encode(snapshot: Snapshot) -> bytes:
-            state = state_json(snapshot, self.host.clock(), sim=sim, access=access, flip=flip)
+            state = state_json(
+                snapshot,
+                self.host.clock(),
+                sim=sim,
+                access=access,
+                flip=flip,
+                present=self.host.present(),
+            )
             return sse("state", state)
 
         async def events() -> AsyncIterator[bytes]:

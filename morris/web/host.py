@@ -142,6 +142,11 @@ class Host(abc.ABC):
         """
         raise NoHands("the board is a real one: only a simulated board takes pieces from here")
 
+    def present(self) -> frozenset[str] | None:
+        """Where pieces stand on a simulated board (any thread may ask: it only reads the
+        simulated pins), ``None`` on a real board."""
+        return None
+
     @abc.abstractmethod
     def clock(self) -> float:
         """The controller's clock now (what ``now`` is in :meth:`call`); any thread may ask."""
@@ -168,6 +173,10 @@ class _BoardHands(Host):
     def has_hands(self) -> bool:
         """Whether the board is simulated."""
         return self._hands is not None
+
+    def present(self) -> frozenset[str] | None:
+        """The simulated board's occupied points."""
+        return self._hands.occupied() if self._hands is not None else None
 
     def hand(self, action: str, point: str) -> None:
         """Place or lift on the simulated board (see :meth:`Host.hand`)."""
@@ -287,6 +296,10 @@ class TuiHost(Host):
             (hardware.place if action == "place" else hardware.lift)(point)
 
         self.call(act)
+
+    def present(self) -> frozenset[str] | None:
+        """The app's simulated board's occupied points."""
+        return self.app.sim.hardware.occupied()
 
     def clock(self) -> float:
         """The app's virtual clock (it follows real time)."""

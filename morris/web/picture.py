@@ -67,6 +67,9 @@ class PointMark:
     age: float
     #: The last turn's mark here: ``"to"``, ``"from"``, ``"taken"`` or ``None``.
     mark: str | None
+    #: The colour of the game's piece that belongs here but is off the wood (a simulated board
+    #: whose piece is lifted), else ``None``.
+    lifted: str | None = None
 
 
 @dataclass(frozen=True)
@@ -118,10 +121,13 @@ def build_scene(
     last_move: str | None = None,
     flip: bool = False,
     title: str = "Mill board",
+    present: frozenset[str] | None = None,
 ) -> Scene:
     """The scene of a board with ``rules``' links, ``pieces`` (point name -> colour name),
     the LED ``lights`` (point name -> signal value; none: all off) of the given ``ages``, and
-    the marks of ``last_move`` (a turn's notation)."""
+    the marks of ``last_move`` (a turn's notation). ``present`` (a simulated board's occupied
+    points) draws what stands on the wood: a game's piece not there as lifted, a piece the game
+    does not know as ``"unknown"``."""
     lights = lights or {}
     ages = ages or {}
     # Points outside the game (a variant on part of the board) have no links: not drawn.
@@ -137,12 +143,17 @@ def build_scene(
     for p in in_play:
         name = POINT_NAMES[p]
         x, y = point_xy(name, flip=flip)
+        piece, lifted = pieces.get(name), None
+        if present is not None:
+            on_wood = name in present
+            piece, lifted = ((piece or "unknown"), None) if on_wood else (None, piece)
         points.append(
             PointMark(
                 name=name,
                 x=x,
                 y=y,
-                piece=pieces.get(name),
+                piece=piece,
+                lifted=lifted,
                 signal=str(lights.get(name, "off")),
                 age=max(0.0, float(ages.get(name, 0.0))),
                 mark=marks.get(name),
@@ -158,8 +169,11 @@ def build_scene(
     return Scene(SIZE, tuple(lines), tuple(points), tuple(labels), flip, title)
 
 
-def scene_of_snapshot(snapshot: Snapshot, now: float, *, flip: bool = False) -> Scene:
-    """The scene of the controller's ``snapshot``, its blinks in their phase at ``now``."""
+def scene_of_snapshot(
+    snapshot: Snapshot, now: float, *, flip: bool = False, present: frozenset[str] | None = None
+) -> Scene:
+    """The scene of the controller's ``snapshot``, its blinks in their phase at ``now``
+    (``present``: see :func:`build_scene`)."""
     rules = find_variant(snapshot.variant).variant
     ages = {name: now - since for name, since in snapshot.lights_since.items()}
     lights = {name: Signal(signal).value for name, signal in snapshot.lights.items()}
@@ -174,6 +188,7 @@ def scene_of_snapshot(snapshot: Snapshot, now: float, *, flip: bool = False) -> 
         last_move=snapshot.moves[-1] if snapshot.moves else None,
         flip=flip,
         title=title,
+        present=present,
     )
 
 
@@ -218,6 +233,7 @@ def _style() -> str:
         f".piece.white{{fill:{c['white']};stroke:#444;stroke-width:1.5}}"
         f".piece.black{{fill:{c['black']};stroke:#000;stroke-width:1.5}}"
         f".piece.unknown{{fill:{c['unknown']};stroke:#444;stroke-dasharray:3 2}}"
+        ".piece.lifted{opacity:.35;stroke-dasharray:4 3}"
         ".light{fill:none;stroke-width:4;opacity:0}"
         f".light.on{{stroke:{c['light']};opacity:1}}"
         + _blink_css(Signal.SLOW)
@@ -266,6 +282,8 @@ def render_svg(scene: Scene) -> str:
         attrs = f'data-point="{point.name}" data-signal="{point.signal}"'
         if point.piece:
             attrs += f' data-piece="{point.piece}"'
+        if point.lifted:
+            attrs += f' data-lifted="{point.lifted}"'
         if point.mark:
             attrs += f' data-mark="{point.mark}"'
         out.append(f'<g class="point" {attrs}>')
@@ -279,6 +297,11 @@ def render_svg(scene: Scene) -> str:
         if point.piece:
             out.append(
                 f'<circle class="piece {point.piece}" cx="{x}" cy="{y}" r="{_num(PIECE_RADIUS)}"/>'
+            )
+        elif point.lifted:
+            out.append(
+                f'<circle class="piece lifted {point.lifted}" cx="{x}" cy="{y}" '
+                f'r="{_num(PIECE_RADIUS)}"/>'
             )
         if point.mark == "to":
             out.append(f'<circle class="mark to" cx="{x}" cy="{y}" r="{_num(PIECE_RADIUS + 3)}"/>')

@@ -5,7 +5,8 @@
 status lights as their text values; the clock times ``lights_since``/``status_since`` become
 ``lights_age``/``status_age``, seconds since each LED took its signal, since the controller's
 clock means nothing to a browser), plus ``last_move``, ``sim`` (whether the page's hands work),
-``access`` and ``svg`` (the board picture, :mod:`morris.web.picture`).
+``access``, ``present`` (a simulated board's occupied points, else ``null``) and ``svg`` (the
+board picture, :mod:`morris.web.picture`).
 """
 
 from __future__ import annotations
@@ -43,8 +44,10 @@ def state_json(
     sim: bool = False,
     access: str = "control",
     flip: bool = False,
+    present: frozenset[str] | None = None,
 ) -> dict[str, Any]:
-    """The JSON of ``snapshot`` as of ``now`` (the controller's clock).
+    """The JSON of ``snapshot`` as of ``now`` (the controller's clock); on a simulated board
+    ``present`` (where pieces stand on the wood) is given too, as a sorted list.
 
     >>> from morris.sim import Simulation
     >>> with Simulation(mode="referee") as sim:
@@ -63,5 +66,6 @@ def state_json(
     state["last_move"] = snapshot.moves[-1] if snapshot.moves else None
     state["sim"] = sim
     state["access"] = access
-    state["svg"] = render_svg(scene_of_snapshot(snapshot, now, flip=flip))
+    state["present"] = sorted(present) if present is not None else None
+    state["svg"] = render_svg(scene_of_snapshot(snapshot, now, flip=flip, present=present))
     return state
