@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "morris.commands.match",
     "morris.commands.tables",
     "morris.commands.review",
+    "morris.commands.render",
 )
 
 

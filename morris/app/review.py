@@ -209,9 +209,12 @@ def review_record(
     movetime: float | None = REVIEW_MOVETIME,
     progress: Callable[[int, int], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    search: bool = True,
 ) -> Review:
     """Review every turn of ``record`` (see the module's docstring for what is judged).
 
+    ``search=False`` gives the turns and positions at once, without the engine (no scores but
+    those of the game's end, no marks): an outline to show while the review runs.
     ``tables`` are the endgame tables to ask (and to search with); ``progress(done, total)`` is
     called after each position searched; ``stop()`` is polled between positions and raises
     :class:`ReviewError` when it returns true. Raises :class:`ReviewError` for a record whose
@@ -229,7 +232,7 @@ def review_record(
             raise ReviewError(f"turn {ply} ({move}) is illegal: {reason}")
         board.push(move)
         boards.append(board.copy())
-    engine = _engine(boards[0], tables)
+    engine = _engine(boards[0], tables) if search else None
     scores: list[int | None] = []
     bests: list[str | None] = []
     for index, position in enumerate(boards):
