@@ -42,7 +42,7 @@ from starlette.routing import Route
 
 from device import ButtonName
 from morris.app.controller import Controller
-from morris.app.errors import InputError
+from morris.app.errors import InputError, ServiceError
 from morris.web.events import Hub
 from morris.web.games import GameList
 from morris.web.host import Host, HostError, NoHands
@@ -66,8 +66,8 @@ STATIC_FILES = {
 BUTTONS = tuple(b.value for b in ButtonName)
 
 
-class WebError(HTTPException):
-    """A request refused with a 4xx and a JSON error."""
+class WebError(HTTPException, ServiceError, ValueError):
+    """A request refused with a 4xx and a JSON error ``{"error": detail}``."""
 
 
 def error(status: int, message: str) -> JSONResponse:
@@ -184,7 +184,8 @@ class Companion:
         if "token" in request.query_params:
             if self.policy.tokens is None:
                 return RedirectResponse("/", status_code=303)
-            if not self.access(request):
+            # This token alone: a valid cookie beside it must not make a bad link good.
+            if self.policy.access([request.query_params["token"]]) is None:
                 return error(403, "this link's token is not valid (any more)")
             response = RedirectResponse("/", status_code=303)
             response.set_cookie(
