@@ -46,7 +46,7 @@ from morris.app.errors import InputError, ServiceError
 from morris.web.events import Hub
 from morris.web.games import GameList
 from morris.web.host import Host, HostError, NoHands
-from morris.web.picture import render_svg, scene_of_position
+from morris.web.picture import render_svg, scene_of_query
 from morris.web.review import ReviewRoutes
 from morris.web.security import COOKIE, Policy, SecurityMiddleware
 from morris.web.state import state_json
@@ -258,19 +258,10 @@ class Companion:
 
     async def render(self, request: Request) -> Response:
         """``GET /api/render.svg?position=...&variant=standard&last=d6&flip=1``."""
-        query = request.query_params
-        position = query.get("position")
-        if not position:
-            raise WebError(400, "position missing: /api/render.svg?position=<position text>")
         try:
-            scene = scene_of_position(
-                position,
-                query.get("variant", "standard"),
-                last_move=query.get("last") or None,
-                flip=query.get("flip") in ("1", "true"),
-            )
+            scene = scene_of_query(request.query_params, "/api/render.svg")
         except ValueError as exc:
-            raise WebError(400, f"cannot draw {position!r}: {exc}") from None
+            raise WebError(400, str(exc)) from None
         return Response(render_svg(scene), media_type="image/svg+xml")
 
 

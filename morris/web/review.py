@@ -34,7 +34,7 @@ from starlette.routing import Route
 
 from morris.app.errors import ReviewError
 from morris.web.games import GameList
-from morris.web.picture import scene_of_position
+from morris.web.picture import scene_of_query
 
 if TYPE_CHECKING:
     from morris.engine.tables import EndgameTables
@@ -165,14 +165,20 @@ class Reviewer:
             except Exception as exc:  # handed to whoever waits; a ReviewError names the record
                 if not isinstance(exc, ReviewError):
                     logger.exception("the review failed")
+                self._keep(job)
                 job.future.set_exception(exc)
             else:
+                self._keep(job)
                 job.future.set_result(answer)
-            with self._lock:
-                self._jobs.pop(job.key, None)
-                self._answers[job.key] = job.future
-                while len(self._answers) > self._kept:
-                    self._answers.popitem(last=False)
+
+    def _keep(self, job: _Job) -> None:
+        """Keep ``job``'s answer (before anyone hears of it: a request that follows the answer
+        must find it kept), forgetting the oldest beyond :data:`KEPT_REVIEWS`."""
+        with self._lock:
+            self._jobs.pop(job.key, None)
+            self._answers[job.key] = job.future
+            while len(self._answers) > self._kept:
+                self._answers.popitem(last=False)
 
     def close(self) -> None:
         """Stop: the running review ends at its next position, waiting ones are dropped."""
@@ -183,10 +189,6 @@ class Reviewer:
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
-
-
-def _flag(value: str | None) -> bool:
-    return value in ("1", "true")
 
 
 class ReviewRoutes:
@@ -240,22 +242,14 @@ class ReviewRoutes:
         from morris.web.png import DEFAULT_WIDTH, render_png
 
         query = request.query_params
-        position = query.get("position")
-        if not position:
-            return _error(400, "position missing: /api/render.png?position=<position text>")
         try:
             width = int(query.get("width", DEFAULT_WIDTH))
         except ValueError:
             return _error(400, f"width must be a number of pixels, not {query.get('width')!r}")
         try:
-            scene = scene_of_position(
-                position,
-                query.get("variant", "standard"),
-                last_move=query.get("last") or None,
-                flip=_flag(query.get("flip")),
-            )
+            scene = scene_of_query(query, "/api/render.png")
         except ValueError as exc:
-            return _error(400, f"cannot draw {position!r}: {exc}")
+            return _error(400, str(exc))
 
         def draw() -> bytes:
             with self._drawing:
