@@ -24,8 +24,6 @@ class RenderError(ServiceError, ValueError):
 
 def register(subparsers: Any) -> None:
     """Add ``morris render``."""
-    from morris.web.png import DEFAULT_WIDTH
-
     parser = subparsers.add_parser(
         "render",
         help="draw a position or a turn of a game record as SVG or PNG",
@@ -61,9 +59,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--width",
         type=int,
-        default=DEFAULT_WIDTH,
+        default=None,
         metavar="PX",
-        help=f"PNG width and height in pixels (default {DEFAULT_WIDTH})",
+        help="PNG width and height in pixels (default 720)",
     )
     parser.add_argument(
         "-o", "--output", type=Path, default=None, metavar="FILE", help="write here, not stdout"
@@ -123,7 +121,7 @@ def picture_of(source: str, *, turn: int | None = None, variant: str = "standard
 def run(args: argparse.Namespace) -> int:
     """Draw the picture; write it to ``-o FILE`` or standard output. Exit code 2 for bad input."""
     from morris.web.picture import render_svg, scene_of_position
-    from morris.web.png import render_png
+    from morris.web.png import DEFAULT_WIDTH, render_png
 
     fmt = args.format
     if fmt is None:
@@ -133,7 +131,11 @@ def run(args: argparse.Namespace) -> int:
         scene = scene_of_position(
             picture.position, picture.variant, last_move=picture.last_move, flip=args.flip
         )
-        data = render_png(scene, width=args.width) if fmt == "png" else render_svg(scene).encode()
+        data = (
+            render_png(scene, width=DEFAULT_WIDTH if args.width is None else args.width)
+            if fmt == "png"
+            else render_svg(scene).encode()
+        )
     except (RenderError, ValueError) as exc:
         print(f"morris render: {exc}", file=sys.stderr)
         return 2
