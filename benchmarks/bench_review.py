@@ -2,12 +2,14 @@
 
 Run as ``python benchmarks/bench_review.py [--tables DIR]``. Reviews the first 60 turns of each
 strong game of ``tests/data/strong-games.txt`` that is that long, at the review's depth and node
-budget, and prints the CPU and wall seconds per game (the median and the slowest).
+budget, and prints the CPU and wall seconds per game (the median and the slowest) and how much
+the peak resident memory grew.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import sys
 import time
@@ -50,8 +52,10 @@ def main() -> None:
         from morris.engine.tables import EndgameTables
 
         tables = EndgameTables.load(args.tables)
+    games = records()
+    peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     cpu, wall = [], []
-    for record in records():
+    for record in games:
         c0, w0 = time.process_time(), time.perf_counter()
         review_record(record, tables=tables)
         cpu.append(time.process_time() - c0)
@@ -63,6 +67,8 @@ def main() -> None:
     )
     print(f"CPU s:  median {statistics.median(cpu):.2f}, slowest {max(cpu):.2f}")
     print(f"wall s: median {statistics.median(wall):.2f}, slowest {max(wall):.2f}")
+    peak_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"peak resident memory: {peak_before / 1024:.0f} MiB before, {peak_after / 1024:.0f} after")
 
 
 if __name__ == "__main__":
