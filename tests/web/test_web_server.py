@@ -7,7 +7,6 @@ import asyncio
 import io
 import json
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -28,17 +27,11 @@ from morris.tui.dialogs import GameSettings
 from morris.web.host import DaemonHost, HostError, TuiHost
 from morris.web.server import CompanionServer, ListenError, bind, start_companion
 from tests.daemon.daemon_kit import TIMEOUT, real_time_board, sim_config, wait_until
+from tests.web.browser_kit import free_port
 
 pytestmark = pytest.mark.realtime
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Running:
