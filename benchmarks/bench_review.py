@@ -68,7 +68,8 @@ def main() -> None:
     print(f"CPU s:  median {statistics.median(cpu):.2f}, slowest {max(cpu):.2f}")
     print(f"wall s: median {statistics.median(wall):.2f}, slowest {max(wall):.2f}")
     peak_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"peak resident memory: {peak_before / 1024:.0f} MiB before, {peak_after / 1024:.0f} after")
+    before, after = peak_before / 1024, peak_after / 1024
+    print(f"peak resident memory: {before:.0f} MiB before, {after:.0f} MiB after")
 
 
 if __name__ == "__main__":

@@ -17,10 +17,10 @@ A turn with only one legal move is never marked: nothing else could be played.
 
 The engine searches each position once, :data:`REVIEW_DEPTH` turns deep with at most
 :data:`REVIEW_NODES` nodes, so a review is deterministic: the same record gives the same review
-on any machine. A 60-turn game takes 0.7 CPU seconds (1.1 at most) on the project's machine with
-the C search, and 4 to 5 MiB more memory while it runs (``python benchmarks/bench_review.py``);
-a Pi Zero 2 W, some ten times slower, should need 7 to 11 s, so front ends review away from their
-main loop. The clock only enters as a safety cap
+on any machine. A 60-turn game takes 1.2 CPU seconds (2.4 at most) on the project's machine with
+the C search, and 16 MiB more memory while it runs (``python benchmarks/bench_review.py``); a Pi
+Zero 2 W, some ten times slower, should need 10 to 25 s, so front ends review away from their main
+loop. The clock only enters as a safety cap
 (:data:`REVIEW_MOVETIME` per position), for the pure-Python search.
 
 >>> from morris.core import read_game
@@ -60,10 +60,11 @@ logger = logging.getLogger(__name__)
 
 #: How deep the engine searches each position of a review, in turns.
 REVIEW_DEPTH: Final = 8
-#: The most nodes the engine searches in one position of a review: the depth usually ends the
-#: search first (a few positions of the strong games needed up to 289,000 at depth 8, and stop a
-#: depth short). It also sizes the search's transposition table: some 5 MiB while a review runs.
-REVIEW_NODES: Final = 100_000
+#: The most nodes the engine searches in one position of a review: the depth ends the search first
+#: in 98% of the positions of the strong games' first 60 turns (at 100,000 only 87% finished depth
+#: 8, and a search a depth short scores a placing position with the other sign). It also sizes
+#: the search's transposition table: some 16 MiB while a review runs.
+REVIEW_NODES: Final = 300_000
 #: Seconds one position may take at most: a safety cap that the node budget makes unreachable
 #: with the C search, and that bounds a review with the pure-Python search.
 REVIEW_MOVETIME: Final = 2.0

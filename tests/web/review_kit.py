@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-from starlette.testclient import TestClient
+from typing import TYPE_CHECKING
 
 from morris.app.store import GameStore
 from morris.core import Board
@@ -12,6 +11,9 @@ from morris.sim import Simulation
 from morris.web.app import Companion
 from morris.web.host import SimulationHost
 from tests.core.games import StrongGame, strong_games
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
 
 #: The loopback listener the tests' requests name (the security middleware checks the Host).
 BASE_URL = "http://127.0.0.1:8700"
@@ -44,4 +46,6 @@ def save(state_dir: Path, game: StrongGame = BLUNDERED, **names: str) -> str:
 
 def client(web: Companion) -> TestClient:
     """A test client of ``web`` on the loopback listener."""
+    from starlette.testclient import TestClient
+
     return TestClient(web.app, base_url=BASE_URL)
