@@ -7,8 +7,11 @@ import itertools
 import threading
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from morris.web.review import Reviewer, _review_json
 from tests.web.review_kit import BLUNDERED, client, companion, save
@@ -132,3 +135,50 @@ def test_the_review_page_and_its_script_are_served(tmp_path: Path) -> None:
     assert '<script src="/static/review.js"' in page.text
     assert script.status_code == 200 and "ArrowRight" in script.text
     assert 'href="/review"' in board_page.text
+
+
+def quick_review(text: str, **options: Any) -> dict[str, Any]:
+    """The review one turn deep: what the fuzzing needs is its errors, not its scores."""
+    from morris.app.review import review_text
+
+    return review_text(text, depth=1, **options).to_json()
+
+
+QUERY_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=60)
+RECORD_TEXT = st.one_of(
+    st.text(max_size=200),
+    st.lists(
+        st.sampled_from(["1.", "d6", "d6xg7", "a1-a4", "*", "1-0", '[Variant "x"]', "\n"])
+    ).map(" ".join),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    query=st.dictionaries(
+        st.sampled_from(["position", "variant", "last", "flip", "width"]), QUERY_TEXT, max_size=5
+    ),
+    record=RECORD_TEXT,
+    game_id=st.text(max_size=20),
+)
+def test_fuzzed_pictures_and_reviews_get_4xx_never_5xx(
+    tmp_path_factory: pytest.TempPathFactory, query: dict[str, str], record: str, game_id: str
+) -> None:
+    state = tmp_path_factory.mktemp("state")
+    (state / "games").mkdir()
+    (state / "games" / "fuzzed.txt").write_text(record, encoding="utf-8")
+    web = companion(state)
+    web.reviews.reviewer = Reviewer(review=quick_review, tables_dir=state / "no-tables")
+    with client(web) as http:
+        answers = [
+            http.get("/api/render.png", params=query),
+            http.get("/api/games/fuzzed/review"),
+            http.get(f"/api/games/{quote(game_id, safe='')}/review"),
+            http.post("/api/games/fuzzed/review"),
+        ]
+    for answer in answers:
+        assert answer.status_code < 500, answer.text
+        if answer.status_code >= 400:
+            assert answer.json()["error"]
+    assert answers[1].status_code in (200, 422)
+    assert answers[3].status_code == 405
