@@ -17,11 +17,11 @@ A turn with only one legal move is never marked: nothing else could be played.
 
 The engine searches each position once, :data:`REVIEW_DEPTH` turns deep with at most
 :data:`REVIEW_NODES` nodes, so a review is deterministic: the same record gives the same review
-on any machine. A 60-turn game takes 1.2 CPU seconds (2.4 at most) on the project's machine with
+on any machine. A 60-turn game takes 1.2 CPU seconds (2.5 at most) on the project's machine with
 the C search, and 16 MiB more memory while it runs (``python benchmarks/bench_review.py``); a Pi
 Zero 2 W, some ten times slower, should need 10 to 25 s, so front ends review away from their main
-loop. The clock only enters as a safety cap
-(:data:`REVIEW_MOVETIME` per position), for the pure-Python search.
+loop. The clock only enters as a safety cap (:data:`REVIEW_MOVETIME` per position), for the
+pure-Python search.
 
 >>> from morris.core import read_game
 >>> review = review_record(read_game("1. d6 f4 2. d7 b4 *"))
