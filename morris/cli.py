@@ -23,6 +23,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "morris.commands.engine",
     "morris.commands.match",
     "morris.commands.tables",
+    "morris.commands.review",
+    "morris.commands.render",
 )
 
 

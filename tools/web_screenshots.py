@@ -5,19 +5,23 @@
 Starts ``morris sim --web`` (no terminal, nothing saved) and plays a few turns against the Pi by
 tapping the page in Debian's chromium (Playwright, the same set-up as tests/web), then saves the
 page on a phone-sized screen: the Pi's reply lit on the board (``web-board.png``) and the board
-seen as a spectator, flipped (``web-watch.png``).
+seen as a spectator, flipped (``web-watch.png``). Then the review page (``web-review.png``): a
+strong game of tests/data saved in a temporary state directory, reviewed, at the turn that threw
+it away.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.web.browser_kit import browser_page, sim_web  # noqa: E402
+from tests.web.review_kit import save  # noqa: E402
 
 OUT = ROOT / "docs" / "img"
 WAIT = 20_000
@@ -49,6 +53,27 @@ def main() -> None:
         page.evaluate("document.body.classList.add('watch')")  # what a spectator sees
         page.screenshot(path=OUT / "web-watch.png")
         print(f"wrote {OUT / 'web-watch.png'}")
+    review()
+
+
+def review() -> None:
+    """The review page at the first turn that threw the game away."""
+    from playwright.sync_api import expect
+
+    with tempfile.TemporaryDirectory(prefix="morris-review-") as state:
+        game_id = save(Path(state), white="Ann", black="morris level 5")
+        with (
+            sim_web("--mode", "referee", state_dir=Path(state)) as sim,
+            browser_page(scale=2) as page,
+        ):
+            page.goto(f"{sim.url}review?game={game_id}")
+            expect(page.locator("#summary")).to_contain_text("First result", timeout=60_000)
+            page.locator('#turns button[class~="first"]').click()
+            expect(page.locator("#mark")).to_be_visible(timeout=WAIT)
+            page.locator("#board svg").wait_for(timeout=WAIT)
+            page.evaluate("window.scrollTo(0, 0)")  # the turn list scrolled the page down
+            page.screenshot(path=OUT / "web-review.png")
+            print(f"wrote {OUT / 'web-review.png'}")
 
 
 if __name__ == "__main__":

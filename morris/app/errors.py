@@ -21,6 +21,11 @@ class StoreError(ServiceError, ValueError):
     """A saved game that cannot be read; the message names the file and the problem."""
 
 
+class ReviewError(ServiceError, ValueError):
+    """A game record that cannot be reviewed (or a review that was stopped); the message says
+    why."""
+
+
 class StatusFileError(ServiceError, ValueError):
     """The daemon's status file is missing, unreadable or not in the expected format."""
 

@@ -15,6 +15,9 @@ Routes (docs/WEB.md has them with examples):
 ``GET /api/games/{id}``                   one record's text
 ``GET /api/render.svg?position=...``      a position's picture (``variant``, ``last``,
                                           ``flip``)
+``GET /api/render.png?position=...``      the same picture as PNG (and ``width``)
+``GET /api/games/{id}/review``            a saved game's review (:mod:`morris.web.review`)
+``GET /review``                           the review page
 ========================================  =================================================
 
 Every route reaches the controller only through the :class:`~morris.web.host.Host`. Bad input
@@ -43,7 +46,8 @@ from morris.app.errors import InputError, ServiceError
 from morris.web.events import Hub
 from morris.web.games import GameList
 from morris.web.host import Host, HostError, NoHands
-from morris.web.picture import render_svg, scene_of_position
+from morris.web.picture import render_svg, scene_of_query
+from morris.web.review import ReviewRoutes
 from morris.web.security import COOKIE, Policy, SecurityMiddleware
 from morris.web.state import state_json
 
@@ -56,6 +60,8 @@ STATIC_FILES = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
+    "review.html": "text/html; charset=utf-8",
+    "review.js": "text/javascript; charset=utf-8",
 }
 BUTTONS = tuple(b.value for b in ButtonName)
 
@@ -95,7 +101,10 @@ class Companion:
         self.hub = Hub(host)
         self.games = GameList(host.store.games_dir if host.store is not None else None)
         self._static = {name: static_text(name) for name in STATIC_FILES}
+        self.reviews = ReviewRoutes(self.games)
         routes = [
+            Route("/review", self.review_page, methods=["GET"]),
+            *self.reviews.routes,
             Route("/", self.page, methods=["GET"]),
             Route("/static/{name}", self.static, methods=["GET"]),
             Route("/api/state", self.state, methods=["GET"]),
@@ -189,10 +198,14 @@ class Companion:
             return response
         return Response(self._static["index.html"], media_type=STATIC_FILES["index.html"])
 
+    async def review_page(self, request: Request) -> Response:
+        """The review page (:mod:`morris.web.review`)."""
+        return Response(self._static["review.html"], media_type=STATIC_FILES["review.html"])
+
     async def static(self, request: Request) -> Response:
         """One of the page's files, by name from the fixed list."""
         name = request.path_params["name"]
-        if name not in self._static or name == "index.html":
+        if name not in self._static or name.endswith(".html"):
             raise WebError(404, f"no such file: {name!r}")
         return Response(self._static[name], media_type=STATIC_FILES[name])
 
@@ -245,19 +258,10 @@ class Companion:
 
     async def render(self, request: Request) -> Response:
         """``GET /api/render.svg?position=...&variant=standard&last=d6&flip=1``."""
-        query = request.query_params
-        position = query.get("position")
-        if not position:
-            raise WebError(400, "position missing: /api/render.svg?position=<position text>")
         try:
-            scene = scene_of_position(
-                position,
-                query.get("variant", "standard"),
-                last_move=query.get("last") or None,
-                flip=query.get("flip") in ("1", "true"),
-            )
+            scene = scene_of_query(request.query_params, "/api/render.svg")
         except ValueError as exc:
-            raise WebError(400, f"cannot draw {position!r}: {exc}") from None
+            raise WebError(400, str(exc)) from None
         return Response(render_svg(scene), media_type="image/svg+xml")
 
 

@@ -211,6 +211,23 @@ def scene_of_position(
     )
 
 
+def scene_of_query(query: Mapping[str, str], route: str) -> Scene:
+    """The scene a picture route's query asks for: ``position`` (required), ``variant``,
+    ``last`` (the turn to mark) and ``flip``. Raises :class:`ValueError` naming the problem."""
+    position = query.get("position")
+    if not position:
+        raise ValueError(f"position missing: {route}?position=<position text>")
+    try:
+        return scene_of_position(
+            position,
+            query.get("variant", "standard"),
+            last_move=query.get("last") or None,
+            flip=query.get("flip") in ("1", "true"),
+        )
+    except ValueError as exc:
+        raise ValueError(f"cannot draw {position!r}: {exc}") from None
+
+
 def _blink_css(signal: Signal) -> str:
     """The CSS of one blinking signal: its period, lit for the device's time on."""
     period, lit = BLINK_TIMING[signal]

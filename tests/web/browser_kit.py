@@ -39,12 +39,17 @@ def free_port() -> int:
 
 @contextmanager
 def sim_web(
-    *args: str, host: str = "127.0.0.1", port: int | None = None, timeout: float = 30.0
+    *args: str,
+    host: str = "127.0.0.1",
+    port: int | None = None,
+    timeout: float = 30.0,
+    state_dir: Path | None = None,
 ) -> Iterator[Started]:
     """``morris sim --web --no-save`` on ``port`` (a free one if not given), without a
-    terminal."""
+    terminal (keeping its state and finished games in ``state_dir`` if given)."""
     port = port or free_port()
-    command = [sys.executable, "-m", "morris", "sim", "--web", "--no-save"]
+    keep = ["--no-save"] if state_dir is None else ["--state-dir", str(state_dir)]
+    command = [sys.executable, "-m", "morris", "sim", "--web", *keep]
     command += ["--listen", f"{host}:{port}", *args]
     process = subprocess.Popen(
         command,

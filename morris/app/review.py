@@ -1,0 +1,415 @@
+"""Reviewing a game record: the engine's score and the endgame tables' verdict for each turn.
+
+For every turn of a record, :func:`review_record` gives the built-in engine's score before and
+after the turn, both from the point of view of the player who made it, and, where the endgame
+tables know the position, its exact result (win, draw or loss, and the turns to the end) before
+and after. The first turn that threw a result away is marked:
+
+- by the tables, where they know both sides of the turn (or the turn ended the game): a win that
+  became a draw or a loss, or a draw that became a loss. That is exact (up to the draw rules the
+  tables leave out, which are checked the way the search checks them).
+- otherwise by the engine's judgement: the mover's score fell by :data:`THRESHOLD` centi-pieces
+  (two pieces) or more, to less than that (a turn that leaves the mover two pieces up threw
+  nothing away), from a game the engine did not already see lost. A judgement, not a proof, and
+  labelled so (``threw == "engine"``).
+
+A turn with only one legal move is never marked: nothing else could be played.
+
+The engine searches each position once, :data:`REVIEW_DEPTH` turns deep with at most
+:data:`REVIEW_NODES` nodes, so a review is deterministic: the same record gives the same review
+on any machine. A 60-turn game takes 1.2 CPU seconds (2.5 at most) on the project's machine with
+the C search, and 16 MiB more memory while it runs (``python benchmarks/bench_review.py``); a Pi
+Zero 2 W, some ten times slower, should need 10 to 25 s, so front ends review away from their main
+loop. The clock only enters as a safety cap (:data:`REVIEW_MOVETIME` per position), for the
+pure-Python search.
+
+>>> from morris.core import read_game
+>>> review = review_record(read_game("1. d6 f4 2. d7 b4 *"))
+>>> [(t.label, t.move) for t in review.turns]
+[('1.', 'd6'), ('1...', 'f4'), ('2.', 'd7'), ('2...', 'b4')]
+>>> review.first_mistake is None
+True
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from morris.app.errors import ReviewError
+from morris.core import (
+    BLACK,
+    COLOR_NAMES,
+    WHITE,
+    Board,
+    GameRecord,
+    GameRecordError,
+    UnsupportedVariant,
+    engine_rules,
+    read_game,
+)
+
+if TYPE_CHECKING:
+    from morris.engine.search import Engine
+    from morris.engine.tables import EndgameTables
+
+logger = logging.getLogger(__name__)
+
+#: How deep the engine searches each position of a review, in turns.
+REVIEW_DEPTH: Final = 8
+#: The most nodes the engine searches in one position of a review: the depth ends the search first
+#: in 98% of the positions of the strong games' first 60 turns (at 100,000 only 87% finished depth
+#: 8, and a search a depth short scores a placing position with the other sign). It also sizes
+#: the search's transposition table: some 16 MiB while a review runs.
+REVIEW_NODES: Final = 300_000
+#: Seconds one position may take at most: a safety cap that the node budget makes unreachable
+#: with the C search, and that bounds a review with the pure-Python search.
+REVIEW_MOVETIME: Final = 2.0
+#: A fall of the mover's score by this many centi-pieces (two pieces) is the engine's judgement
+#: that the turn threw a result away.
+THRESHOLD: Final = 200
+
+#: Results in order of worth, for the player they are of.
+_RANK: Final = {"loss": 0, "draw": 1, "win": 2}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """An exact result for one player: ``value`` is ``win``, ``draw`` or ``loss``.
+
+    ``distance`` is the number of turns to the end of the game with perfect play (0 at the end
+    and for a draw); ``source`` is ``tables`` (the endgame tables) or ``end`` (the game is over).
+    """
+
+    value: str
+    distance: int
+    source: str
+
+    def __str__(self) -> str:
+        return self.value if self.value == "draw" else f"{self.value} {self.distance}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as a JSON object."""
+        return {"value": self.value, "distance": self.distance, "source": self.source}
+
+
+@dataclass(frozen=True)
+class TurnReview:
+    """One turn of a reviewed game; scores and verdicts are the mover's.
+
+    ``ply`` counts the turns of the record from 1; ``label`` is its number as the record writes it
+    (``12.`` for white, ``12...`` for black). Scores are centi-pieces, or ``±(MATE - n)`` for a game
+    won or lost in ``n`` turns (:func:`format_score` writes them), ``None`` where the engine cannot
+    play the variant. ``best`` is the engine's choice in the position before. ``threw`` says that
+    this turn threw a result away and who judged it (``tables`` or ``engine``); ``mistake`` marks
+    only the first such turn of the game.
+    """
+
+    ply: int
+    label: str
+    move: str
+    mover: str
+    before: str
+    after: str
+    best: str | None
+    score_before: int | None
+    score_after: int | None
+    wdl_before: Verdict | None
+    wdl_after: Verdict | None
+    threw: str | None
+    mistake: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The turn as a JSON object."""
+        return {
+            "ply": self.ply,
+            "label": self.label,
+            "move": self.move,
+            "mover": self.mover,
+            "before": self.before,
+            "after": self.after,
+            "best": self.best,
+            "score_before": self.score_before,
+            "score_after": self.score_after,
+            "wdl_before": None if self.wdl_before is None else self.wdl_before.to_json(),
+            "wdl_after": None if self.wdl_after is None else self.wdl_after.to_json(),
+            "threw": self.threw,
+            "mistake": self.mistake,
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    """A reviewed game: its tags, its start and final positions, and every turn."""
+
+    tags: dict[str, str]
+    start: str
+    end: str
+    turns: tuple[TurnReview, ...]
+    depth: int
+    nodes: int
+    tables: bool
+    elapsed: float
+
+    @property
+    def first_mistake(self) -> TurnReview | None:
+        """The first turn that threw a result away, or ``None``."""
+        return next((t for t in self.turns if t.mistake), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The review as a JSON object (the page's ``/api/games/{id}/review``)."""
+        first = self.first_mistake
+        return {
+            "tags": dict(self.tags),
+            "result": self.tags.get("Result", "*"),
+            "start": self.start,
+            "end": self.end,
+            "turns": [t.to_json() for t in self.turns],
+            "first_mistake": None if first is None else first.ply,
+            "engine": {"depth": self.depth, "nodes": self.nodes, "threshold": THRESHOLD},
+            "tables": self.tables,
+            "elapsed": round(self.elapsed, 3),
+        }
+
+
+def format_score(score: int | None) -> str:
+    """A score for people: ``+1.25`` (pieces), ``win 7`` / ``loss 4`` (turns), ``-`` unknown.
+
+    >>> format_score(125), format_score(-40), format_score(None)
+    ('+1.25', '-0.40', '-')
+    """
+    if score is None:
+        return "-"
+    from morris.engine.search import win_distance
+
+    distance = win_distance(score)
+    if distance is None:
+        return f"{score / 100:+.2f}"
+    return f"{'win' if score > 0 else 'loss'} {distance}"
+
+
+def review_text(text: str, **options: Any) -> Review:
+    """Review the one game of a record's text (see :func:`review_record` for ``options``).
+
+    Raises :class:`ReviewError` naming the problem when the text is not one valid game record.
+    """
+    try:
+        record = read_game(text)
+    except GameRecordError as exc:
+        raise ReviewError(f"not a valid game record: {exc}") from None
+    return review_record(record, **options)
+
+
+def review_record(
+    record: GameRecord,
+    *,
+    tables: EndgameTables | None = None,
+    depth: int = REVIEW_DEPTH,
+    nodes: int = REVIEW_NODES,
+    movetime: float | None = REVIEW_MOVETIME,
+    progress: Callable[[int, int], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+    search: bool = True,
+) -> Review:
+    """Review every turn of ``record`` (see the module's docstring for what is judged).
+
+    ``search=False`` gives the turns and positions at once, without the engine (no scores but
+    those of the game's end, no marks): an outline to show while the review runs.
+    ``tables`` are the endgame tables to ask (and to search with); ``progress(done, total)`` is
+    called after each position searched; ``stop()`` is polled between positions and raises
+    :class:`ReviewError` when it returns true. Raises :class:`ReviewError` for a record whose
+    turns do not follow the rules of its tags.
+    """
+    started = time.monotonic()
+    try:
+        board = record.start_board()
+    except GameRecordError as exc:
+        raise ReviewError(f"not a valid game record: {exc}") from None
+    boards = [board.copy()]
+    for ply, move in enumerate(record.moves, start=1):
+        reason = board.illegal_reason(move)
+        if reason is not None:
+            raise ReviewError(f"turn {ply} ({move}) is illegal: {reason}")
+        board.push(move)
+        boards.append(board.copy())
+    engine = _engine(boards[0], tables) if search else None
+    scores: list[int | None] = []
+    bests: list[str | None] = []
+    for index, position in enumerate(boards):
+        if stop is not None and stop():
+            raise ReviewError("the review was stopped")
+        score, best = _search(engine, position, depth, nodes, movetime)
+        scores.append(score)
+        bests.append(best)
+        if progress is not None:
+            progress(index + 1, len(boards))
+    # A position with one legal move was not searched (the engine answers at once with its
+    # static evaluation): it is worth what the position after that move is worth.
+    for index in range(len(record.moves) - 1, -1, -1):
+        if scores[index] is not None and boards[index].legal_moves.count() == 1:
+            after = scores[index + 1]
+            scores[index] = None if after is None else -after
+    turns = _turns(record, boards, scores, bests, tables)
+    return Review(
+        tags=dict(record.tags),
+        start=boards[0].position(),
+        end=boards[-1].position(),
+        turns=turns,
+        depth=depth,
+        nodes=nodes,
+        tables=tables is not None and tables.supports(boards[0].rules),
+        elapsed=time.monotonic() - started,
+    )
+
+
+def _engine(board: Board, tables: EndgameTables | None) -> Engine | None:
+    """The engine of the review, or ``None`` when it cannot play the record's variant."""
+    from morris.engine.levels import MAX_LEVEL
+    from morris.engine.search import Engine
+
+    try:
+        engine_rules(board)
+    except UnsupportedVariant as exc:
+        logger.warning("no engine scores in this review: %s", exc)
+        return None
+    # The top level has no randomness and uses the tables; the depth and nodes are the review's.
+    return Engine(MAX_LEVEL, seed=0, tables=tables)
+
+
+def _search(
+    engine: Engine | None, board: Board, depth: int, nodes: int, movetime: float | None
+) -> tuple[int | None, str | None]:
+    """The score of ``board`` for its side to move and the engine's turn; at the end of the game
+    the score the result gives and no turn."""
+    from morris.engine.search import MATE
+
+    outcome = board.outcome()
+    if outcome is not None:
+        if outcome.winner is None:
+            return 0, None
+        return (MATE if outcome.winner == board.turn else -MATE), None
+    if engine is None:
+        return None, None
+    result = engine.play(board, depth=depth, nodes=nodes, movetime=movetime)
+    return result.score, str(result.move)
+
+
+def _verdict(board: Board, tables: EndgameTables | None) -> Verdict | None:
+    """The exact result for the side to move of ``board``, where it is known."""
+    outcome = board.outcome()
+    if outcome is not None:
+        if outcome.winner is None:
+            return Verdict("draw", 0, "end")
+        return Verdict("win" if outcome.winner == board.turn else "loss", 0, "end")
+    if tables is None or not tables.supports(board.rules):
+        return None
+    if board.pieces_in_hand(WHITE) or board.pieces_in_hand(BLACK):
+        return None
+    res = tables.probe(
+        board.occupied_co(WHITE), board.occupied_co(BLACK), board.turn == WHITE, board.flying
+    )
+    if res is None:
+        return None
+    value = res.value.value
+    limit = board.no_removal_limit
+    # The tables ignore the no-removal draw: a win that needs longer than the turns left before
+    # the limit may be a draw (the search trusts them under the same condition).
+    if value != "draw" and limit is not None and board.no_removal_count + res.distance >= limit:
+        return None
+    return Verdict(value, res.distance, "tables")
+
+
+def _flip(verdict: Verdict | None) -> Verdict | None:
+    """The verdict for the other player."""
+    if verdict is None:
+        return None
+    value = {"win": "loss", "loss": "win", "draw": "draw"}[verdict.value]
+    return Verdict(value, verdict.distance, verdict.source)
+
+
+def engine_threw(before: int, after: int) -> bool:
+    """The engine's judgement that a turn scored ``before`` and ``after`` (the mover's scores)
+    threw a result away: the score fell by :data:`THRESHOLD` or more, to less than
+    :data:`THRESHOLD` (a turn that leaves the mover two pieces up, or still winning, threw nothing
+    away), from a game the engine did not already see lost.
+
+    >>> engine_threw(50, -160), engine_threw(50, -100), engine_threw(99_990, 788)
+    (True, False, False)
+    """
+    from morris.engine.search import MATE_BOUND
+
+    if before < -MATE_BOUND or after >= THRESHOLD:
+        return False
+    return before - after >= THRESHOLD
+
+
+def _threw(
+    board: Board,
+    score_before: int | None,
+    score_after: int | None,
+    wdl_before: Verdict | None,
+    wdl_after: Verdict | None,
+) -> str | None:
+    """Who judged that the turn from ``board`` threw a result away, or ``None``."""
+    if wdl_before is not None and wdl_after is not None:
+        return "tables" if _RANK[wdl_after.value] < _RANK[wdl_before.value] else None
+    if board.legal_moves.count() == 1 or score_before is None or score_after is None:
+        return None
+    return "engine" if engine_threw(score_before, score_after) else None
+
+
+def _turns(
+    record: GameRecord,
+    boards: list[Board],
+    scores: list[int | None],
+    bests: list[str | None],
+    tables: EndgameTables | None,
+) -> tuple[TurnReview, ...]:
+    verdicts = [_verdict(b, tables) for b in boards]
+    turns: list[TurnReview] = []
+    marked = False
+    for index, move in enumerate(record.moves):
+        before = boards[index]
+        after_score = scores[index + 1]
+        score_after = None if after_score is None else -after_score
+        wdl_after = _flip(verdicts[index + 1])
+        threw = _threw(before, scores[index], score_after, verdicts[index], wdl_after)
+        mistake = threw is not None and not marked
+        marked = marked or mistake
+        number = before.fullmove_number
+        turns.append(
+            TurnReview(
+                ply=index + 1,
+                label=f"{number}." if before.turn == WHITE else f"{number}...",
+                move=str(move),
+                mover=COLOR_NAMES[before.turn],
+                before=before.position(),
+                after=boards[index + 1].position(),
+                best=bests[index],
+                score_before=scores[index],
+                score_after=score_after,
+                wdl_before=verdicts[index],
+                wdl_after=wdl_after,
+                threw=threw,
+                mistake=mistake,
+            )
+        )
+    return tuple(turns)
+
+
+__all__ = [
+    "REVIEW_DEPTH",
+    "REVIEW_MOVETIME",
+    "REVIEW_NODES",
+    "THRESHOLD",
+    "Review",
+    "TurnReview",
+    "Verdict",
+    "engine_threw",
+    "format_score",
+    "review_record",
+    "review_text",
+]

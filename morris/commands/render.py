@@ -1,0 +1,154 @@
+"""``morris render POSITION|RECORD``: the board picture of the page, as SVG or PNG.
+
+The picture is the web companion's (:mod:`morris.web.picture`: one scene, drawn as SVG or, with
+Pillow, as PNG by :mod:`morris.web.png`), so the command line, ``/api/render.svg``,
+``/api/render.png`` and the page show the same board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from morris.app.errors import ServiceError
+
+__all__ = ["Picture", "RenderError", "picture_of", "register", "run"]
+
+
+class RenderError(ServiceError, ValueError):
+    """What ``morris render`` was given cannot be drawn; the message names it."""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``morris render``."""
+    parser = subparsers.add_parser(
+        "render",
+        help="draw a position or a turn of a game record as SVG or PNG",
+        description=(
+            "Draw the board picture of the web companion: a position text (quote it: "
+            "'......../......../........ w 9 9 0 1 -') or a game record file, at its end or "
+            "after --turn N turns, the last turn marked. Exit code 2 for a position, record, "
+            "turn or option that cannot be drawn."
+        ),
+    )
+    parser.add_argument(
+        "source", metavar="POSITION|RECORD", help="a position text, or a game record file"
+    )
+    parser.add_argument(
+        "--turn",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with a record: the position after its first N turns (0: the start; default: the end)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("svg", "png"),
+        default=None,
+        help="picture format (default: from the -o file's suffix, else svg)",
+    )
+    parser.add_argument("--flip", action="store_true", help="seen from black's side")
+    parser.add_argument(
+        "--variant",
+        default="standard",
+        help="with a position: its variant (a record names its own; default standard)",
+    )
+    parser.add_argument(
+        "--width",
+        type=int,
+        default=None,
+        metavar="PX",
+        help="PNG width and height in pixels (default 720)",
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, default=None, metavar="FILE", help="write here, not stdout"
+    )
+    parser.set_defaults(run=run)
+
+
+@dataclass(frozen=True)
+class Picture:
+    """What to draw: a position of a variant, and the turn that led to it (marked)."""
+
+    position: str
+    variant: str
+    last_move: str | None
+
+
+def picture_of(source: str, *, turn: int | None = None, variant: str = "standard") -> Picture:
+    """The position ``source`` names: a position text, or a record file (its end, or the
+    position after ``turn`` turns). Raises :class:`RenderError` naming the problem."""
+    from morris.core import GameRecordError, find_variant, read_game
+
+    if source == "-" or Path(source).is_file():
+        try:
+            text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+            record = read_game(text)
+            board = record.start_board()
+        except UnicodeDecodeError:
+            raise RenderError(f"{source}: not a game record (not UTF-8 text)") from None
+        except OSError as exc:
+            raise RenderError(f"cannot read {source}: {exc.strerror or exc}") from None
+        except GameRecordError as exc:
+            raise RenderError(f"{source}: not a valid game record: {exc}") from None
+        count = len(record.moves) if turn is None else turn
+        if not 0 <= count <= len(record.moves):
+            raise RenderError(
+                f"--turn {turn}: {source} has {len(record.moves)} turns (0..{len(record.moves)})"
+            )
+        for move in record.moves[:count]:
+            board.push(move)
+        last = str(record.moves[count - 1]) if count else None
+        return Picture(board.position(), record.tags.get("Variant", "standard"), last)
+    if turn is not None:
+        raise RenderError("--turn is for a game record; a position is drawn as it is")
+    if len(source.split()) < 6:
+        raise RenderError(f"{source!r} is neither a game record file nor a position text")
+    try:
+        cls = find_variant(variant)
+    except (KeyError, ValueError) as exc:
+        raise RenderError(f"--variant: {exc}") from None
+    try:
+        board = cls.from_position(source)
+    except ValueError as exc:
+        raise RenderError(f"not a position: {exc}") from None
+    return Picture(board.position(), variant, None)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Draw the picture; write it to ``-o FILE`` or standard output. Exit code 2 for bad input."""
+    from morris.web.picture import render_svg, scene_of_position
+    from morris.web.png import DEFAULT_WIDTH, render_png
+
+    fmt = args.format
+    if fmt is None:
+        fmt = "png" if args.output is not None and args.output.suffix.lower() == ".png" else "svg"
+    try:
+        picture = picture_of(args.source, turn=args.turn, variant=args.variant)
+        scene = scene_of_position(
+            picture.position, picture.variant, last_move=picture.last_move, flip=args.flip
+        )
+        data = (
+            render_png(scene, width=DEFAULT_WIDTH if args.width is None else args.width)
+            if fmt == "png"
+            else render_svg(scene).encode()
+        )
+    except (RenderError, ValueError) as exc:
+        print(f"morris render: {exc}", file=sys.stderr)
+        return 2
+    if args.output is None:
+        if fmt == "png" and sys.stdout.isatty():
+            print("morris render: a PNG is not for the terminal: use -o FILE", file=sys.stderr)
+            return 2
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return 0
+    try:
+        args.output.write_bytes(data)
+    except OSError as exc:
+        print(f"morris render: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    return 0

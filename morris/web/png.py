@@ -1,0 +1,153 @@
+"""The board picture as PNG: the same :class:`~morris.web.picture.Scene` as the SVG, drawn with
+Pillow (``morris render --format png``, ``GET /api/render.png``).
+
+Nothing is laid out here: every line, point, piece, light, mark and label comes from the scene,
+in the scene's coordinates, scaled to the picture's width. The colours are the SVG's
+(:data:`~morris.web.picture.COLOURS`) and the stroke widths those of its style sheet. A PNG does
+not blink: a blinking light is drawn lit, in its signal's colour, as the page shows it at the start
+of each blink. Pillow draws without anti-aliasing, so the picture is drawn at
+:data:`SUPERSAMPLE` times its size and scaled down.
+
+Pillow is imported when a PNG is first drawn: the daemon that never draws one never loads it.
+
+>>> from morris.web.picture import scene_of_position
+>>> data = render_png(scene_of_position("W......./......../.......B w 8 8 0 2 -"), width=120)
+>>> data[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+True
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final
+
+from morris.web.picture import COLOURS, LIGHT_RADIUS, PIECE_RADIUS, PointMark, Scene
+
+if TYPE_CHECKING:
+    from PIL import ImageDraw
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["DEFAULT_WIDTH", "MAX_WIDTH", "MIN_WIDTH", "SUPERSAMPLE", "render_png"]
+
+#: The picture's width (and height) in pixels unless asked otherwise: twice the SVG's units.
+DEFAULT_WIDTH: Final = 720
+#: The narrowest and widest picture drawn (a bound on the memory one request may take).
+MIN_WIDTH: Final = 60
+MAX_WIDTH: Final = 2048
+#: Drawn at this many times the size, then scaled down: smooth edges without anti-aliasing.
+SUPERSAMPLE: Final = 3
+#: Past this many pixels a side, the picture is drawn at twice its size only (memory on a Pi).
+_LARGE: Final = 1024
+
+# The stroke widths of the SVG's style sheet (morris.web.picture._style), in scene units.
+_LINE_WIDTH: Final = 3.0
+_PIECE_OUTLINE: Final = 1.5
+_LIGHT_WIDTH: Final = 4.0
+_MARK_TO_WIDTH: Final = 2.5
+_TAKEN_WIDTH: Final = 3.0
+_DOT_RADIUS: Final = 5.0
+_FROM_RADIUS: Final = 7.0
+_TAKEN_HALF: Final = 8.0
+_LABEL_SIZE: Final = 12.0
+_CORNER: Final = 12.0
+_OUTLINES: Final = {"white": "#444444", "black": "#000000", "unknown": "#444444"}
+_SIGNAL_COLOURS: Final = {"on": COLOURS["light"], "slow": COLOURS["slow"], "fast": COLOURS["fast"]}
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    """``#rrggbb`` as a triple."""
+    value = colour.lstrip("#")
+    return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
+
+
+def _blend(colour: str, under: str, opacity: float) -> tuple[int, int, int]:
+    """``colour`` at ``opacity`` over ``under`` (the SVG's translucent marks, on an opaque PNG)."""
+    top, bottom = _rgb(colour), _rgb(under)
+    r, g, b = (round(t * opacity + u * (1 - opacity)) for t, u in zip(top, bottom, strict=True))
+    return r, g, b
+
+
+def render_png(scene: Scene, *, width: int = DEFAULT_WIDTH) -> bytes:
+    """The scene as PNG bytes, ``width`` pixels square.
+
+    Raises :class:`ValueError` naming the width when it is outside
+    :data:`MIN_WIDTH` .. :data:`MAX_WIDTH`.
+    """
+    from PIL import Image, ImageDraw, ImageFont
+
+    if not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise ValueError(f"width must be {MIN_WIDTH}..{MAX_WIDTH} pixels, not {width}")
+    factor = SUPERSAMPLE if width <= _LARGE else 2
+    big = width * factor
+    k = big / scene.size  # pixels per scene unit
+
+    def px(value: float) -> float:
+        return value * k
+
+    def stroke(value: float) -> int:
+        return max(1, round(value * k))
+
+    image = Image.new("RGB", (big, big), _rgb("#ffffff"))
+    draw = ImageDraw.Draw(image)
+    board = COLOURS["board"]
+    draw.rounded_rectangle((0, 0, big - 1, big - 1), radius=px(_CORNER), fill=_rgb(board))
+    line = _rgb(COLOURS["line"])
+    for x1, y1, x2, y2 in scene.lines:
+        draw.line((px(x1), px(y1), px(x2), px(y2)), fill=line, width=stroke(_LINE_WIDTH))
+    font = ImageFont.load_default(size=px(_LABEL_SIZE))
+    for text, lx, ly in scene.labels:
+        draw.text((px(lx), px(ly)), text, fill=line, font=font, anchor="mm")
+    for point in scene.points:
+        _draw_point(draw, point, px, stroke)
+    picture = image.resize((width, width), Image.Resampling.LANCZOS)
+    out = io.BytesIO()
+    picture.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def _draw_point(
+    draw: ImageDraw.ImageDraw,
+    point: PointMark,
+    px: Callable[[float], float],
+    stroke: Callable[[float], int],
+) -> None:
+    """One point of the scene: its dot, light, marks and piece, in the SVG's order."""
+    x, y = px(point.x), px(point.y)
+    board = COLOURS["board"]
+    draw.circle((x, y), px(_DOT_RADIUS), fill=_rgb(COLOURS["line"]))
+    if point.signal in _SIGNAL_COLOURS:
+        draw.circle(
+            (x, y),
+            px(LIGHT_RADIUS) + stroke(_LIGHT_WIDTH) / 2,
+            outline=_rgb(_SIGNAL_COLOURS[point.signal]),
+            width=stroke(_LIGHT_WIDTH),
+        )
+    if point.mark == "from":
+        draw.circle((x, y), px(_FROM_RADIUS), fill=_blend(COLOURS["mark"], board, 0.6))
+    piece, opacity = point.piece, 1.0
+    if piece is None and point.lifted:
+        piece, opacity = point.lifted, 0.35
+    if piece is not None:
+        outline = _OUTLINES.get(piece, "#444444")
+        draw.circle(
+            (x, y),
+            px(PIECE_RADIUS) + stroke(_PIECE_OUTLINE) / 2,
+            fill=_blend(COLOURS.get(piece, COLOURS["unknown"]), board, opacity),
+            outline=_blend(outline, board, opacity),
+            width=stroke(_PIECE_OUTLINE),
+        )
+    if point.mark == "to":
+        draw.circle(
+            (x, y),
+            px(PIECE_RADIUS + 3) + stroke(_MARK_TO_WIDTH) / 2,
+            outline=_rgb(COLOURS["mark"]),
+            width=stroke(_MARK_TO_WIDTH),
+        )
+    if point.mark == "taken":
+        d = px(_TAKEN_HALF)
+        red = _rgb(COLOURS["fast"])
+        for dx in (d, -d):
+            draw.line((x - d, y - dx, x + d, y + dx), fill=red, width=stroke(_TAKEN_WIDTH))
