@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 #: Debian's chromium: Playwright never downloads a browser of its own here.
 CHROMIUM = "/usr/bin/chromium"
@@ -110,3 +111,17 @@ def browser_page(viewport: dict[str, int] = PHONE, scale: float = 1.0) -> Iterat
             yield context.new_page()
         finally:
             context.close()
+
+
+def box_of(locator: Any) -> dict[str, float]:
+    """The on-screen box of the element ``locator`` finds, read in one step in the page.
+
+    Playwright's ``bounding_box()`` answers ``None`` when the page swaps the element at that
+    instant (the board picture is redrawn on every state); ``evaluate`` waits for the element
+    and reads its box in the same turn of the page's event loop, so a redraw cannot interleave.
+    """
+    box: dict[str, float] = locator.evaluate(
+        "e => { const r = e.getBoundingClientRect();"
+        " return {x: r.x, y: r.y, width: r.width, height: r.height}; }"
+    )
+    return box

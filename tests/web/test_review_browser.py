@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from morris.core import Board, read_game
-from tests.web.browser_kit import CHROMIUM, browser_page, sim_web
+from tests.web.browser_kit import CHROMIUM, box_of, browser_page, sim_web
 from tests.web.test_web_browser import BLOCKING_GAME, WAIT, point, tap, wait_for_event
 
 pytestmark = [
@@ -97,7 +97,7 @@ def test_a_finished_game_is_reviewed_on_the_page(tmp_path: Path) -> None:
         page.keyboard.press("ArrowRight")
         expect_position(page, 2)
         for name in ("the start", "one turn back", "one turn on", "the end"):
-            box = page.get_by_role("button", name=name).bounding_box()
+            box = box_of(page.get_by_role("button", name=name))
             assert box["width"] >= 44 and box["height"] >= 44
 
         # The engine's review arrives: the turn that threw the game away is marked.

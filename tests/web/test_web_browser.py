@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser_kit import CHROMIUM, browser_page, free_port, sim_web
+from tests.web.browser_kit import CHROMIUM, box_of, browser_page, free_port, sim_web
 
 pytestmark = [
     pytest.mark.realtime,
@@ -48,7 +48,7 @@ def test_a_whole_game_by_taps_with_a_takeback() -> None:
         expect(page.locator("#conn")).to_have_text("live", timeout=WAIT)
         expect(page.locator("#turn")).to_have_text("white to move")
         assert page.locator("#board .hit").count() == 24
-        box = page.locator('#board .hit[data-point="d6"]').bounding_box()
+        box = box_of(page.locator('#board .hit[data-point="d6"]'))
         assert box["width"] >= 44 and box["height"] >= 44  # a finger's target on a phone
         for name in ("New game", "Takeback", "Hint", "Flip"):
             expect(page.get_by_role("button", name=name)).to_be_visible()
@@ -88,10 +88,10 @@ def test_the_mode_button_shows_the_level_and_flip_turns_the_board() -> None:
         expect(page.locator("#mode-button")).to_have_text("Level 1")
         page.get_by_role("button", name="Level 1").tap()
         expect(page.locator("#mode-button")).to_have_text("Level 2", timeout=WAIT)
-        before = page.locator('#board .hit[data-point="a7"]').bounding_box()
+        before = box_of(page.locator('#board .hit[data-point="a7"]'))
         page.get_by_role("button", name="Flip").tap()
         expect(page.locator("#board svg")).to_have_class(re.compile("flipped"), timeout=WAIT)
-        after = page.locator('#board .hit[data-point="a7"]').bounding_box()
+        after = box_of(page.locator('#board .hit[data-point="a7"]'))
         assert after["y"] > before["y"] and after["x"] > before["x"]  # a7 now bottom right
 
 
