@@ -25,7 +25,7 @@ from morris.engine.levels import MAX_LEVEL
 
 logger = logging.getLogger(__name__)
 
-MODES = ("vs-ai", "referee")
+MODES = ("vs-ai", "referee", "remote")
 COLOURS = ("white", "black")
 BACKENDS = ("gpio", "serial", "sim")
 
@@ -260,9 +260,11 @@ TEMPLATE = """\
 # Every key is optional; the value shown is the default. Command-line flags override keys.
 
 [game]
-# "vs-ai": a person plays the Pi; "referee": two people play, the Pi checks the rules.
+# "vs-ai": a person plays the Pi; "referee": two people play, the Pi checks the rules;
+# "remote": a person plays someone far away (a web page or a linked board; docs/WEB.md).
 mode = "vs-ai"
-# The colour the person plays against the Pi: "white" (moves first) or "black".
+# The colour the person at the board plays against the Pi or the remote player: "white"
+# (moves first) or "black".
 human = "white"
 # The Pi's strength, 1 (a beginner can win) to 9 (the strongest). The mode button cycles it.
 level = 5

@@ -38,3 +38,8 @@ class DeviceFailed(ServiceError, RuntimeError):
 
 class InputError(ServiceError, ValueError):
     """A line typed into the terminal simulator that cannot be carried out; the message says why."""
+
+
+class NotNowError(InputError):
+    """A well-formed command the game cannot take now: a remote turn out of turn, in another mode
+    or after the game; the message says why (the web companion answers 409)."""

@@ -14,8 +14,14 @@ logger = logging.getLogger(__name__)
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     """The flags that override the ``[game]`` keys (shared by ``run`` and ``sim``)."""
-    parser.add_argument("--mode", choices=("vs-ai", "referee"), help="play the Pi, or referee")
-    parser.add_argument("--human", choices=("white", "black"), help="your colour against the Pi")
+    parser.add_argument(
+        "--mode",
+        choices=("vs-ai", "referee", "remote"),
+        help="play the Pi, referee two players, or play a remote player (the web companion)",
+    )
+    parser.add_argument(
+        "--human", choices=("white", "black"), help="your colour against the Pi or remote player"
+    )
     parser.add_argument("--level", type=int, help=f"the Pi's level, 1 (beginner) to {MAX_LEVEL}")
     parser.add_argument("--variant", choices=VARIANT_NAMES, help=f"the game: {describe_variants()}")
     flying = parser.add_mutually_exclusive_group()

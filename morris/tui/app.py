@@ -451,6 +451,8 @@ class SimulatorApp(App[None]):
         flying = "flying" if snap.flying else "no flying"
         if snap.mode == "referee":
             who = "referee: two players"
+        elif snap.mode == "remote":
+            who = f"you ({snap.human}) vs a remote player ({snap.link})"
         else:
             who = f"you ({snap.human}) vs the Pi, level {snap.level}"
         return f"{who} · {snap.variant}, {flying}"
@@ -463,6 +465,12 @@ class SimulatorApp(App[None]):
                 return f"draw ({snap.termination})"
             return f"{snap.winner} wins ({snap.termination})"
         side = snap.turn
+        if snap.board_setup is not None:
+            return f"setting up: {snap.board_setup}'s pieces"
+        if snap.remote_color is not None:
+            if side != snap.remote_color:
+                return f"your move ({side})"
+            return f"the remote player ({side})" + (": waiting" if snap.link != "up" else "")
         if snap.pi_color is None:
             return f"{side} to move"
         if side != snap.pi_color:
@@ -477,11 +485,12 @@ class SimulatorApp(App[None]):
         over = snap.termination is not None
         text = Text()
         text.append("Mode   ", Style(bold=True))
-        text.append(
-            "referee: two players\n"
-            if snap.mode == "referee"
-            else f"you {snap.human} · Pi level {snap.level}\n"
-        )
+        if snap.mode == "referee":
+            text.append("referee: two players\n")
+        elif snap.mode == "remote":
+            text.append(f"you {snap.human} · remote player ({snap.link})\n")
+        else:
+            text.append(f"you {snap.human} · Pi level {snap.level}\n")
         if over:
             text.append("Over   ", Style(bold=True))
             text.append(self.turn_text() + "\n", Style(color="#ffd75f", bold=True))
@@ -508,7 +517,10 @@ class SimulatorApp(App[None]):
         return text
 
     def _player(self, colour: str) -> str:
-        pi = self.snapshot.pi_color
+        snap = self.snapshot
+        if snap.remote_color is not None:
+            return "(far)" if colour == snap.remote_color else "(you)"
+        pi = snap.pi_color
         if pi is None:
             return ""
         return "(Pi)" if colour == pi else "(you)"
