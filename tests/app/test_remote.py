@@ -100,9 +100,8 @@ def test_a_bad_remote_turn_is_refused_and_the_game_goes_on(
 
 
 def test_remote_turns_only_in_mode_remote_and_not_after_the_game() -> None:
-    with Simulation(mode="referee") as sim:
-        with pytest.raises(NotNowError, match="the mode is referee"):
-            sim.remote_move("d6")
+    with Simulation(mode="referee") as sim, pytest.raises(NotNowError, match="mode is referee"):
+        sim.remote_move("d6")
     with remote_game() as sim:
         sim.setup(position("a7 d7 g4", "a1 d1 f2", turn="w"))
         for name in ("a7", "d7", "g4", "a1", "d1", "f2"):
