@@ -284,6 +284,8 @@ class SimulatorApp(App[None]):
         if self._pending:
             self._say("wait a moment: the last move is still being made", error=True)
             return False
+        if "/" in text:  # a position text (rings with '/' between): set it up
+            return self._set_up(text)
         try:
             actions = parse_actions(text, self._present(), self.sim.now)
         except InputError as exc:
@@ -292,6 +294,17 @@ class SimulatorApp(App[None]):
         self._pending = actions
         self.advance(0.0)
         self._say(f"done: {text.strip()}", error=False)
+        return True
+
+    def _set_up(self, position: str) -> bool:
+        """A typed position text: play from it; the lights guide the board to it."""
+        try:
+            self.sim.setup(position)
+        except InputError as exc:
+            self._say(str(exc), error=True)
+            return False
+        self.refresh_view()
+        self._say("set up: put a piece where a light is on, take away those blinking", error=False)
         return True
 
     def press(self, button: str) -> None:
