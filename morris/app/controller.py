@@ -120,6 +120,10 @@ class Snapshot:
     #: The remote player's connection: ``"none"`` (no remote player: another mode), ``"up"``
     #: (connected) or ``"waiting"`` (not connected: nothing is lost, play resumes on reconnect).
     link: str
+    #: Who the remote player is in mode ``"remote"``: ``"page"`` (a person on the web page, which
+    #: is then the remote player's board) or ``"board"`` (a linked board in another house); else
+    #: ``None``.
+    remote_player: str | None
     #: While a position is set up with the board's buttons: the colour new pieces get
     #: (``"white"`` or ``"black"``, also the side to move at the end); else ``None``.
     board_setup: str | None
@@ -228,6 +232,8 @@ class Controller:
         self._hint_presses: list[float] = []
         #: Whether the remote player is connected (mode "remote"; see :meth:`on_remote_link`).
         self.remote_up = False
+        #: ``"page"`` or ``"board"``: what the remote player plays on (see :meth:`on_remote_link`).
+        self.remote_player = "page"
         #: Whether the game is the saved one, resumed (the lights then guide the board to it).
         self.resumed = False
         board = board_from_config(config)
@@ -523,18 +529,28 @@ class Controller:
         self._handle(events, now)
         self.render(now)
 
-    def on_remote_link(self, up: bool, now: float) -> None:
-        """The remote player (a page, or the linked board) connected or went away.
+    def on_remote_link(
+        self, up: bool, now: float, *, player: str | None = None, note: str | None = None
+    ) -> None:
+        """The remote player connected (``up``) or went away; ``player`` says what it plays on
+        (``"page"`` or ``"board"``, kept when ``None``); ``note`` replaces the event line (the
+        link's word on the two games, "the games part at turn 12 ...").
 
         Nothing is lost while it is away: a remote turn already shown stays shown, the person
         may play their own turn, and the game goes on when it is back.
         """
-        if up == self.remote_up:
-            return
+        changed = up != self.remote_up or (player is not None and player != self.remote_player)
         self.remote_up = up
-        if self.mode == "remote":
+        if player is not None:
+            self.remote_player = player
+        if note is not None:
+            self.state.last_event = note
+            logger.warning("%s", note)
+        elif changed and self.mode == "remote":
             self.state.last_event = (
-                "remote player connected" if up else "waiting for the remote player"
+                f"remote player connected ({self.remote_player})"
+                if up
+                else "waiting for the remote player"
             )
             logger.warning("%s", self.state.last_event)
         self.render(now)
@@ -856,6 +872,7 @@ class Controller:
             pi_color=None if pi is None else COLOR_NAMES[pi],
             remote_color=None if self.remote_color is None else COLOR_NAMES[self.remote_color],
             link=self.link,
+            remote_player=self.remote_player if self.mode == "remote" else None,
             board_setup=None if self._board_setup is None else self._board_setup.selected_name,
             thinking=self.state.thinking,
             event=self.state.last_event,
