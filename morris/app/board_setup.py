@@ -16,7 +16,8 @@ The board knows no colours, so the person tells them by the order of their hands
 While it lasts the point LEDs show each piece's colour (White's steady ``on``, Black's ``slow``)
 and the ``turn`` status LED the selected colour (``on`` White, ``slow`` Black).
 
-This module is the state of one setup; the controller owns it and feeds it the sensed board.
+:class:`BoardSetup` is the state of one such setup (the controller owns it and feeds it the sensed
+board); :func:`parse_position` reads a position text for any setup, from the board or a page.
 """
 
 from __future__ import annotations
@@ -24,7 +25,18 @@ from __future__ import annotations
 import logging
 
 from device import Signal, StatusLight
-from morris.core import BLACK, COLOR_NAMES, NUM_POINTS, WHITE, Board, Color, Point, points_of
+from morris.app.errors import InputError
+from morris.core import (
+    BLACK,
+    COLOR_NAMES,
+    NUM_POINTS,
+    WHITE,
+    Board,
+    Color,
+    InvalidPositionError,
+    Point,
+    points_of,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +46,32 @@ ENTER_WINDOW = 2.0
 ENTER_PRESSES = 3
 #: How long the error LED blinks after a refused end of setup, seconds.
 REFUSED_DISPLAY_TIME = 2.0
+
+
+def parse_position(game: Board, text: object) -> Board:
+    """A new board of ``game``'s variant and rules set up from the position ``text``.
+
+    Raises :class:`InputError` naming the problem: text that is no position of the variant, or a
+    position whose game is already over.
+    """
+    if not isinstance(text, str):
+        raise InputError(f"a position must be text, not {type(text).__name__}")
+    text = text.strip()
+    if not text:
+        raise InputError(
+            "empty position: give a position text such as 'W......./......../........ b 8 9 0 1 -'"
+        )
+    try:
+        board = type(game)(text, **game.settings())  # type: ignore[arg-type]
+    except InvalidPositionError as exc:
+        raise InputError(f"not a position of {game.variant_name}: {exc}") from None
+    outcome = board.outcome()
+    if outcome is not None:
+        raise InputError(
+            f"the position is already over ({outcome.result()}, {outcome.termination.value}): "
+            f"{text!r}"
+        )
+    return board
 
 
 class BoardSetup:

@@ -16,10 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from device import BlinkClock, BoardDevice, ButtonName, Signal, StatusLight
-from morris.app.board_setup import ENTER_PRESSES, ENTER_WINDOW, REFUSED_DISPLAY_TIME, BoardSetup
+from morris.app.board_setup import (
+    ENTER_PRESSES,
+    ENTER_WINDOW,
+    REFUSED_DISPLAY_TIME,
+    BoardSetup,
+    parse_position,
+)
 from morris.app.config import Config
-from morris.app.errors import InputError, NotNowError
+from morris.app.errors import InputError
 from morris.app.jobs import SearchJob, SearchRunner
+from morris.app.remote import check_remote_move
 from morris.app.store import GameStore, SavedGame
 from morris.core import (
     BLACK,
@@ -28,8 +35,6 @@ from morris.core import (
     WHITE,
     Board,
     Color,
-    InvalidMoveError,
-    InvalidPositionError,
     Move,
     find_variant,
     mask_of,
@@ -405,7 +410,7 @@ class Controller:
         then thinks. Raises :class:`InputError` naming the problem (text that is no position, a
         finished position); the game is then unchanged.
         """
-        board = self._parse_position(position)
+        board = parse_position(self.board, position)
         sensed = None
         if self._board_setup is not None:
             self._board_setup = None
@@ -413,27 +418,6 @@ class Controller:
         self._cancel_search()
         self._handle(self.referee.set_up(board, now, sensed), now)
         self.render(now)
-
-    def _parse_position(self, position: object) -> Board:
-        if not isinstance(position, str):
-            raise InputError(f"a position must be text, not {type(position).__name__}")
-        text = position.strip()
-        if not text:
-            raise InputError(
-                "empty position: give a position text such as "
-                "'W......./......../........ b 8 9 0 1 -'"
-            )
-        try:
-            board = type(self.board)(text, **self.board.settings())  # type: ignore[arg-type]
-        except InvalidPositionError as exc:
-            raise InputError(f"not a position of {self.board.variant_name}: {exc}") from None
-        outcome = board.outcome()
-        if outcome is not None:
-            raise InputError(
-                f"the position is already over ({outcome.result()}, "
-                f"{outcome.termination.value}): {text!r}"
-            )
-        return board
 
     def _quick_hints(self, now: float) -> bool:
         """Whether this hint press is the last of :data:`ENTER_PRESSES` quick ones."""
@@ -469,7 +453,7 @@ class Controller:
         elif name is ButtonName.NEW:
             setup.update(sensed)
             try:
-                board = self._parse_position(setup.position())
+                board = parse_position(self.board, setup.position())
             except InputError as exc:
                 setup.refused_until = now + REFUSED_DISPLAY_TIME
                 counts = setup.counts()
@@ -493,36 +477,16 @@ class Controller:
         while another remote turn waits to be carried out. The same turn sent again while it
         waits is taken once.
         """
-        if not isinstance(move, str):
-            raise InputError(f"a move must be text, not {type(move).__name__}")
-        try:
-            parsed = Move.parse(move.strip())
-        except InvalidMoveError as exc:
-            raise InputError(f"not a move: {exc}") from None
-        if self.mode != "remote":
-            raise NotNowError(f"remote move {parsed}: the mode is {self.mode}, not remote")
-        board = self.board
-        outcome = board.outcome()
-        if outcome is not None:
-            raise NotNowError(f"remote move {parsed}: the game is over ({outcome.result()})")
-        remote = self.remote_color
-        if self._board_setup is not None or board.turn != remote:
-            side = COLOR_NAMES[board.turn]
-            raise NotNowError(
-                f"remote move {parsed}: it is {side}'s turn at the board, not the remote player's"
-                if self._board_setup is None
-                else f"remote move {parsed}: a position is being set up on the board"
-            )
-        waiting = self.referee.expected
-        if waiting == parsed:
+        parsed = check_remote_move(
+            move,
+            mode=self.mode,
+            board=self.board,
+            remote=self.remote_color,
+            waiting=self.referee.expected,
+            setting_up=self._board_setup is not None,
+        )
+        if parsed is None:
             return
-        if waiting is not None:
-            raise NotNowError(
-                f"remote move {parsed}: the remote turn {waiting} waits to be carried out"
-            )
-        reason = board.illegal_reason(parsed)
-        if reason is not None:
-            raise InputError(f"illegal remote move {parsed}: {reason}, in {board.position()}")
         events = self.referee.expect(parsed, now)
         self.state.last_event = f"remote plays {parsed}"
         logger.info("the remote player plays %s", parsed)
