@@ -9,8 +9,10 @@ installs ``systemd/config.toml``, which holds the same keys).
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import logging
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -83,6 +85,42 @@ class PathsConfig:
     games_dir: str = ""  # empty: <state_dir>/games
 
 
+#: Where the web companion listens unless told otherwise: this machine only.
+DEFAULT_LISTEN = "127.0.0.1:8700"
+_HOST_NAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,253}[A-Za-z0-9])?$")
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:8700`` for an IPv6 address) as ``(host, port)``.
+
+    Raises :class:`ConfigError` naming the text.
+
+    >>> parse_listen("127.0.0.1:8700"), parse_listen("[::]:80")
+    (('127.0.0.1', 8700), ('::', 80))
+    """
+    host, sep, port = text.strip().rpartition(":")
+    example = "HOST:PORT, e.g. 127.0.0.1:8700 or 0.0.0.0:8700"
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"listen address {text!r} is not {example}")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise ConfigError(f"listen address {text!r}: {host!r} is no IPv6 address") from None
+    elif not _HOST_NAME.match(host):
+        raise ConfigError(f"listen address {text!r}: {host!r} is no host name or address")
+    return host, int(port)
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """``[web]``: the web companion (off unless asked for)."""
+
+    enabled: bool = False
+    listen: str = DEFAULT_LISTEN
+
+
 @dataclass(frozen=True)
 class Config:
     """The whole configuration."""
@@ -92,6 +130,7 @@ class Config:
     referee: RefereeTimings = field(default_factory=RefereeTimings)
     hardware: HardwareConfig = field(default_factory=HardwareConfig)
     paths: PathsConfig = field(default_factory=PathsConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     source: str = "<defaults>"
 
     def state_dir(self, environ: Mapping[str, str] = os.environ) -> Path:
@@ -128,6 +167,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "referee": RefereeTimings,
     "hardware": HardwareConfig,
     "paths": PathsConfig,
+    "web": WebConfig,
 }
 
 
@@ -145,6 +185,14 @@ def _between(low: float, high: float) -> Callable[[Any], str | None]:
     return check
 
 
+def _listen(value: Any) -> str | None:
+    try:
+        parse_listen(value)
+    except ConfigError:
+        return "must be HOST:PORT, e.g. 127.0.0.1:8700"
+    return None
+
+
 _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "game.mode": _choice(MODES),
     "game.human": _choice(COLOURS),
@@ -159,6 +207,7 @@ _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "referee.clear_delay": _between(0.2, 30),
     "referee.hint_duration": _between(0.5, 60),
     "hardware.backend": _choice(BACKENDS),
+    "web.listen": _listen,
 }
 
 
@@ -320,4 +369,11 @@ serial_url = ""
 state_dir = ""
 # Where finished games are saved as game records. Empty: <state_dir>/games.
 games_dir = ""
+
+[web]
+# The web companion: the game on a phone or a computer (docs/WEB.md). Off: no port is opened.
+enabled = false
+# Where it listens, HOST:PORT. 127.0.0.1 reaches this machine only; 0.0.0.0 (every address)
+# reaches the home network, and then every link carries a token (shown at start).
+listen = "127.0.0.1:8700"
 """.replace("{variants}", describe_variants()).replace("{standard}", STANDARD.name)

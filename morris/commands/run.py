@@ -5,9 +5,15 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from morris.core.variant import VARIANT_NAMES, describe_variants
 from morris.engine.levels import MAX_LEVEL
+
+if TYPE_CHECKING:
+    from morris.app.config import Config
+    from morris.daemon import Daemon
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +34,65 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     flying.add_argument("--flying", dest="flying", action="store_true", default=None)
     flying.add_argument("--no-flying", dest="flying", action="store_false")
     parser.add_argument("--seed", type=int, help="seed of the Pi's randomness")
+
+
+def _listen(text: str) -> str:
+    """``--listen``'s value, checked: a bad one ends the command with exit code 2."""
+    from morris.app.config import parse_listen
+    from morris.app.errors import ConfigError
+
+    try:
+        parse_listen(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def add_web_options(parser: argparse.ArgumentParser) -> None:
+    """``--web`` and ``--listen`` (shared by ``run`` and ``sim``), over the ``[web]`` keys."""
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        default=None,
+        help="serve the web companion (the game on a phone; docs/WEB.md)",
+    )
+    parser.add_argument(
+        "--listen",
+        metavar="HOST:PORT",
+        type=_listen,
+        help="where the web companion listens (implies --web; default 127.0.0.1:8700, this "
+        "machine only; 0.0.0.0:8700 for the home network, with token links)",
+    )
+
+
+def web_overrides(args: argparse.Namespace) -> dict[str, object]:
+    """The :meth:`Config.with_overrides` arguments of :func:`add_web_options`' flags."""
+    enabled = True if args.web or args.listen else None
+    return {"web_enabled": enabled, "web_listen": args.listen}
+
+
+def serve_daemon(daemon: Daemon, config: Config, *, state_dir: Path | None) -> int:
+    """Run ``daemon`` (with the web companion if the configuration asks); the exit code.
+
+    The companion is imported only then; a listener it cannot open ends the command with code
+    2 before the daemon starts.
+    """
+    if not config.web.enabled:
+        return daemon.run()
+    from morris.web.host import DaemonHost
+    from morris.web.security import TokenError
+    from morris.web.server import ListenError, start_companion
+
+    try:
+        server = start_companion(DaemonHost(daemon), config.web.listen, state_dir=state_dir)
+    except (ListenError, TokenError) as exc:
+        daemon.board.close()
+        print(f"morris: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return daemon.run()
+    finally:
+        server.stop()
 
 
 def game_overrides(args: argparse.Namespace) -> dict[str, object]:
@@ -59,6 +124,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--serial-url", help="serial port URL (backend serial)")
     parser.add_argument("--state-dir", help="where the unfinished game and status are kept")
     add_game_options(parser)
+    add_web_options(parser)
     parser.set_defaults(run=run, log_level=logging.INFO)
 
 
@@ -79,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
         "hardware_profile": args.profile,
         "hardware_serial_url": args.serial_url,
         "paths_state_dir": args.state_dir,
+        **web_overrides(args),
     }
     try:
         config = load_config(args.config).with_overrides(**overrides)
@@ -107,4 +174,4 @@ def run(args: argparse.Namespace) -> int:
         status_path=state_dir / STATUS_FILE_NAME,
         overrides=overrides,
     )
-    return daemon.run()
+    return serve_daemon(daemon, config, state_dir=state_dir)

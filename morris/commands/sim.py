@@ -6,8 +6,12 @@ import argparse
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from morris.commands.run import add_game_options, game_overrides
+from morris.commands.run import add_game_options, add_web_options, game_overrides, web_overrides
+
+if TYPE_CHECKING:
+    from morris.app.config import Config
 
 logger = logging.getLogger(__name__)
 
@@ -22,7 +26,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="play on a simulated board in the terminal",
         description="The board drawn with every point's light. Click a point (or type it: d6, "
         "a1-a4, xg7; clear) to put a piece there or take it off; keys n, t, h, m press the "
-        "new-game, takeback, hint and mode buttons; s sets up a new game; q quits.",
+        "new-game, takeback, hint and mode buttons; s sets up a new game; q quits. With --web the "
+        "same game is on a web page too; without a terminal (started by a script) only there.",
     )
     parser.add_argument("--config", metavar="FILE", help="the TOML configuration file")
     keep = parser.add_mutually_exclusive_group()
@@ -43,6 +48,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="write the log here (default: sim.log in the state directory; none with --no-save)",
     )
     add_game_options(parser)
+    add_web_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -71,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from morris.app.errors import ConfigError
     from morris.app.paths import sim_state_dir
 
-    overrides = {**game_overrides(args), "hardware_backend": "sim"}
+    overrides = {**game_overrides(args), **web_overrides(args), "hardware_backend": "sim"}
     try:
         config = load_config(args.config).with_overrides(**overrides)
     except ConfigError as exc:
@@ -95,10 +101,50 @@ def run(args: argparse.Namespace) -> int:
 
     from morris.app.controller import asked_settings
     from morris.commands.engine import warn_if_slow_engine
-    from morris.tui.app import SimulatorApp
 
     warn_if_slow_engine()  # before the terminal UI takes the screen: seen once it ends
     logger.info("morris sim: %s", config.source)
+    if config.web.enabled and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return _page_alone(config, state_dir, overrides)
+
+    from morris.tui.app import SimulatorApp
+
     app = SimulatorApp(config, state_dir=state_dir, insist=asked_settings(overrides))
-    app.run()
+    if not config.web.enabled:
+        app.run()
+        return 0
+    from morris.web.host import TuiHost
+    from morris.web.security import TokenError
+    from morris.web.server import ListenError, start_companion
+
+    host = TuiHost(app)
+    try:
+        server = start_companion(host, config.web.listen, state_dir=state_dir)
+    except (ListenError, TokenError) as exc:
+        print(f"morris: {exc}", file=sys.stderr)
+        return 2
+    app.notice = f"web companion on {server.url}"
+    try:
+        app.run()
+    finally:
+        server.stop()
+        host.close()
     return 0
+
+
+def _page_alone(config: Config, state_dir: Path | None, overrides: dict[str, object]) -> int:
+    """``morris sim --web`` without a terminal: the daemon's loop on a simulated board in real
+    time, served by the companion alone (the sim routes on); SIGTERM or SIGINT stop it."""
+    from morris.app.errors import HardwareUnavailable
+    from morris.app.store import GameStore
+    from morris.commands.run import serve_daemon
+    from morris.daemon import Daemon, open_hardware
+
+    try:
+        board = open_hardware(config)
+    except HardwareUnavailable as exc:
+        print(f"morris: {exc}", file=sys.stderr)
+        return 2
+    store = GameStore(state_dir) if state_dir is not None else None
+    daemon = Daemon(config, board, store=store, overrides=overrides)
+    return serve_daemon(daemon, config, state_dir=state_dir)

@@ -9,6 +9,7 @@ while the loop really runs: a hung loop stops the pings and systemd restarts the
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 import os
 import queue
@@ -182,7 +183,12 @@ class Daemon:
     # -- entry points for other threads -----------------------------------------------------
 
     def post(self, kind: str, payload: Any = None) -> None:
-        """Queue an item for the main loop (thread-safe)."""
+        """Queue an item for the main loop (thread-safe).
+
+        Besides the device's, the search worker's and the signals' items, a front end posts
+        ``("call", (fn, future))``: ``fn(controller, now)`` runs on the loop and its result (or
+        exception) goes into the :class:`concurrent.futures.Future` ``future``.
+        """
         self.events.put((kind, payload))
 
     def request_stop(self) -> None:
@@ -306,9 +312,27 @@ class Daemon:
         elif kind == "device-failed":
             self._link = "failed"
             raise DeviceFailed(f"the board stopped answering: {payload!r}")
+        elif kind == "call":
+            self._call(controller, payload, now)
         elif kind == "stop":
             logger.info("stopping")
             self._stopping = True
+
+    @staticmethod
+    def _call(
+        controller: Controller,
+        payload: tuple[Callable[[Controller, float], Any], concurrent.futures.Future[Any]],
+        now: float,
+    ) -> None:
+        """A front end's call (``morris.web.host.DaemonHost``): run ``fn(controller, now)`` here,
+        on the controller's thread, and hand its result or its exception to the caller."""
+        fn, future = payload
+        if not future.set_running_or_notify_cancel():
+            return  # the caller gave up waiting
+        try:
+            future.set_result(fn(controller, now))
+        except BaseException as exc:  # re-raised in the caller's thread, not here
+            future.set_exception(exc)
 
     def _reload(self, controller: Controller) -> None:
         self.notifier.reloading()
@@ -427,9 +451,20 @@ class Daemon:
                 step()
             except Exception as exc:  # the device may be gone (unplugged): go on regardless
                 logger.warning("could not %s: %s", what, exc)
+        self._drop_calls()
         self._write_status("stopped" if failure is None else f"failed: {failure}")
         self.notifier.close()
         logger.info("stopped")
+
+    def _drop_calls(self) -> None:
+        """Cancel the front ends' calls still queued: nobody will run them now."""
+        while True:
+            try:
+                kind, payload = self.events.get_nowait()
+            except queue.Empty:
+                return
+            if kind == "call":
+                payload[1].cancel()
 
     def _lights_off(self) -> None:
         device = self.board.device

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import ClassVar
 
@@ -136,6 +136,11 @@ class SimulatorApp(App[None]):
         self._drawn = False  # the widgets exist
         self._runner: BackgroundRunner | None = None
         self._anchor: tuple[float, float] = (0.0, 0.0)  # (real, virtual) time at the last sync
+        #: Called with every snapshot of whichever simulation the app drives (a new game
+        #: replaces it): the web companion's hook (``morris sim --web``).
+        self.snapshot_hooks: list[Callable[[Snapshot], None]] = []
+        #: A line shown once the app is up (the web companion's address).
+        self.notice: str | None = None
         self.sim = self._make_simulation(self.settings, resume=True)
 
     # -- the simulation ---------------------------------------------------------------------
@@ -156,6 +161,7 @@ class SimulatorApp(App[None]):
             runner=runner,
         )
         self.snapshot = sim.controller.snapshot(sim.now)
+        self._tell_hooks(self.snapshot)
         self._last_event = None
         self._note_event(self.snapshot, sim.now)
         sim.controller.subscribe(self._on_snapshot)
@@ -217,6 +223,8 @@ class SimulatorApp(App[None]):
         self.query_one(BoardView).set_links(self.sim.board)
         self.query_one("#input", Input).focus()
         self._drawn = True
+        if self.notice:
+            self.notify(self.notice, timeout=30)
         if self.autoplay:
             self._anchor = (time.monotonic(), self.sim.now)
             self.set_interval(1 / TICK_RATE, self._tick)
@@ -430,6 +438,15 @@ class SimulatorApp(App[None]):
         # event reaches the panel, even several between two redraws.
         self.snapshot = snapshot
         self._note_event(snapshot, self.sim.now)
+        self._tell_hooks(snapshot)
+
+    def _tell_hooks(self, snapshot: Snapshot) -> None:
+        for hook in list(self.snapshot_hooks):
+            try:
+                hook(snapshot)
+            except Exception:
+                logger.exception("a snapshot hook failed; it is dropped")
+                self.snapshot_hooks.remove(hook)
 
     def refresh_view(self) -> None:
         """Show the controller's snapshot in every widget."""

@@ -22,7 +22,7 @@ def test_the_template_is_the_defaults() -> None:
 def test_template_documents_every_key() -> None:
     data = tomllib.loads(TEMPLATE)
     config = Config()
-    for section in ("game", "engine", "referee", "hardware", "paths"):
+    for section in ("game", "engine", "referee", "hardware", "paths", "web"):
         fields = {f.name for f in dataclasses.fields(getattr(config, section))}
         assert set(data[section]) == fields, section
 

@@ -1,0 +1,265 @@
+"""The companion's web app (Starlette): the page, the live state and the board's buttons.
+
+Routes (docs/WEB.md has them with examples):
+
+========================================  =================================================
+``GET /``                                 the page (``?token=...`` sets the cookie, then
+                                          redirects to ``/``)
+``GET /static/{name}``                    its script and style (a fixed list, no paths)
+``GET /api/state``                        the game as JSON (:func:`morris.web.state.state_json`)
+``GET /api/events``                       server-sent events: one ``state`` per change
+``POST /api/press/{button}``              new, takeback, hint, mode: as the board's buttons
+``POST /api/sim/place/{point}``           a simulated board only: put a piece on ``point``
+``POST /api/sim/lift/{point}``            ... or lift it
+``GET /api/games``                        the saved game records: id, tags, result, date
+``GET /api/games/{id}``                   one record's text
+``GET /api/render.svg?position=...``      a position's picture (``variant``, ``last``,
+                                          ``flip``)
+========================================  =================================================
+
+Every route reaches the controller only through the :class:`~morris.web.host.Host`. Bad input
+gets a 4xx with ``{"error": "..."}`` naming the problem, and the game is unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from importlib import resources
+from typing import Any, TypeVar
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from device import ButtonName
+from morris.app.controller import Controller
+from morris.app.errors import InputError
+from morris.web.events import Hub
+from morris.web.games import GameList
+from morris.web.host import Host, HostError, NoHands
+from morris.web.picture import render_svg, scene_of_position
+from morris.web.security import COOKIE, Policy, SecurityMiddleware
+from morris.web.state import state_json
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: The page's files: name -> media type. Nothing else is ever read from the package.
+STATIC_FILES = {
+    "index.html": "text/html; charset=utf-8",
+    "app.js": "text/javascript; charset=utf-8",
+    "style.css": "text/css; charset=utf-8",
+}
+BUTTONS = tuple(b.value for b in ButtonName)
+
+
+class WebError(HTTPException):
+    """A request refused with a 4xx and a JSON error."""
+
+
+def error(status: int, message: str) -> JSONResponse:
+    """The JSON error response ``{"error": message}``."""
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def static_text(name: str) -> str:
+    """One of the page's files, from the package (:data:`STATIC_FILES`)."""
+    return resources.files("morris.web").joinpath("static", name).read_text(encoding="utf-8")
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request's body as a JSON object; a 400 naming the problem otherwise."""
+    raw = await request.body()
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise WebError(400, f"the body is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise WebError(400, f"the body must be a JSON object, not {type(data).__name__}")
+    return data
+
+
+class Companion:
+    """The routes over one :class:`Host` and :class:`Policy`; :attr:`app` is the ASGI app."""
+
+    def __init__(self, host: Host, policy: Policy | None = None) -> None:
+        self.host = host
+        self.policy = policy or Policy()
+        self.hub = Hub(host)
+        self.games = GameList(host.store.games_dir if host.store is not None else None)
+        self._static = {name: static_text(name) for name in STATIC_FILES}
+        routes = [
+            Route("/", self.page, methods=["GET"]),
+            Route("/static/{name}", self.static, methods=["GET"]),
+            Route("/api/state", self.state, methods=["GET"]),
+            Route("/api/events", self.events, methods=["GET"]),
+            Route("/api/press/{button}", self.press, methods=["POST"]),
+            Route("/api/sim/{action}/{point}", self.sim_hand, methods=["POST"]),
+            Route("/api/games", self.game_list, methods=["GET"]),
+            Route("/api/games/{game_id}", self.game_text, methods=["GET"]),
+            Route("/api/render.svg", self.render, methods=["GET"]),
+        ]
+        self.app = Starlette(
+            routes=routes,
+            middleware=[Middleware(SecurityMiddleware, policy=self.policy)],
+            exception_handlers={
+                HTTPException: self._http_error,
+                Exception: self._unexpected,
+            },
+        )
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    async def run(self, fn: Callable[[Controller, float], T]) -> T:
+        """``fn(controller, now)`` on the controller's thread, awaited here. An
+        :class:`InputError` becomes a 400, a controller that does not answer a 503."""
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(self.host.submit(fn)), 5.0)
+        except InputError as exc:
+            raise WebError(400, str(exc)) from None
+        except (HostError, TimeoutError) as exc:
+            raise WebError(503, f"the game does not answer: {exc}") from None
+
+    async def _off_loop(self, fn: Callable[[], T]) -> T:
+        """A blocking host call, in a worker thread (the event loop goes on)."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, fn)
+        except InputError as exc:
+            raise WebError(400, str(exc)) from None
+        except NoHands as exc:
+            raise WebError(404, str(exc)) from None
+        except HostError as exc:
+            raise WebError(503, f"the game does not answer: {exc}") from None
+
+    async def _http_error(self, request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        if exc.status_code == 404 and not isinstance(exc, WebError):
+            message = f"no such route: {request.method} {request.url.path}"
+        elif exc.status_code == 405 and not isinstance(exc, WebError):
+            message = f"method {request.method} not allowed on {request.url.path}"
+        else:
+            message = str(exc.detail)
+        return error(exc.status_code, message)
+
+    async def _unexpected(self, request: Request, exc: Exception) -> Response:
+        logger.exception("the companion failed on %s %s", request.method, request.url.path)
+        return error(500, f"internal error: {type(exc).__name__}")
+
+    def access(self, request: Request) -> str:
+        """The request's access, as the security middleware found it."""
+        return str(getattr(request.state, "access", None) or "")
+
+    async def current_state(self, request: Request) -> dict[str, Any]:
+        """The state JSON for this request (its access and ``?flip=``)."""
+        snapshot = await self.run(lambda controller, now: controller.snapshot(now))
+        return state_json(
+            snapshot,
+            self.host.clock(),
+            sim=self.host.has_hands,
+            access=self.access(request),
+            flip=request.query_params.get("flip") in ("1", "true"),
+            present=self.host.present(),
+        )
+
+    # -- the page ---------------------------------------------------------------------------
+
+    async def page(self, request: Request) -> Response:
+        """The page; a valid ``?token=`` goes into a cookie and out of the address bar."""
+        if "token" in request.query_params:
+            if self.policy.tokens is None:
+                return RedirectResponse("/", status_code=303)
+            if not self.access(request):
+                return error(403, "this link's token is not valid (any more)")
+            response = RedirectResponse("/", status_code=303)
+            response.set_cookie(
+                COOKIE,
+                request.query_params["token"],
+                httponly=True,
+                samesite="strict",
+                max_age=400 * 24 * 3600,
+            )
+            return response
+        return Response(self._static["index.html"], media_type=STATIC_FILES["index.html"])
+
+    async def static(self, request: Request) -> Response:
+        """One of the page's files, by name from the fixed list."""
+        name = request.path_params["name"]
+        if name not in self._static or name == "index.html":
+            raise WebError(404, f"no such file: {name!r}")
+        return Response(self._static[name], media_type=STATIC_FILES[name])
+
+    # -- the game ---------------------------------------------------------------------------
+
+    async def state(self, request: Request) -> Response:
+        """``GET /api/state``."""
+        return JSONResponse(await self.current_state(request))
+
+    async def events(self, request: Request) -> Response:
+        """``GET /api/events``: a ``state`` event now and after every change."""
+        return await self.hub.stream(
+            request,
+            sim=self.host.has_hands,
+            access=self.access(request),
+            flip=request.query_params.get("flip") in ("1", "true"),
+        )
+
+    async def press(self, request: Request) -> Response:
+        """``POST /api/press/{new|takeback|hint|mode}``: the board's button."""
+        button = request.path_params["button"]
+        if button not in BUTTONS:
+            raise WebError(404, f"no button {button!r} (buttons: {', '.join(BUTTONS)})")
+        await self.run(lambda controller, now: controller.on_button(button, now))
+        return JSONResponse(await self.current_state(request))
+
+    async def sim_hand(self, request: Request) -> Response:
+        """``POST /api/sim/place/{point}`` and ``/api/sim/lift/{point}``."""
+        action, point = request.path_params["action"], request.path_params["point"]
+        if action not in ("place", "lift"):
+            raise WebError(404, f"no such route: {request.method} {request.url.path}")
+        if not self.host.has_hands:
+            raise WebError(404, "the board is a real one: only a simulated board takes pieces")
+        await self._off_loop(lambda: self.host.hand(action, point))
+        return JSONResponse(await self.current_state(request))
+
+    # -- games and pictures -----------------------------------------------------------------
+
+    async def game_list(self, request: Request) -> Response:
+        """``GET /api/games``."""
+        return JSONResponse({"games": await self._off_loop(self.games.listing)})
+
+    async def game_text(self, request: Request) -> Response:
+        """``GET /api/games/{id}``: the record, found by id in the listing."""
+        game_id = request.path_params["game_id"]
+        text = await self._off_loop(lambda: self.games.text(game_id))
+        if text is None:
+            raise WebError(404, f"no saved game {game_id!r}")
+        return Response(text, media_type="text/plain; charset=utf-8")
+
+    async def render(self, request: Request) -> Response:
+        """``GET /api/render.svg?position=...&variant=standard&last=d6&flip=1``."""
+        query = request.query_params
+        position = query.get("position")
+        if not position:
+            raise WebError(400, "position missing: /api/render.svg?position=<position text>")
+        try:
+            scene = scene_of_position(
+                position,
+                query.get("variant", "standard"),
+                last_move=query.get("last") or None,
+                flip=query.get("flip") in ("1", "true"),
+            )
+        except ValueError as exc:
+            raise WebError(400, f"cannot draw {position!r}: {exc}") from None
+        return Response(render_svg(scene), media_type="image/svg+xml")
+
+
+def create_app(host: Host, policy: Policy | None = None) -> Starlette:
+    """The companion's ASGI app over ``host``, guarded by ``policy`` (default: loopback)."""
+    return Companion(host, policy).app

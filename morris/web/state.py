@@ -1,0 +1,71 @@
+"""What the page is told: a controller :class:`~morris.app.controller.Snapshot` as plain JSON.
+
+:func:`state_json` is the body of ``GET /api/state`` and of every ``state`` event of
+``GET /api/events``. Every field of the snapshot is there under its own name (signals and
+status lights as their text values; the clock times ``lights_since``/``status_since`` become
+``lights_age``/``status_age``, seconds since each LED took its signal, since the controller's
+clock means nothing to a browser), plus ``last_move``, ``sim`` (whether the page's hands work),
+``access``, ``present`` (a simulated board's occupied points, else ``null``) and ``svg`` (the
+board picture, :mod:`morris.web.picture`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from morris.app.controller import Snapshot
+from morris.web.picture import render_svg, scene_of_snapshot
+
+logger = logging.getLogger(__name__)
+
+#: Snapshot fields given as ages instead of clock times.
+_CLOCK_FIELDS = {"lights_since": "lights_age", "status_since": "status_age"}
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with enums as their values and mappings and tuples as JSON's own types."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(_plain(k)): _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def state_json(
+    snapshot: Snapshot,
+    now: float,
+    *,
+    sim: bool = False,
+    access: str = "control",
+    flip: bool = False,
+    present: frozenset[str] | None = None,
+) -> dict[str, Any]:
+    """The JSON of ``snapshot`` as of ``now`` (the controller's clock); on a simulated board
+    ``present`` (where pieces stand on the wood) is given too, as a sorted list.
+
+    >>> from morris.sim import Simulation
+    >>> with Simulation(mode="referee") as sim:
+    ...     state = state_json(sim.controller.snapshot(sim.now), sim.now)
+    >>> state["turn"], state["mode"], state["lights"]["d6"], state["outcome"]
+    ('white', 'referee', 'off', None)
+    """
+    state: dict[str, Any] = {}
+    for field in dataclasses.fields(snapshot):
+        value = getattr(snapshot, field.name)
+        if field.name in _CLOCK_FIELDS:
+            ages = {_plain(k): round(max(0.0, now - since), 3) for k, since in value.items()}
+            state[_CLOCK_FIELDS[field.name]] = ages
+        else:
+            state[field.name] = _plain(value)
+    state["last_move"] = snapshot.moves[-1] if snapshot.moves else None
+    state["sim"] = sim
+    state["access"] = access
+    state["present"] = sorted(present) if present is not None else None
+    state["svg"] = render_svg(scene_of_snapshot(snapshot, now, flip=flip, present=present))
+    return state
