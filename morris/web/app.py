@@ -175,7 +175,8 @@ class Companion:
         if "token" in request.query_params:
             if self.policy.tokens is None:
                 return RedirectResponse("/", status_code=303)
-            if not self.access(request):
+            # This token alone: a valid cookie beside it must not make a bad link good.
+            if self.policy.access([request.query_params["token"]]) is None:
                 return error(403, "this link's token is not valid (any more)")
             response = RedirectResponse("/", status_code=303)
             response.set_cookie(

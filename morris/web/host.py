@@ -318,8 +318,9 @@ class SimulationHost(_BoardHands):
     at the same time. Time passes only in :meth:`wait`.
     """
 
-    def __init__(self, sim: Simulation) -> None:
-        super().__init__(sim.hardware)
+    def __init__(self, sim: Simulation, *, hands: bool = True) -> None:
+        """``hands=False`` serves the simulation as a real board: the page has no hands."""
+        super().__init__(sim.hardware if hands else None)
         self.sim = sim
         self.store = sim.controller.store
         self._lock = threading.Lock()
