@@ -347,6 +347,11 @@ class Controller:
         return BLACK if self.human == "white" else WHITE
 
     @property
+    def is_setting_up(self) -> bool:
+        """Whether a position is being set up with the board's buttons."""
+        return self._board_setup is not None
+
+    @property
     def link(self) -> str:
         """``"none"`` outside mode remote, else ``"up"`` or ``"waiting"``."""
         if self.mode != "remote":

@@ -117,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
     from morris.web.security import TokenError
     from morris.web.server import ListenError, start_companion
 
+    from morris.web.link import start_link
+
     host = TuiHost(app)
     try:
         server = start_companion(host, config.web.listen, state_dir=state_dir)
@@ -124,9 +126,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"morris: {exc}", file=sys.stderr)
         return 2
     app.notice = f"web companion on {server.url}"
+    link = start_link(host, config)
     try:
         app.run()
     finally:
+        if link is not None:
+            link.close()
         server.stop()
         host.close()
     return 0

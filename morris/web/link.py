@@ -27,11 +27,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from morris.app.errors import InputError
 from morris.core import BLACK, WHITE
+from morris.web.host import HostError
 from morris.web.sync import GameState, Step, plan_sync
 
 if TYPE_CHECKING:
     import httpx
 
+    from morris.app.config import Config
     from morris.app.controller import Controller, Snapshot
 
 logger = logging.getLogger(__name__)
@@ -86,8 +88,8 @@ class BoardLink:
     # -- life -------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start connecting (and keep at it until :meth:`close`)."""
-        self._unsubscribe = self.host.subscribe(lambda _snapshot: self._wake.set())
+        """Start connecting (and keep at it until :meth:`close`); returns at once (the
+        controller's loop may not run yet)."""
         for target, name in ((self._read, "morris-link-read"), (self._work, "morris-link-sync")):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
@@ -138,8 +140,8 @@ class BoardLink:
                     for event in source.iter_sse():
                         if self._stop.is_set():
                             break
-                        if event.event not in ("state", "message", ""):
-                            continue
+                        if event.event != "state" or not event.data:
+                            continue  # the retry field, keep-alives
                         self._on_state(json.loads(event.data))
                         pause = self.backoff[0]
             except Exception as exc:  # a closed stream, a refused connection, bad JSON
@@ -175,7 +177,20 @@ class BoardLink:
 
     # -- the worker -------------------------------------------------------------------------
 
+    def _subscribe(self) -> bool:
+        """Hear of every change on this board; wait for its controller's loop to run."""
+        while not self._stop.is_set():
+            try:
+                self._unsubscribe = self.host.subscribe(lambda _snapshot: self._wake.set())
+                return True
+            except Exception as exc:  # the loop is not running yet (or no more)
+                logger.debug("link: the controller does not answer yet: %s", exc)
+                self._stop.wait(self.backoff[0])
+        return False
+
     def _work(self) -> None:
+        if not self._subscribe():
+            return
         while not self._stop.is_set():
             self._wake.wait(timeout=1.0)
             self._wake.clear()
@@ -187,6 +202,8 @@ class BoardLink:
                 continue
             try:
                 self._sync(theirs)
+            except HostError as exc:  # this board's loop stops (or is stuck): try again later
+                logger.info("link: this board does not answer: %s", exc)
             except Exception:
                 logger.exception("the link's sync failed; it tries again at the next change")
 
@@ -246,6 +263,16 @@ class BoardLink:
             self._note = note
             self.host.call(lambda c, now: c.on_remote_link(self._connected, now, note=note))
             return None
+
+
+def start_link(host: HostLike, config: Config) -> BoardLink | None:
+    """The link the configuration asks for (``[web] link``, ``--link``), started; ``None``
+    without one."""
+    if not config.web.link:
+        return None
+    link = BoardLink(host, config.web.link, config.web.link_token)
+    link.start()
+    return link
 
 
 def _plan(controller: Controller, theirs: GameState) -> Step:
