@@ -190,7 +190,9 @@ def _between(low: float, high: float) -> Callable[[Any], str | None]:
     return check
 
 
-_LINK_URL = re.compile(r"^https?://[A-Za-z0-9.\-]+(:\d{1,5})?/?$|^https?://\[[0-9A-Fa-f:]+\](:\d{1,5})?/?$")
+_LINK_URL = re.compile(
+    r"^https?://[A-Za-z0-9.\-]+(:\d{1,5})?/?$|^https?://\[[0-9A-Fa-f:]+\](:\d{1,5})?/?$"
+)
 
 
 def _link(value: Any) -> str | None:

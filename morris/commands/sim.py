@@ -114,10 +114,9 @@ def run(args: argparse.Namespace) -> int:
         app.run()
         return 0
     from morris.web.host import TuiHost
+    from morris.web.link import start_link
     from morris.web.security import TokenError
     from morris.web.server import ListenError, start_companion
-
-    from morris.web.link import start_link
 
     host = TuiHost(app)
     try:

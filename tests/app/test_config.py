@@ -160,5 +160,5 @@ def test_a_link_needs_mode_remote_and_an_address() -> None:
     assert config.web.link == "http://192.168.1.30:8700"
     with pytest.raises(ConfigError, match="use --mode remote"):
         parse_config('[web]\nlink = "http://192.168.1.30:8700"\n')
-    with pytest.raises(ConfigError, match="web.link"):
+    with pytest.raises(ConfigError, match=r"web\.link"):
         parse_config('[game]\nmode = "remote"\n[web]\nlink = "192.168.1.30"\n')

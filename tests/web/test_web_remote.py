@@ -130,10 +130,10 @@ def test_an_illegal_remote_turn_is_a_400_and_a_second_one_a_409() -> None:
 
 def test_spectators_may_not_set_up_nor_play_the_remote_side() -> None:
     with web(mode="remote", lan=True) as w:
-        assert w.client.post("/api/setup", json={"position": PLACING}, headers=WATCH).status_code == 403
+        refused = w.client.post("/api/setup", json={"position": PLACING}, headers=WATCH)
+        assert refused.status_code == 403
         assert (
-            w.client.post("/api/remote/move", json={"move": "d6"}, headers=WATCH).status_code
-            == 403
+            w.client.post("/api/remote/move", json={"move": "d6"}, headers=WATCH).status_code == 403
         )
         response = w.client.post("/api/setup", json={"position": PLACING}, headers=CONTROL)
         assert response.status_code == 200
