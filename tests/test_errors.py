@@ -32,6 +32,7 @@ ROOTS: dict[str, type[Exception]] = {
     "morris.app": ServiceError,
     "morris.daemon": ServiceError,
     "morris.tui": ServiceError,
+    "morris.web": ServiceError,
     "morris.sim": ServiceError,
     "morris.commands": ServiceError,
     "device": DeviceError,

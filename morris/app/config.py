@@ -91,7 +91,8 @@ _HOST_NAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,253}[A-Za-z0-9])?$")
 
 
 def parse_listen(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[::1]:8700`` for an IPv6 address) as ``(host, port)``.
+    """``HOST:PORT`` (``[::1]:8700`` for an IPv6 address) as ``(host, port)``; port 0 asks for
+    any free port.
 
     Raises :class:`ConfigError` naming the text.
 
@@ -100,7 +101,7 @@ def parse_listen(text: str) -> tuple[str, int]:
     """
     host, sep, port = text.strip().rpartition(":")
     example = "HOST:PORT, e.g. 127.0.0.1:8700 or 0.0.0.0:8700"
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) < 65536:
         raise ConfigError(f"listen address {text!r} is not {example}")
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]

@@ -1,4 +1,5 @@
-"""Errors of the app layers (``morris.app``, ``morris.daemon``, ``morris.sim``, ``morris.tui``).
+"""Errors of the app layers (``morris.app``, ``morris.daemon``, ``morris.sim``, ``morris.tui``,
+``morris.web``).
 
 One root, :class:`ServiceError`, and one leaf per failure a person sees; each leaf also inherits
 the builtin it is (``ValueError`` for bad input, ``RuntimeError`` for a failure), and its message
@@ -37,7 +38,8 @@ class DeviceFailed(ServiceError, RuntimeError):
 
 
 class InputError(ServiceError, ValueError):
-    """A line typed into the terminal simulator that cannot be carried out; the message says why."""
+    """Input a front end cannot carry out (a line typed into the terminal simulator, a point or
+    a move sent by the web page); the message says why."""
 
 
 class NotNowError(InputError):

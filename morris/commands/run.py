@@ -36,7 +36,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="seed of the Pi's randomness")
 
 
-def _listen(text: str) -> str:
+def listen_argument(text: str) -> str:
     """``--listen``'s value, checked: a bad one ends the command with exit code 2."""
     from morris.app.config import parse_listen
     from morris.app.errors import ConfigError
@@ -59,7 +59,7 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--listen",
         metavar="HOST:PORT",
-        type=_listen,
+        type=listen_argument,
         help="where the web companion listens (implies --web; default 127.0.0.1:8700, this "
         "machine only; 0.0.0.0:8700 for the home network, with token links)",
     )

@@ -15,6 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from morris.commands.run import listen_argument
+
 if TYPE_CHECKING:
     from morris.daemon.status_file import ServiceStatus
 
@@ -53,6 +55,19 @@ def register(subparsers: Any) -> None:
         help="also give the service this group and its devices (for profiles using SPI or I2C)",
     )
     install.add_argument("--no-start", action="store_true", help="enable at boot, do not start")
+    install.add_argument(
+        "--web",
+        action="store_true",
+        help="serve the web companion (where [web] listen says, else 127.0.0.1:8700): the unit "
+        "opens the network to its listener only",
+    )
+    install.add_argument(
+        "--listen",
+        metavar="HOST:PORT",
+        type=listen_argument,
+        help="serve the web companion here (implies --web); without --web or --listen the "
+        "configuration's [web] keys decide",
+    )
     install.add_argument(
         "--root", type=Path, help="write files under this directory and run no command (testing)"
     )
@@ -99,20 +114,51 @@ def _check_root(args: argparse.Namespace, verb: str) -> str | None:
     )
 
 
+def _web_listen(args: argparse.Namespace, config_dir: Path) -> str | None:
+    """Where the service's web companion listens: ``--listen``, else (with ``--web`` or
+    ``[web] enabled``) the configuration's ``[web] listen``; ``None`` when it is off.
+
+    Raises :class:`ConfigError` for a configuration that cannot be read.
+    """
+    from morris.app.config import load_config, parse_listen
+
+    if args.listen is not None:
+        parse_listen(args.listen)
+        return str(args.listen)
+    path = config_dir / "config.toml"
+    if args.root is not None:
+        path = args.root / path.relative_to(path.anchor)
+    config = load_config(path) if path.is_file() else None
+    if config is not None and (config.web.enabled or args.web):
+        return config.web.listen
+    if args.web:
+        from morris.app.config import DEFAULT_LISTEN
+
+        return DEFAULT_LISTEN
+    return None
+
+
 def run_install(args: argparse.Namespace) -> int:
     """``morris install-service``."""
-    from morris.app.errors import InstallError
+    from morris.app.errors import ConfigError, InstallError
     from morris.daemon.install import Host, InstallOptions, apply, plan_install
 
     if (problem := _check_root(args, "install-service")) is not None:
         print(problem, file=sys.stderr)
         return 1
+    config_dir = args.config_dir.absolute()
+    try:
+        web_listen = _web_listen(args, config_dir)
+    except ConfigError as exc:
+        print(f"morris install-service: {exc}", file=sys.stderr)
+        return 1
     options = InstallOptions(
         venv=args.venv.absolute(),
-        config_dir=args.config_dir.absolute(),
+        config_dir=config_dir,
         user=args.user,
         extra_groups=tuple(args.extra_group),
         start=not args.no_start,
+        web_listen=web_listen,
     )
     host = Host.this_machine()
     if args.root is not None:

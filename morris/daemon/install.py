@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import grp
+import ipaddress
 import os
 import pwd
 import re
@@ -124,6 +125,9 @@ class InstallOptions:
     user: str = "morris"
     extra_groups: tuple[str, ...] = ()
     start: bool = True
+    #: Where the web companion listens (``HOST:PORT``), or ``None`` when it is off: the unit
+    #: then has no network at all.
+    web_listen: str | None = None
 
     @property
     def executable(self) -> Path:
@@ -160,8 +164,11 @@ def render_unit(template: str, options: InstallOptions) -> str:
         if not path.is_absolute() or re.search(r"[\s%$\\\"']", str(path)):
             raise InstallError(f"{str(path)!r} must be an absolute path without spaces or quotes")
     groups = " ".join(dict.fromkeys((*BASE_GROUPS, *options.extra_groups)))
+    command = f"{options.executable} run --config {options.config_path}"
+    if options.web_listen is not None:
+        command += f" --listen {_checked_listen(options.web_listen)}"
     replacements = {
-        "ExecStart": f"{options.executable} run --config {options.config_path}",
+        "ExecStart": command,
         "User": options.user,
         "Group": options.user,
         "SupplementaryGroups": groups,
@@ -179,10 +186,64 @@ def render_unit(template: str, options: InstallOptions) -> str:
         text = re.sub(
             r"^(DeviceAllow=char-gpiochip rw)$", lambda m: m.group(1) + allow, text, flags=re.M
         )
+    if options.web_listen is not None:
+        text = _open_network(text, options.web_listen)
     header = (
         "# Written by `morris install-service`; local changes belong in `systemctl edit morris`.\n"
     )
     return header + text
+
+
+#: The addresses a listener beyond loopback takes requests from: the private and link-local
+#: ranges of a home network (RFC 1918, RFC 4193, RFC 3927/4291), never the internet.
+HOME_NETWORKS = "localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7"
+
+
+def _checked_listen(listen: str) -> str:
+    from morris.app.config import parse_listen
+    from morris.app.errors import ConfigError
+
+    try:
+        host, port = parse_listen(listen)
+    except ConfigError as exc:
+        raise InstallError(str(exc)) from None
+    if port == 0:
+        raise InstallError(f"listen address {listen!r}: the service needs a fixed port")
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _open_network(text: str, listen: str) -> str:
+    """The unit with the network opened to the web companion's listener only.
+
+    The private network namespace goes (its loopback is not the host's); the address families
+    are the Internet ones (and AF_UNIX); IP traffic is allowed from loopback, or for a listener
+    beyond it from the home network's ranges (:data:`HOME_NETWORKS`), and the service may bind
+    only the companion's port.
+    """
+    from morris.app.config import parse_listen
+
+    host, port = parse_listen(listen)
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name: it may be any address
+        loopback = False
+    allowed = "localhost" if loopback else HOME_NETWORKS
+    families = "AF_UNIX AF_INET AF_INET6"
+    replacements = {
+        "PrivateNetwork": "no",
+        "RestrictAddressFamilies": families,
+        "IPAddressDeny": f"any\nIPAddressAllow={allowed}\n"
+        f"SocketBindAllow=tcp:{port}\nSocketBindDeny=any",
+    }
+    for key, value in replacements.items():
+        text, count = re.subn(rf"^{key}=.*$", f"{key}={value}", text, flags=re.M)
+        if count != 1:
+            raise InstallError(f"the unit template has {count} {key}= lines, expected one")
+    note = (
+        f"# The web companion listens on {listen}: the network is open to it alone "
+        "(morris install-service --listen, or [web] in the configuration).\n"
+    )
+    return text.replace("\n[Install]", f"\n{note}[Install]", 1)
 
 
 def _systemctl(*args: str, why: str) -> RunCommand:

@@ -41,7 +41,7 @@ from starlette.routing import Route
 
 from device import ButtonName
 from morris.app.controller import Controller
-from morris.app.errors import InputError
+from morris.app.errors import InputError, ServiceError
 from morris.web.events import Hub
 from morris.web.games import GameList
 from morris.web.host import Host, HostError, NoHands
@@ -66,8 +66,8 @@ STATIC_FILES = {
 BUTTONS = tuple(b.value for b in ButtonName)
 
 
-class WebError(HTTPException):
-    """A request refused with a 4xx and a JSON error."""
+class WebError(HTTPException, ServiceError, ValueError):
+    """A request refused with a 4xx and a JSON error ``{"error": detail}``."""
 
 
 def error(status: int, message: str) -> JSONResponse:

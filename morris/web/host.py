@@ -229,6 +229,10 @@ class TuiApp(Protocol):
 
     snapshot_hooks: list[SnapshotCallback]
 
+    @property
+    def is_running(self) -> bool:
+        """Whether the app's loop runs (Textual)."""
+
     def call_from_thread(self, callback: Callable[..., Any], *args: Any) -> Any:
         """Run ``callback`` on the app's loop and return its result (Textual)."""
 
@@ -260,12 +264,14 @@ class TuiHost(Host):
             return result
 
         def from_worker() -> T:
+            if not self.app.is_running:
+                raise HostError("the terminal app does not run (yet, or any more)")
             try:
                 return self.app.call_from_thread(on_loop)  # type: ignore[no-any-return]
-            except RuntimeError as exc:  # the app is not running (yet, or any more)
-                if "App is not running" in str(exc):
-                    raise HostError(f"the terminal app does not run: {exc}") from None
-                raise
+            except RuntimeError as exc:  # it stopped between the question and the call
+                if self.app.is_running:
+                    raise
+                raise HostError(f"the terminal app does not run any more: {exc}") from None
 
         return self._pool.submit(from_worker)
 

@@ -10,6 +10,7 @@ Zero 2 W. :meth:`CompanionServer.stop` ends it.
 from __future__ import annotations
 
 import asyncio
+import errno
 import io
 import logging
 import socket
@@ -43,14 +44,23 @@ def bind(host: str, port: int) -> socket.socket:
     except socket.gaierror as exc:
         raise ListenError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     family, kind, proto, _, address = infos[0]
-    sock = socket.socket(family, kind, proto)
+    sock: socket.socket | None = None
     try:
+        sock = socket.socket(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
         sock.listen(64)
     except OSError as exc:
-        sock.close()
-        why = "the port is in use" if exc.errno == 98 else exc.strerror
+        if sock is not None:
+            sock.close()
+        why = exc.strerror or str(exc)
+        if exc.errno == errno.EADDRINUSE:
+            why = "the port is in use"
+        elif exc.errno in (errno.EAFNOSUPPORT, errno.EPERM, errno.EACCES):
+            why += (
+                " (as a service: run `sudo morris install-service` again after changing [web], "
+                "so that its unit allows the listener)"
+            )
         raise ListenError(f"cannot listen on {host}:{port}: {why}") from None
     sock.set_inheritable(True)
     return sock

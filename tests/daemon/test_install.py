@@ -211,3 +211,65 @@ def test_default_config_names_a_profile_the_hardware_package_has() -> None:
     config = tomllib.loads(find_service_file("config.toml").read_text())
     assert config["hardware"]["backend"] in {"gpio", "serial"}
     assert load_profile(config["hardware"]["profile"]).name == config["hardware"]["profile"]
+
+
+def test_without_the_web_companion_the_unit_has_no_network() -> None:
+    unit = render_unit(TEMPLATE, InstallOptions(venv=Path("/v")))
+    assert unit_lines(unit, "PrivateNetwork") == ["yes"]
+    assert unit_lines(unit, "RestrictAddressFamilies") == ["AF_UNIX"]
+    assert unit_lines(unit, "IPAddressAllow") == [] and unit_lines(unit, "SocketBindAllow") == []
+
+
+def test_a_loopback_companion_opens_the_network_to_its_listener_only() -> None:
+    unit = render_unit(TEMPLATE, InstallOptions(venv=Path("/v"), web_listen="127.0.0.1:8700"))
+    assert unit_lines(unit, "ExecStart") == [
+        "/v/bin/morris run --config /etc/morris/config.toml --listen 127.0.0.1:8700"
+    ]
+    assert unit_lines(unit, "PrivateNetwork") == ["no"]  # its own namespace's loopback is no use
+    assert unit_lines(unit, "IPAddressDeny") == ["any"]
+    assert unit_lines(unit, "IPAddressAllow") == ["localhost"]
+    assert unit_lines(unit, "SocketBindAllow") == ["tcp:8700"]
+    assert unit_lines(unit, "SocketBindDeny") == ["any"]
+    assert unit_lines(unit, "RestrictAddressFamilies") == ["AF_UNIX AF_INET AF_INET6"]
+
+
+def test_a_home_network_companion_takes_requests_from_private_ranges_only() -> None:
+    unit = render_unit(TEMPLATE, InstallOptions(venv=Path("/v"), web_listen="0.0.0.0:8080"))
+    allowed = unit_lines(unit, "IPAddressAllow")[0].split()
+    assert {"localhost", "192.168.0.0/16", "10.0.0.0/8", "fc00::/7"} <= set(allowed)
+    assert "any" not in allowed
+    assert unit_lines(unit, "SocketBindAllow") == ["tcp:8080"]
+
+
+@pytest.mark.parametrize("listen", ["127.0.0.1:0", "nowhere", "1.2.3.4:99999"])
+def test_a_listener_the_unit_cannot_have_is_refused(listen: str) -> None:
+    with pytest.raises(InstallError, match="listen address"):
+        render_unit(TEMPLATE, InstallOptions(venv=Path("/v"), web_listen=listen))
+
+
+def test_install_reads_the_web_keys_of_the_configuration(
+    morris_service: argparse.ArgumentParser, tmp_path: Path
+) -> None:
+    config = tmp_path / "etc/morris/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[web]\nenabled = true\nlisten = "0.0.0.0:8700"\n')
+    args = morris_service.parse_args(["install-service", "--root", str(tmp_path)])
+    assert args.run(args) == 0
+    unit = (tmp_path / "etc/systemd/system/morris.service").read_text()
+    assert unit_lines(unit, "ExecStart")[0].endswith("--listen 0.0.0.0:8700")
+    assert unit_lines(unit, "SocketBindAllow") == ["tcp:8700"]
+
+
+def test_install_listen_flag_and_a_bad_one(
+    morris_service: argparse.ArgumentParser, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = morris_service.parse_args(
+        ["install-service", "--root", str(tmp_path), "--listen", "127.0.0.1:9000"]
+    )
+    assert args.run(args) == 0
+    unit = (tmp_path / "etc/systemd/system/morris.service").read_text()
+    assert unit_lines(unit, "SocketBindAllow") == ["tcp:9000"]
+    with pytest.raises(SystemExit) as exit_info:
+        morris_service.parse_args(["install-service", "--listen", "port 80"])
+    assert exit_info.value.code == 2
+    assert "listen address 'port 80'" in capsys.readouterr().err

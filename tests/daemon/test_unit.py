@@ -39,18 +39,25 @@ def analyze(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.fixture
-def installed_unit(tmp_path: Path) -> Path:
+def install_unit(tmp_path: Path, web_listen: str | None = None) -> Path:
     """The unit as install-service writes it, for a venv that exists (verify checks ExecStart)."""
     morris = tmp_path / "venv" / "bin" / "morris"
-    morris.parent.mkdir(parents=True)
+    morris.parent.mkdir(parents=True, exist_ok=True)
     morris.write_text("#!/bin/sh\nexit 0\n")
     morris.chmod(0o755)
-    options = InstallOptions(venv=tmp_path / "venv", config_dir=tmp_path / "etc")
+    options = InstallOptions(
+        venv=tmp_path / "venv", config_dir=tmp_path / "etc", web_listen=web_listen
+    )
     unit = tmp_path / "unit" / "morris.service"
-    unit.parent.mkdir()
+    unit.parent.mkdir(exist_ok=True)
     unit.write_text(render_unit(find_service_file("morris.service").read_text(), options))
     return unit
+
+
+@pytest.fixture
+def installed_unit(tmp_path: Path) -> Path:
+    """The unit as install-service writes it, the web companion off."""
+    return install_unit(tmp_path)
 
 
 def verify_complaints(unit: Path) -> list[str]:
@@ -85,6 +92,15 @@ def test_verify_would_catch_a_mistake(installed_unit: Path) -> None:
 @pytest.mark.parametrize("which", ["shipped", "installed"])
 def test_exposure_is_within_bound(installed_unit: Path, which: str) -> None:
     unit = find_service_file("morris.service") if which == "shipped" else installed_unit
+    assert exposure(unit) <= MAX_EXPOSURE
+
+
+@pytest.mark.parametrize("listen", ["127.0.0.1:8700", "0.0.0.0:8700"])
+def test_with_the_web_companion_on_the_unit_verifies_and_stays_within_bound(
+    tmp_path: Path, listen: str
+) -> None:
+    unit = install_unit(tmp_path, web_listen=listen)
+    assert verify_complaints(unit) == []
     assert exposure(unit) <= MAX_EXPOSURE
 
 
