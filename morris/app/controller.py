@@ -499,27 +499,27 @@ class Controller:
         self.render(now)
 
     def on_remote_link(
-        self, up: bool, now: float, *, player: str | None = None, note: str | None = None
+        self, up: bool, now: float, *, player: str = "page", note: str | None = None
     ) -> None:
-        """The remote player connected (``up``) or went away; ``player`` says what it plays on
-        (``"page"`` or ``"board"``, kept when ``None``); ``note`` replaces the event line (the
-        link's word on the two games, "the games part at turn 12 ...").
+        """The remote player connected (``up``) or went away; ``player`` says what it plays on:
+        ``"page"`` (a page in mode remote) or ``"board"`` (a linked board); ``note`` replaces the
+        event line (the link's word on the two games, "the games part at turn 12 ...").
 
-        Nothing is lost while it is away: a remote turn already shown stays shown, the person
-        may play their own turn, and the game goes on when it is back.
+        Once a board has reported, the remote player is that board: pages (the person's own
+        phone) no longer count. Nothing is lost while it is away: a remote turn already shown
+        stays shown, the person may play their own turn, and the game goes on when it is back.
         """
-        changed = up != self.remote_up or (player is not None and player != self.remote_player)
+        if player == "page" and self.remote_player == "board":
+            return
+        changed = up != self.remote_up or player != self.remote_player
         self.remote_up = up
-        if player is not None:
-            self.remote_player = player
+        self.remote_player = player
         if note is not None:
             self.state.last_event = note
             logger.warning("%s", note)
         elif changed and self.mode == "remote":
             self.state.last_event = (
-                f"remote player connected ({self.remote_player})"
-                if up
-                else "waiting for the remote player"
+                f"remote player connected ({player})" if up else "waiting for the remote player"
             )
             logger.warning("%s", self.state.last_event)
         self.render(now)

@@ -182,6 +182,10 @@ class BoardLink:
         while not self._stop.is_set():
             try:
                 self._unsubscribe = self.host.subscribe(lambda _snapshot: self._wake.set())
+                # From the start the remote player is the other board (not a page here).
+                self.host.call(
+                    lambda c, now: c.on_remote_link(self._connected, now, player="board")
+                )
                 return True
             except Exception as exc:  # the loop is not running yet (or no more)
                 logger.debug("link: the controller does not answer yet: %s", exc)

@@ -15,9 +15,10 @@ is no position or no move, or an illegal move; 409 for a turn out of turn, in an
 after the game, or while another remote turn waits.
 
 :class:`Presence` counts who plays the remote side: in mode remote every page with the control
-token that has ``/api/events`` open is the remote player, and so is a linked board (its requests
-carry ``X-Morris-Link: board``, :mod:`morris.web.link`). The first to connect makes the link
-``up``; when the last goes, the board shows "waiting".
+token that has ``/api/events`` open is the remote player, until a linked board connects (its
+requests carry ``X-Morris-Link: board``, :mod:`morris.web.link`): from then on the board is the
+remote player and the pages are this board's view. The first to connect makes the link ``up``;
+when the last goes, the board shows "waiting".
 """
 
 from __future__ import annotations
@@ -49,12 +50,16 @@ class Presence:
     def __init__(self, host: Host) -> None:
         self.host = host
         self._count = {"page": 0, "board": 0}
+        self._board_seen = False
         self._lock = threading.Lock()  # one telling at a time, so the last word is the count's
 
     def _tell(self) -> None:
         with self._lock:
-            up = any(self._count.values())
-            player = "board" if self._count["board"] else "page"
+            if self._count["board"]:
+                self._board_seen = True
+            # Once a board has linked, it is the remote player: the pages are the board's view.
+            player = "board" if self._board_seen else "page"
+            up = self._count[player] > 0
             try:
                 self.host.call(lambda c, now: c.on_remote_link(up, now, player=player))
             except Exception as exc:  # the service stops: nobody is left to tell

@@ -23,11 +23,26 @@
     return node;
   };
 
-  function positionText() {
+  let perSide = 9; // pieces per side of the variant, as far as the game shows it
+
+  function rings() {
     const marks = NAMES.map((name) => cells[name] || ".");
-    const rings = [0, 8, 16].map((i) => marks.slice(i, i + 8).join("")).join("/");
-    const hand = (colour) => Math.max(0, parseInt($(`setup-hand-${colour}`).value, 10) || 0);
-    return `${rings} ${side} ${hand("white")} ${hand("black")} 0 1 -`;
+    return [0, 8, 16].map((i) => marks.slice(i, i + 8).join("")).join("/");
+  }
+
+  const hand = (colour) => Math.max(0, parseInt($(`setup-hand-${colour}`).value, 10) || 0);
+  const count = (mark) => NAMES.filter((name) => cells[name] === mark).length;
+
+  function positionText() {
+    return `${rings()} ${side} ${hand("white")} ${hand("black")} 0 1 -`;
+  }
+
+  // A piece put on the board comes out of its side's hand while the hand would be too full.
+  function fitHands() {
+    for (const [colour, mark] of [["white", "W"], ["black", "B"]]) {
+      const room = Math.max(0, perSide - count(mark));
+      if (hand(colour) > room) $(`setup-hand-${colour}`).value = room;
+    }
   }
 
   function fromState(s) {
@@ -38,16 +53,21 @@
     variant = s.variant || "standard";
     $("setup-hand-white").value = s.in_hand ? s.in_hand.white : 0;
     $("setup-hand-black").value = s.in_hand ? s.in_hand.black : 0;
+    const hands = s.in_hand || { white: 0, black: 0 };
+    perSide = Math.max(9, hands.white + count("W"), hands.black + count("B"));
   }
 
   async function draw() {
+    fitHands();
     const text = positionText();
     $("setup-text").textContent = text;
     for (const colour of ["white", "black"]) {
       $(`setup-side-${colour}`).setAttribute("aria-pressed", String(side === colour[0]));
     }
     try {
-      const url = `/api/render.svg?position=${encodeURIComponent(text)}&variant=${variant}`;
+      // The picture needs the pieces only: the hands are checked when the position is sent.
+      const drawn = `${rings()} ${side} 0 0 0 1 -`;
+      const url = `/api/render.svg?position=${encodeURIComponent(drawn)}&variant=${variant}`;
       const response = await fetch(url, { credentials: "same-origin" });
       if (response.ok) {
         $("setup-board").innerHTML = await response.text();
@@ -104,7 +124,7 @@
       `${colour} in hand `,
       el("input", {
         type: "number", id: `setup-hand-${colour}`, min: 0, max: 12, value: 0,
-        inputMode: "numeric", onchange: draw,
+        inputMode: "numeric", oninput: draw,
       }));
     const section = el("section", { id: "setup", hidden: true, ariaLabel: "set up a position" },
       el("h2", { textContent: "Set up a position" }),
