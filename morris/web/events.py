@@ -44,9 +44,10 @@ class Hub:
 
     def __init__(self, host: Host) -> None:
         self.host = host
-        self._queues: set[asyncio.Queue[Snapshot]] = set()
+        self._queues: set[asyncio.Queue[Snapshot | None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subscribed: asyncio.Future[None] | None = None
+        self._closing = False
 
     @property
     def clients(self) -> int:
@@ -59,7 +60,12 @@ class Hub:
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._fan_out, snapshot)
 
-    def _fan_out(self, snapshot: Snapshot) -> None:
+    def close(self) -> None:
+        """End every open stream (the server stops); call on the event loop."""
+        self._closing = True
+        self._fan_out(None)
+
+    def _fan_out(self, snapshot: Snapshot | None) -> None:
         for queue in self._queues:
             if queue.full():
                 queue.get_nowait()  # the page is behind: only the newest state matters
@@ -85,7 +91,7 @@ class Hub:
     ) -> StreamingResponse:
         """The event stream of one page: its state now, then one ``state`` per change."""
         await self._subscribe()
-        queue: asyncio.Queue[Snapshot] = asyncio.Queue(maxsize=1)
+        queue: asyncio.Queue[Snapshot | None] = asyncio.Queue(maxsize=1)
         self._queues.add(queue)
         try:
             first = await asyncio.get_running_loop().run_in_executor(None, self.host.snapshot)
@@ -115,6 +121,8 @@ class Hub:
                             return
                         yield b": keep-alive\n\n"
                         continue
+                    if snapshot is None or self._closing:
+                        return
                     yield encode(snapshot)
             finally:
                 self._queues.discard(queue)

@@ -10,6 +10,7 @@ Zero 2 W. :meth:`CompanionServer.stop` ends it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import io
 import logging
@@ -116,16 +117,22 @@ class CompanionServer:
             lifespan="off",
             access_log=False,
             log_level="warning",
+            log_config=None,  # the command line sets up logging, not uvicorn
             timeout_graceful_shutdown=1,
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, name="morris-web", daemon=True)
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def _serve(self) -> None:
         try:
-            asyncio.run(self._server.serve(sockets=[self._socket]))
+            asyncio.run(self._main())
         except Exception:
             logger.exception("the web companion stopped")
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        await self._server.serve(sockets=[self._socket])
 
     def start(self) -> None:
         """Start serving."""
@@ -138,6 +145,11 @@ class CompanionServer:
 
     def stop(self) -> None:
         """Stop serving (open event streams are closed). Safe to call twice."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            # Open event streams end first: uvicorn's shutdown waits for running responses.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self.companion.hub.close)
         self._server.should_exit = True
         if self._thread.is_alive():
             self._thread.join(STOP_TIMEOUT)

@@ -1,0 +1,54 @@
+"""Screenshots of the web companion for the docs: docs/img/web-*.png.
+
+    .venv/bin/python tools/web_screenshots.py
+
+Starts ``morris sim --web`` (no terminal, nothing saved) and plays a few turns against the Pi by
+tapping the page in Debian's chromium (Playwright, the same set-up as tests/web), then saves the
+page on a phone-sized screen: the Pi's reply lit on the board (``web-board.png``) and the board
+seen as a spectator, flipped (``web-watch.png``).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.web.browser_kit import browser_page, sim_web  # noqa: E402
+
+OUT = ROOT / "docs" / "img"
+WAIT = 20_000
+
+
+def main() -> None:
+    from playwright.sync_api import expect
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    with sim_web("--mode", "vs-ai", "--level", "2", "--seed", "3") as sim, browser_page(
+        scale=2
+    ) as page:
+        page.goto(sim.url)
+        expect(page.locator("#conn")).to_have_text("live", timeout=WAIT)
+        for point in ("d6", "b4", "f2"):
+            page.locator(f'#board .hit[data-point="{point}"]').tap()
+            expect(page.locator("#event")).to_have_text(re.compile("Pi plays"), timeout=WAIT)
+            event = page.locator("#event").inner_text()
+            reply = event.split()[-1]
+            if point == "f2":
+                break
+            page.locator(f'#board .hit[data-point="{reply}"]').tap()
+            expect(page.locator("#event")).to_have_text(re.compile("Pi played"), timeout=WAIT)
+        page.screenshot(path=OUT / "web-board.png")
+        print(f"wrote {OUT / 'web-board.png'} (the Pi asks for {reply})")
+        page.get_by_role("button", name="Flip").tap()
+        expect(page.locator("#board svg")).to_have_class(re.compile("flipped"), timeout=WAIT)
+        page.evaluate("document.body.classList.add('watch')")  # what a spectator sees
+        page.screenshot(path=OUT / "web-watch.png")
+        print(f"wrote {OUT / 'web-watch.png'}")
+
+
+if __name__ == "__main__":
+    main()
