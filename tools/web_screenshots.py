@@ -5,7 +5,8 @@
 Starts ``morris sim --web`` (no terminal, nothing saved) and plays a few turns against the Pi by
 tapping the page in Debian's chromium (Playwright, the same set-up as tests/web), then saves the
 page on a phone-sized screen: the Pi's reply lit on the board (``web-board.png``) and the board
-seen as a spectator, flipped (``web-watch.png``).
+seen as a spectator, flipped (``web-watch.png``); and the setup view with a position tapped in
+(``web-setup.png``).
 """
 
 from __future__ import annotations
@@ -48,6 +49,30 @@ def main() -> None:
         page.evaluate("document.body.classList.add('watch')")  # what a spectator sees
         page.screenshot(path=OUT / "web-watch.png")
         print(f"wrote {OUT / 'web-watch.png'}")
+    setup_view()
+
+
+def setup_view() -> None:
+    """The setup view: a position tapped in, Black to move, pieces in hand (``web-setup.png``)."""
+    from playwright.sync_api import expect
+
+    with sim_web("--mode", "referee") as sim, browser_page(scale=2) as page:
+        page.goto(sim.url)
+        expect(page.locator("#conn")).to_have_text("live", timeout=WAIT)
+        page.locator("#setup-open").tap()
+        pieces = {"a7": 1, "d7": 1, "b6": 1, "f4": 1, "e3": 1, "a1": 2, "d1": 2, "d5": 2, "c3": 2}
+        for point, taps in pieces.items():
+            for _ in range(taps):  # empty -> white -> black
+                page.locator(f'#setup-board .hit[data-point="{point}"]').tap()
+        page.locator("#setup-hand-white").fill("4")
+        page.locator("#setup-hand-black").fill("4")
+        page.locator("#setup-side-black").tap()
+        expect(page.locator("#setup-text")).to_have_text(re.compile(r" b 4 4 "), timeout=WAIT)
+        expect(page.locator('#setup-board g.point[data-point="c3"]')).to_have_attribute(
+            "data-piece", "black", timeout=WAIT
+        )
+        page.screenshot(path=OUT / "web-setup.png", full_page=True)
+        print(f"wrote {OUT / 'web-setup.png'}")
 
 
 if __name__ == "__main__":

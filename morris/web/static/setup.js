@@ -157,7 +157,7 @@
       #setup .setup-hand { display: inline-flex; align-items: center; gap: .4rem; flex: 1; }
       #setup input { width: 4.5rem; min-height: 44px; font-size: 1rem; }
       .setup-text { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
-      body.watch #setup-open { display: none; }
+      body.watch #setup-open, body.setting-up #setup-open { display: none; }
     ` }));
   }
 
