@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterable, AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -77,10 +77,11 @@ class Presence:
         return response
 
     async def _counted(
-        self, request: Request, inner: AsyncIterator[Any], role: str
+        self, request: Request, body: AsyncIterable[Any], role: str
     ) -> AsyncIterator[Any]:
         """``inner``'s chunks while the client is there. A client that goes (a board switched
         off, a phone closed) is noticed at once, not at the stream's next keep-alive."""
+        inner = aiter(body)
         self._count[role] += 1
         await _off_loop(self._tell)
         gone = asyncio.ensure_future(_disconnected(request))
