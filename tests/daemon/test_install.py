@@ -293,3 +293,15 @@ def test_a_linked_board_may_reach_the_other_boards_address_and_nothing_else() ->
     assert unit_lines(both, "SocketBindAllow") == ["tcp:8700"]
     with pytest.raises(InstallError, match="by its IP address only"):
         render_unit(TEMPLATE, InstallOptions(venv=Path("/v"), web_link="http://far.example:8700"))
+
+
+def test_install_reads_the_link_of_the_configuration(
+    morris_service: argparse.ArgumentParser, tmp_path: Path
+) -> None:
+    config = tmp_path / "etc/morris/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[game]\nmode = "remote"\n[web]\nlink = "http://10.8.0.2:8700"\n')
+    args = morris_service.parse_args(["install-service", "--root", str(tmp_path)])
+    assert args.run(args) == 0
+    unit = (tmp_path / "etc/systemd/system/morris.service").read_text()
+    assert unit_lines(unit, "IPAddressAllow") == ["localhost 10.8.0.2"]

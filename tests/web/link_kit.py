@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,15 +15,10 @@ from typing import Any
 
 import httpx
 
+from tests.web.browser_kit import free_port
+
 #: How long a condition may take to come true on a real clock, seconds.
 PATIENCE = 20.0
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on now (on loopback)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def wait_until(condition: Callable[[], Any], what: str, patience: float = PATIENCE) -> Any:
