@@ -95,6 +95,7 @@ def test_the_remote_player_taps_turns_on_the_page(tmp_path: Path) -> None:
             live(page, board.url)  # the page is the remote player's board: the link is up
             expect(page.locator("#who")).to_have_text("you (black) vs the board (white)")
             assert board.state()["link"] == "up"
+            expect(page.get_by_role("button", name="New game")).to_be_hidden()
             board.play("d6")  # the person at the board
             expect(page.locator("#turn")).to_have_text("your move (black): tap it", timeout=WAIT)
             tap(page, "d6")  # not a turn of black's: refused on the page

@@ -31,6 +31,8 @@
   }
 
   function describe() {
+    // The remote player plays on the page; the board's buttons stay with the person there.
+    document.body.classList.toggle("remote-player", isRemotePlayer());
     const node = line();
     node.hidden = !(s && s.mode === "remote");
     if (node.hidden) return;
@@ -146,6 +148,8 @@
       .remote-line { margin: .2rem 0; font-weight: 600; }
       .remote-line.waiting { color: #b45309; }
       #board .picked { stroke: var(--accent); stroke-width: 4; fill: rgba(37, 99, 235, .25); }
+      body.remote-player [data-press], body.remote-player #setup-open,
+      body.remote-player #tap-help { display: none; }
     ` }));
   });
 })();
