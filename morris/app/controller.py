@@ -4,6 +4,13 @@ The controller is single-threaded and has no clock of its own: the daemon feeds 
 event queue in real time, the simulator calls it directly in virtual time. Searches run through a
 :class:`SearchRunner` (a worker thread in the daemon, an immediate computation delivered after a
 virtual delay in the simulator), so sensing and lights never wait for the Pi to think.
+
+The other side's turns come from the Pi, or in mode ``remote`` from a remote player
+(:meth:`Controller.remote_move`), both shown through the referee's expect path; a position can be
+set up (:meth:`Controller.setup`, or with the board's buttons). The module is long because it is
+the one place where all of these meet the board; what stands alone lives beside it
+(:mod:`morris.app.board_setup`, :mod:`morris.app.remote`, :mod:`morris.app.jobs`,
+:mod:`morris.app.store`).
 """
 
 from __future__ import annotations
