@@ -28,9 +28,10 @@ def main() -> None:
     from playwright.sync_api import expect
 
     OUT.mkdir(parents=True, exist_ok=True)
-    with sim_web("--mode", "vs-ai", "--level", "2", "--seed", "3") as sim, browser_page(
-        scale=2
-    ) as page:
+    with (
+        sim_web("--mode", "vs-ai", "--level", "2", "--seed", "3") as sim,
+        browser_page(scale=2) as page,
+    ):
         page.goto(sim.url)
         expect(page.locator("#conn")).to_have_text("live", timeout=WAIT)
         for point in ("d6", "b4", "f2"):

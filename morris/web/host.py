@@ -169,24 +169,30 @@ class _BoardHands(Host):
     def __init__(self, hands: Hands | None) -> None:
         self._hands = hands
 
+    def _current_hands(self) -> Hands | None:
+        """The simulated board now (the terminal app replaces its own with a new game)."""
+        return self._hands
+
     @property
     def has_hands(self) -> bool:
         """Whether the board is simulated."""
-        return self._hands is not None
+        return self._current_hands() is not None
 
     def present(self) -> frozenset[str] | None:
         """The simulated board's occupied points."""
-        return self._hands.occupied() if self._hands is not None else None
+        hands = self._current_hands()
+        return hands.occupied() if hands is not None else None
 
     def hand(self, action: str, point: str) -> None:
         """Place or lift on the simulated board (see :meth:`Host.hand`)."""
-        hands = self._hands
-        if hands is None:
+        if not self.has_hands:
             super().hand(action, point)
             return
         check_point(point)
 
         def act(controller: Controller, now: float) -> None:
+            hands = self._current_hands()
+            assert hands is not None
             check_hand(action, point, hands.occupied())
             (hands.place if action == "place" else hands.lift)(point)
 
@@ -240,7 +246,7 @@ class TuiApp(Protocol):
         """Redraw."""
 
 
-class TuiHost(Host):
+class TuiHost(_BoardHands):
     """The host of ``morris sim --web`` in a terminal: calls run on the Textual app's loop
     (``App.call_from_thread``), where the app drives its simulation.
 
@@ -249,6 +255,7 @@ class TuiHost(Host):
     """
 
     def __init__(self, app: TuiApp) -> None:
+        super().__init__(None)
         self.app = app
         # call_from_thread blocks its caller: one worker thread waits on it for the web loop.
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="morris-web-tui")
@@ -287,25 +294,9 @@ class TuiHost(Host):
 
         return stop
 
-    @property
-    def has_hands(self) -> bool:
-        """Always: the terminal's board is simulated."""
-        return True
-
-    def hand(self, action: str, point: str) -> None:
-        """Place or lift on the app's simulated board."""
-        check_point(point)
-
-        def act(controller: Controller, now: float) -> None:
-            hardware = self.app.sim.hardware
-            check_hand(action, point, hardware.occupied())
-            (hardware.place if action == "place" else hardware.lift)(point)
-
-        self.call(act)
-
-    def present(self) -> frozenset[str] | None:
-        """The app's simulated board's occupied points."""
-        return self.app.sim.hardware.occupied()
+    def _current_hands(self) -> Hands:
+        """The app's simulated board (a new game in the terminal brings a new one)."""
+        return self.app.sim.hardware
 
     def clock(self) -> float:
         """The app's virtual clock (it follows real time)."""

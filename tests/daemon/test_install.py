@@ -154,14 +154,20 @@ def test_install_under_root_writes_the_files(
     )
 
 
+def install_with_config(parser: argparse.ArgumentParser, root: Path, text: str) -> Path:
+    """``install-service --root root`` over a configuration of the user's holding ``text``."""
+    config = root / "etc/morris/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(text)
+    args = parser.parse_args(["install-service", "--root", str(root)])
+    assert args.run(args) == 0
+    return config
+
+
 def test_install_never_overwrites_the_users_config(
     morris_service: argparse.ArgumentParser, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    config = tmp_path / "etc/morris/config.toml"
-    config.parent.mkdir(parents=True)
-    config.write_text('[hardware]\nbackend = "serial"\n')
-    args = morris_service.parse_args(["install-service", "--root", str(tmp_path)])
-    assert args.run(args) == 0
+    config = install_with_config(morris_service, tmp_path, '[hardware]\nbackend = "serial"\n')
     assert config.read_text() == '[hardware]\nbackend = "serial"\n'
     assert "kept /etc/morris/config.toml" in capsys.readouterr().out
 
@@ -250,11 +256,9 @@ def test_a_listener_the_unit_cannot_have_is_refused(listen: str) -> None:
 def test_install_reads_the_web_keys_of_the_configuration(
     morris_service: argparse.ArgumentParser, tmp_path: Path
 ) -> None:
-    config = tmp_path / "etc/morris/config.toml"
-    config.parent.mkdir(parents=True)
-    config.write_text('[web]\nenabled = true\nlisten = "0.0.0.0:8700"\n')
-    args = morris_service.parse_args(["install-service", "--root", str(tmp_path)])
-    assert args.run(args) == 0
+    install_with_config(
+        morris_service, tmp_path, '[web]\nenabled = true\nlisten = "0.0.0.0:8700"\n'
+    )
     unit = (tmp_path / "etc/systemd/system/morris.service").read_text()
     assert unit_lines(unit, "ExecStart")[0].endswith("--listen 0.0.0.0:8700")
     assert unit_lines(unit, "SocketBindAllow") == ["tcp:8700"]

@@ -38,9 +38,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def sim_web(*args: str, host: str = "127.0.0.1", timeout: float = 30.0) -> Iterator[Started]:
-    """``morris sim --web --no-save`` on a free port, without a terminal."""
-    port = free_port()
+def sim_web(
+    *args: str, host: str = "127.0.0.1", port: int | None = None, timeout: float = 30.0
+) -> Iterator[Started]:
+    """``morris sim --web --no-save`` on ``port`` (a free one if not given), without a
+    terminal."""
+    port = port or free_port()
     command = [sys.executable, "-m", "morris", "sim", "--web", "--no-save"]
     command += ["--listen", f"{host}:{port}", *args]
     process = subprocess.Popen(

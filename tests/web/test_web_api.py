@@ -221,3 +221,26 @@ def test_the_page_and_its_files_are_served() -> None:
             assert f"/static/{name}" in page.text
             assert w.client.get(f"/static/{name}").status_code == 200
         assert "EventSource" in w.client.get("/static/app.js").text
+
+
+def test_json_bodies_are_checked_for_the_routes_that_take_them() -> None:
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from morris.web.app import read_json
+
+    async def echo(request: Request) -> JSONResponse:
+        return JSONResponse(await read_json(request))
+
+    with web() as w:
+        w.companion.app.router.routes.append(Route("/api/echo", echo, methods=["POST"]))
+        client = TestClient(w.companion.app, base_url="http://127.0.0.1:8700")
+        assert client.post("/api/echo", content=b'{"move": "d6"}').json() == {"move": "d6"}
+        bad = client.post("/api/echo", content=b'{"move": ')
+        assert bad.status_code == 400 and "not JSON" in bad.json()["error"]
+        listed = client.post("/api/echo", content=b'["d6"]')
+        assert listed.status_code == 400 and "JSON object, not list" in listed.json()["error"]
+        binary = client.post("/api/echo", content=b"\xff\xfe")
+        assert binary.status_code == 400

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser_kit import CHROMIUM, browser_page, sim_web
+from tests.web.browser_kit import CHROMIUM, browser_page, free_port, sim_web
 
 pytestmark = [
     pytest.mark.realtime,
@@ -109,3 +109,18 @@ def test_the_spectator_link_shows_the_game_without_controls() -> None:
         expect(page.get_by_role("button", name="New game")).to_be_hidden()
         tap(page, "d6")  # a spectator's tap does nothing
         expect(page.locator("#board g.point[data-piece]")).to_have_count(0)
+
+
+def test_the_page_reconnects_when_the_server_comes_back() -> None:
+    from playwright.sync_api import expect
+
+    port = free_port()
+    with browser_page() as page:
+        with sim_web("--mode", "referee", port=port) as sim:
+            page.goto(sim.url)
+            expect(page.locator("#conn")).to_have_text("live", timeout=WAIT)
+            expect(page.locator("#who")).to_have_text("referee: two players")
+        expect(page.locator("#conn")).to_have_text("reconnecting…", timeout=WAIT)
+        with sim_web("--mode", "vs-ai", "--level", "3", port=port):
+            expect(page.locator("#conn")).to_have_text("live", timeout=WAIT)
+            expect(page.locator("#who")).to_have_text("you (white) vs the Pi, level 3")

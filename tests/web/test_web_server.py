@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -28,17 +28,11 @@ from morris.tui.dialogs import GameSettings
 from morris.web.host import DaemonHost, HostError, TuiHost
 from morris.web.server import CompanionServer, ListenError, bind, start_companion
 from tests.daemon.daemon_kit import TIMEOUT, real_time_board, sim_config, wait_until
+from tests.web.browser_kit import free_port
 
 pytestmark = pytest.mark.realtime
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Running:
@@ -237,3 +231,50 @@ def test_sim_web_on_a_port_in_use_exits_2_saying_so() -> None:
         assert f"127.0.0.1:{port}: the port is in use" in process.stderr.read()
     finally:
         taken.close()
+
+
+def test_sim_web_in_a_terminal_serves_the_terminal_app_and_the_page() -> None:
+    import pty
+
+    port = free_port()
+    master, slave = pty.openpty()
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "32"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "morris", "sim", "--web", "--no-save", "--mode", "referee",
+         "--listen", f"127.0.0.1:{port}"],
+        stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True,
+    )  # fmt: skip
+    os.close(slave)
+    screen = bytearray()
+
+    def drain() -> None:  # the terminal app blocks if nobody reads its screen
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            screen.extend(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        state = wait_until(lambda: _get(f"{base}/api/state"), "the page's state")
+        assert state["sim"] is True and state["mode"] == "referee"
+        assert httpx.post(f"{base}/api/sim/place/d6").status_code == 200
+        state = wait_until(
+            lambda: (s := _get(f"{base}/api/state")) and s["moves"] == ["d6"] and s,
+            "the terminal app's clock to accept d6",
+        )
+        assert state["event"] == "white played d6"
+        os.write(master, b"q")  # quit, and confirm: a game is in progress
+        wait_until(lambda: b"Quit the game" in screen, "the quit question")
+        os.write(master, b"y")
+        assert process.wait(TIMEOUT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(master)
