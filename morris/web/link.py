@@ -256,7 +256,9 @@ class BoardLink:
             return
         self._note = note
         if note is not None:
-            self._call(lambda c, now: c.on_remote_link(self._connected, now, note=note))
+            self._call(
+                lambda c, now: c.on_remote_link(self._connected, now, player="board", note=note)
+            )
 
     def _call(self, fn: Callable[[Controller, float], Any]) -> Any:
         try:
@@ -265,7 +267,9 @@ class BoardLink:
             note = f"the linked board's turn is refused here: {exc}"
             logger.warning("link: %s", note)
             self._note = note
-            self.host.call(lambda c, now: c.on_remote_link(self._connected, now, note=note))
+            self.host.call(
+                lambda c, now: c.on_remote_link(self._connected, now, player="board", note=note)
+            )
             return None
 
 

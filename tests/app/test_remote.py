@@ -170,3 +170,16 @@ def test_a_remote_game_resumes_after_a_restart(tmp_path: Path) -> None:
         assert sim.controller.snapshot(sim.now).link == "waiting"
         play(sim, "f4")
         assert moves(sim) == ["d6", "b4", "f4"]
+
+
+def test_once_a_linked_board_reports_the_pages_no_longer_count_as_the_remote_player() -> None:
+    with Simulation(mode="remote") as sim:
+        sim.remote_link(True)  # a page
+        assert sim.controller.snapshot(sim.now).remote_player == "page"
+        sim.controller.on_remote_link(True, sim.now, player="board")
+        sim.controller.on_remote_link(False, sim.now, player="board")
+        sim.remote_link(True)  # the person's own page opens: still waiting for the board
+        snap = sim.controller.snapshot(sim.now)
+        assert (snap.link, snap.remote_player) == ("waiting", "board")
+        sim.controller.on_remote_link(True, sim.now, player="board", note="the games differ: x")
+        assert sim.describe().endswith("the games differ: x")
