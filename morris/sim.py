@@ -43,6 +43,8 @@ from morris.core import Board, Move
 logger = logging.getLogger(__name__)
 
 _MIN_STEP = 0.001
+#: How long :meth:`Simulation.press` holds a button down, seconds.
+PRESS_TIME = 0.1
 
 
 class SimulationRunner(Protocol):
@@ -56,7 +58,9 @@ class SimulationRunner(Protocol):
 
 
 class Simulation:
-    """A person at a simulated board, playing the Pi (``mode="vs-ai"``) or refereed (``"referee"``).
+    """A person at a simulated board, playing the Pi (``mode="vs-ai"``), refereed
+    (``"referee"``) or against a remote player (``"remote"``, whose turns come through
+    :meth:`remote_move`).
 
     ``human`` is the person's colour against the Pi, ``level`` the Pi's level (1-9), ``seed``
     its randomness. ``flying`` and the other settings come from ``config`` where not given.
@@ -142,8 +146,26 @@ class Simulation:
         """Press and release a button: ``"new"``, ``"takeback"``, ``"hint"`` or ``"mode"``."""
         name = ButtonName(button)
         self.hardware.press(name)
-        self.wait(0.05)
+        # Held as long as a person holds it: a quiet board scans at its idle rate, and the
+        # press must last the first idle scan plus the debounce scans (40 + 30 ms).
+        self.wait(PRESS_TIME)
         self.hardware.release(name)
+
+    # -- the page's and the remote player's commands ---------------------------------------
+
+    def setup(self, position: str) -> None:
+        """Play from ``position`` (:meth:`morris.app.controller.Controller.setup`): the lights
+        then guide the person to arrange the board. Raises ``InputError`` for a bad position."""
+        self.controller.setup(position, self.now)
+
+    def remote_move(self, move: str) -> None:
+        """The remote player's turn in mode ``"remote"``
+        (:meth:`morris.app.controller.Controller.remote_move`), shown by the lights."""
+        self.controller.remote_move(move, self.now)
+
+    def remote_link(self, up: bool) -> None:
+        """The remote player connects (``True``) or goes away."""
+        self.controller.on_remote_link(up, self.now)
 
     # -- time -------------------------------------------------------------------------------
 

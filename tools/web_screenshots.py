@@ -7,7 +7,7 @@ tapping the page in Debian's chromium (Playwright, the same set-up as tests/web)
 page on a phone-sized screen: the Pi's reply lit on the board (``web-board.png``) and the board
 seen as a spectator, flipped (``web-watch.png``). Then the review page (``web-review.png``): a
 strong game of tests/data saved in a temporary state directory, reviewed, at the turn that threw
-it away.
+it away. And the setup view with a position tapped in (``web-setup.png``).
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ def main() -> None:
         page.screenshot(path=OUT / "web-watch.png")
         print(f"wrote {OUT / 'web-watch.png'}")
     review()
+    setup_view()
 
 
 def review() -> None:
@@ -74,6 +75,29 @@ def review() -> None:
             page.evaluate("window.scrollTo(0, 0)")  # the turn list scrolled the page down
             page.screenshot(path=OUT / "web-review.png")
             print(f"wrote {OUT / 'web-review.png'}")
+
+
+def setup_view() -> None:
+    """The setup view: a position tapped in, Black to move, pieces in hand (``web-setup.png``)."""
+    from playwright.sync_api import expect
+
+    with sim_web("--mode", "referee") as sim, browser_page(scale=2) as page:
+        page.goto(sim.url)
+        expect(page.locator("#conn")).to_have_text("live", timeout=WAIT)
+        page.locator("#setup-open").tap()
+        pieces = {"a7": 1, "d7": 1, "b6": 1, "f4": 1, "e3": 1, "a1": 2, "d1": 2, "d5": 2, "c3": 2}
+        for point, taps in pieces.items():
+            for _ in range(taps):  # empty -> white -> black
+                page.locator(f'#setup-board .hit[data-point="{point}"]').tap()
+        page.locator("#setup-hand-white").fill("4")
+        page.locator("#setup-hand-black").fill("4")
+        page.locator("#setup-side-black").tap()
+        expect(page.locator("#setup-text")).to_have_text(re.compile(r" b 4 4 "), timeout=WAIT)
+        expect(page.locator('#setup-board g.point[data-point="c3"]')).to_have_attribute(
+            "data-piece", "black", timeout=WAIT
+        )
+        page.screenshot(path=OUT / "web-setup.png", full_page=True)
+        print(f"wrote {OUT / 'web-setup.png'}")
 
 
 if __name__ == "__main__":

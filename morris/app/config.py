@@ -27,7 +27,7 @@ from morris.engine.levels import MAX_LEVEL
 
 logger = logging.getLogger(__name__)
 
-MODES = ("vs-ai", "referee")
+MODES = ("vs-ai", "referee", "remote")
 COLOURS = ("white", "black")
 BACKENDS = ("gpio", "serial", "sim")
 
@@ -120,6 +120,11 @@ class WebConfig:
 
     enabled: bool = False
     listen: str = DEFAULT_LISTEN
+    #: Board to board: the other board's companion (``http://HOST:PORT``) this one links to.
+    link: str = ""
+    #: The other board's control token (its link printed at start), for a listener beyond
+    #: its loopback.
+    link_token: str = ""
 
 
 @dataclass(frozen=True)
@@ -186,6 +191,17 @@ def _between(low: float, high: float) -> Callable[[Any], str | None]:
     return check
 
 
+_LINK_URL = re.compile(
+    r"^https?://[A-Za-z0-9.\-]+(:\d{1,5})?/?$|^https?://\[[0-9A-Fa-f:]+\](:\d{1,5})?/?$"
+)
+
+
+def _link(value: Any) -> str | None:
+    if value == "" or (isinstance(value, str) and _LINK_URL.match(value)):
+        return None
+    return "must be the other board's address, http://HOST:PORT (e.g. http://192.168.1.30:8700)"
+
+
 def _listen(value: Any) -> str | None:
     try:
         parse_listen(value)
@@ -209,6 +225,7 @@ _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "referee.hint_duration": _between(0.5, 60),
     "hardware.backend": _choice(BACKENDS),
     "web.listen": _listen,
+    "web.link": _link,
 }
 
 
@@ -258,6 +275,11 @@ def _build(data: Mapping[str, Any], *, source: str) -> Config:
         raise ConfigError(
             f"{source}: referee.debounce ({timings.debounce:g}) must be shorter than "
             f"referee.accept_delay ({timings.accept_delay:g})"
+        )
+    if config.web.link and config.game.mode != "remote":
+        raise ConfigError(
+            f"{source}: web.link ({config.web.link}) links two boards in mode remote, but "
+            f'game.mode is "{config.game.mode}" (use --mode remote)'
         )
     return config
 
@@ -310,9 +332,11 @@ TEMPLATE = """\
 # Every key is optional; the value shown is the default. Command-line flags override keys.
 
 [game]
-# "vs-ai": a person plays the Pi; "referee": two people play, the Pi checks the rules.
+# "vs-ai": a person plays the Pi; "referee": two people play, the Pi checks the rules;
+# "remote": a person plays someone far away (a web page or a linked board; docs/WEB.md).
 mode = "vs-ai"
-# The colour the person plays against the Pi: "white" (moves first) or "black".
+# The colour the person at the board plays against the Pi or the remote player: "white"
+# (moves first) or "black".
 human = "white"
 # The Pi's strength, 1 (a beginner can win) to 9 (the strongest). The mode button cycles it.
 level = 5
@@ -375,4 +399,9 @@ enabled = false
 # Where it listens, HOST:PORT. 127.0.0.1 reaches this machine only; 0.0.0.0 (every address)
 # reaches the home network, and then every link carries a token (shown at start).
 listen = "127.0.0.1:8700"
+# Board to board (mode "remote"): the other board's companion, http://HOST:PORT, that this
+# one links to; each board's turns become the other's remote turns. Empty: no link.
+link = ""
+# The other board's control token (shown when it starts), if it listens beyond loopback.
+link_token = ""
 """.replace("{variants}", describe_variants()).replace("{standard}", STANDARD.name)

@@ -4,6 +4,13 @@ The controller is single-threaded and has no clock of its own: the daemon feeds 
 event queue in real time, the simulator calls it directly in virtual time. Searches run through a
 :class:`SearchRunner` (a worker thread in the daemon, an immediate computation delivered after a
 virtual delay in the simulator), so sensing and lights never wait for the Pi to think.
+
+The other side's turns come from the Pi, or in mode ``remote`` from a remote player
+(:meth:`Controller.remote_move`), both shown through the referee's expect path; a position can be
+set up (:meth:`Controller.setup`, or with the board's buttons). The module is long because it is
+the one place where all of these meet the board; what stands alone lives beside it
+(:mod:`morris.app.board_setup`, :mod:`morris.app.remote`, :mod:`morris.app.jobs`,
+:mod:`morris.app.store`).
 """
 
 from __future__ import annotations
@@ -16,8 +23,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from device import BlinkClock, BoardDevice, ButtonName, Signal, StatusLight
+from morris.app.board_setup import (
+    ENTER_PRESSES,
+    ENTER_WINDOW,
+    REFUSED_DISPLAY_TIME,
+    BoardSetup,
+    parse_position,
+)
 from morris.app.config import Config
+from morris.app.errors import InputError
 from morris.app.jobs import SearchJob, SearchRunner
+from morris.app.remote import check_remote_move
 from morris.app.store import GameStore, SavedGame
 from morris.core import (
     BLACK,
@@ -43,6 +59,8 @@ from morris.referee import (
     RefereeConfig,
     Resolved,
     SearchCancelled,
+    SetUp,
+    SetUpDone,
     TakenBack,
     TurnAccepted,
 )
@@ -101,14 +119,26 @@ class Snapshot:
     status: Mapping[StatusLight, Signal]
     #: Since when each status LED shows its signal.
     status_since: Mapping[StatusLight, float]
-    #: ``"vs-ai"`` or ``"referee"``.
+    #: ``"vs-ai"``, ``"referee"`` or ``"remote"``.
     mode: str
     #: The person's colour against the Pi (``"white"`` or ``"black"``).
     human: str
     #: The Pi's level.
     level: int
-    #: The Pi's colour, or ``None`` when it only referees.
+    #: The Pi's colour, or ``None`` when it only referees (or the opponent is remote).
     pi_color: str | None
+    #: The remote player's colour in mode ``"remote"``, else ``None``.
+    remote_color: str | None
+    #: The remote player's connection: ``"none"`` (no remote player: another mode), ``"up"``
+    #: (connected) or ``"waiting"`` (not connected: nothing is lost, play resumes on reconnect).
+    link: str
+    #: Who the remote player is in mode ``"remote"``: ``"page"`` (a person on the web page, which
+    #: is then the remote player's board) or ``"board"`` (a linked board in another house); else
+    #: ``None``.
+    remote_player: str | None
+    #: While a position is set up with the board's buttons: the colour new pieces get
+    #: (``"white"`` or ``"black"``, also the side to move at the end); else ``None``.
+    board_setup: str | None
     #: Whether the Pi is searching for its turn.
     thinking: bool
     #: The last thing that happened, in full ("Pi plays b4", "board does not match: ...").
@@ -147,6 +177,8 @@ def player_names(mode: str, human: str, level: int) -> tuple[str, str]:
     """The White and Black tags of a game record of a game played so."""
     if mode == "referee":
         return "White", "Black"
+    if mode == "remote":
+        return ("Player", "Remote") if human == "white" else ("Remote", "Player")
     pi = f"morris level {level}"
     return ("Player", pi) if human == "white" else (pi, "Player")
 
@@ -208,6 +240,12 @@ class Controller:
         self._subscribers: list[Subscriber] = []
         self._published: Snapshot | None = None
         self._rendered_at = now
+        self._board_setup: BoardSetup | None = None
+        self._hint_presses: list[float] = []
+        #: Whether the remote player is connected (mode "remote"; see :meth:`on_remote_link`).
+        self.remote_up = False
+        #: ``"page"`` or ``"board"``: what the remote player plays on (see :meth:`on_remote_link`).
+        self.remote_player = "page"
         #: Whether the game is the saved one, resumed (the lights then guide the board to it).
         self.resumed = False
         board = board_from_config(config)
@@ -215,11 +253,8 @@ class Controller:
             saved = store.load()
             if saved is not None and saved.board.outcome() is None:
                 board = self._resume_or_keep(saved, frozenset(insist)) or board
-        sensed = mask_of(device.sensors())
-        self.referee = Referee(
-            board, pi_color=self.pi_color, config=referee_config(config), now=now, sensed=sensed
-        )
-        if self.referee.pi_to_move and board.outcome() is None:
+        self.referee = self._new_referee(board, now, mask_of(device.sensors()))
+        if self.referee.pi_to_move and board.outcome() is None and self.mode != "remote":
             self._start_search("move", now)
         self.render(now)
 
@@ -275,19 +310,60 @@ class Controller:
             return None
         return path
 
+    def _new_referee(self, board: Board, now: float, sensed: int) -> Referee:
+        """A referee for ``board`` in the current mode: the other side's turns (the Pi's or the
+        remote player's) are shown by the lights; against a remote player nothing is taken back
+        (the two games must stay one)."""
+        referee = Referee(
+            board,
+            pi_color=self.other_color,
+            config=referee_config(self.config),
+            now=now,
+            sensed=sensed,
+        )
+        referee.takebacks = self.mode != "remote"
+        return referee
+
     def _who(self) -> str:
         if self.mode == "referee":
             return "two players"
+        if self.mode == "remote":
+            return f"person plays {self.human} against a remote player"
         return f"person plays {self.human} against level {self.level}"
 
     # -- what the game is -----------------------------------------------------------------
 
     @property
     def pi_color(self) -> Color | None:
-        """The Pi's colour, or ``None`` when it only referees."""
+        """The Pi's colour, or ``None`` when it only referees or the opponent is remote."""
+        if self.mode != "vs-ai":
+            return None
+        return self.other_color
+
+    @property
+    def remote_color(self) -> Color | None:
+        """The remote player's colour in mode ``"remote"``, else ``None``."""
+        return self.other_color if self.mode == "remote" else None
+
+    @property
+    def other_color(self) -> Color | None:
+        """The colour whose turns the lights ask for (the Pi's or the remote player's), or
+        ``None`` when two people play at the board."""
         if self.mode == "referee":
             return None
         return BLACK if self.human == "white" else WHITE
+
+    @property
+    def is_setting_up(self) -> bool:
+        """Whether a position is being set up with the board's buttons."""
+        return self._board_setup is not None
+
+    @property
+    def link(self) -> str:
+        """``"none"`` outside mode remote, else ``"up"`` or ``"waiting"``."""
+        if self.mode != "remote":
+            return "none"
+        return "up" if self.remote_up else "waiting"
 
     @property
     def board(self) -> Board:
@@ -298,34 +374,161 @@ class Controller:
 
     def on_sensors(self, occupied: frozenset[str], now: float) -> None:
         """A new sensor snapshot."""
+        if self._board_setup is not None:
+            # Arranging a position by hand: no turn is read, each piece takes its colour.
+            self._board_setup.update(mask_of(occupied))
+            self.render(now)
+            return
         self._handle(self.referee.update(mask_of(occupied), now), now)
 
     def on_button(self, button: ButtonName | str, now: float) -> None:
         """A button press."""
         name = ButtonName(button)
         logger.info("button %s", name.value)
-        if name is ButtonName.NEW:
+        if self._board_setup is not None:
+            self._setup_button(name, now)
+        elif name is ButtonName.HINT and self._quick_hints(now):
+            self._start_board_setup(now)
+        elif name is ButtonName.NEW:
             self._cancel_search()
             if self._pending_mode is not None:
                 self.mode, self.level = self._pending_mode
                 self._pending_mode = None
                 # The Pi's colour changes with the mode: a fresh referee for the fresh game.
-                self.referee = Referee(
-                    board_from_config(self.config),
-                    pi_color=self.pi_color,
-                    config=referee_config(self.config),
-                    now=now,
-                    sensed=self.referee.sensed,
+                self.referee = self._new_referee(
+                    board_from_config(self.config), now, self.referee.sensed
                 )
                 self._handle([NewGame()], now)
             else:
                 self._handle(self.referee.new_game(now, board_from_config(self.config)), now)
         elif name is ButtonName.TAKEBACK:
+            if self.mode == "remote":
+                self.state.last_event = "no takeback against a remote player"
             self._handle(self.referee.takeback(now), now)
         elif name is ButtonName.HINT:
             self._request_hint(now)
         elif name is ButtonName.MODE:
             self._cycle_mode(now)
+        self.render(now)
+
+    # -- position setup -----------------------------------------------------------------------
+
+    def setup(self, position: str, now: float) -> None:
+        """Play from ``position`` (the core's position text: pieces, side to move, pieces in
+        hand) under the game's variant and rules.
+
+        The lights then guide the person to arrange the board (``on``: put a piece here,
+        ``fast``: take this one away) and play starts once it matches; if the Pi is to move it
+        then thinks. Raises :class:`InputError` naming the problem (text that is no position, a
+        finished position); the game is then unchanged.
+        """
+        board = parse_position(self.board, position)
+        sensed = None
+        if self._board_setup is not None:
+            self._board_setup = None
+            sensed = mask_of(self.device.sensors())
+        self._cancel_search()
+        self._handle(self.referee.set_up(board, now, sensed), now)
+        self.render(now)
+
+    def _quick_hints(self, now: float) -> bool:
+        """Whether this hint press is the last of :data:`ENTER_PRESSES` quick ones."""
+        self._hint_presses = [t for t in self._hint_presses if now - t < ENTER_WINDOW]
+        self._hint_presses.append(now)
+        return len(self._hint_presses) >= ENTER_PRESSES
+
+    def _start_board_setup(self, now: float) -> None:
+        self._hint_presses.clear()
+        self._cancel_search()
+        self._overlay = {}
+        self._board_setup = BoardSetup(self.board, mask_of(self.device.sensors()))
+        self.state.last_event = (
+            "setting up on the board: put White's pieces (lit), mode for Black's (blinking), "
+            "new to play with the selected side to move, takeback to cancel"
+        )
+        logger.info("board setup started")
+
+    def _setup_button(self, name: ButtonName, now: float) -> None:
+        setup = self._board_setup
+        assert setup is not None
+        sensed = mask_of(self.device.sensors())
+        if name is ButtonName.MODE:
+            setup.toggle()
+            self.state.last_event = f"setting up: {setup.selected_name}'s pieces"
+        elif name is ButtonName.TAKEBACK:
+            self._board_setup = None
+            if self.board.outcome() is None:
+                self._handle(self.referee.set_up(self.board, now, sensed), now)
+            else:
+                self._handle(self.referee.update(sensed, now), now)
+            self.state.last_event = "setup cancelled: back to the game"
+        elif name is ButtonName.NEW:
+            setup.update(sensed)
+            try:
+                board = parse_position(self.board, setup.position())
+            except InputError as exc:
+                setup.refused_until = now + REFUSED_DISPLAY_TIME
+                counts = setup.counts()
+                self.state.last_event = (
+                    f"setup refused ({counts['white']} white, {counts['black']} black, "
+                    f"{setup.selected_name} to move): {exc}"
+                )
+                logger.warning("%s", self.state.last_event)
+                return
+            self._board_setup = None
+            self._handle(self.referee.set_up(board, now, sensed), now)
+
+    # -- the remote player ------------------------------------------------------------------
+
+    def remote_move(self, move: str, now: float) -> None:
+        """The remote player's turn (notation, ``"d6xg7"``): shown on the board in the light
+        language exactly like the Pi's, and committed when the person carries it out.
+
+        Raises :class:`InputError` for text that is no move or an illegal one, and
+        :class:`NotNowError` (an InputError) in another mode, after the game, out of turn or
+        while another remote turn waits to be carried out. The same turn sent again while it
+        waits is taken once.
+        """
+        parsed = check_remote_move(
+            move,
+            mode=self.mode,
+            board=self.board,
+            remote=self.remote_color,
+            waiting=self.referee.expected,
+            setting_up=self._board_setup is not None,
+        )
+        if parsed is None:
+            return
+        events = self.referee.expect(parsed, now)
+        self.state.last_event = f"remote plays {parsed}"
+        logger.info("the remote player plays %s", parsed)
+        self._handle(events, now)
+        self.render(now)
+
+    def on_remote_link(
+        self, up: bool, now: float, *, player: str = "page", note: str | None = None
+    ) -> None:
+        """The remote player connected (``up``) or went away; ``player`` says what it plays on:
+        ``"page"`` (a page in mode remote) or ``"board"`` (a linked board); ``note`` replaces the
+        event line (the link's word on the two games, "the games part at turn 12 ...").
+
+        Once a board has reported, the remote player is that board: pages (the person's own
+        phone) no longer count. Nothing is lost while it is away: a remote turn already shown
+        stays shown, the person may play their own turn, and the game goes on when it is back.
+        """
+        if player == "page" and self.remote_player == "board":
+            return
+        changed = up != self.remote_up or player != self.remote_player
+        self.remote_up = up
+        self.remote_player = player
+        if note is not None:
+            self.state.last_event = note
+            logger.warning("%s", note)
+        elif changed and self.mode == "remote":
+            self.state.last_event = (
+                f"remote player connected ({player})" if up else "waiting for the remote player"
+            )
+            logger.warning("%s", self.state.last_event)
         self.render(now)
 
     def on_search_done(self, job: SearchJob, move: Move | None, now: float) -> None:
@@ -395,6 +598,9 @@ class Controller:
         deadlines = [d for d in (self.referee.next_deadline(),) if d is not None]
         if self._overlay:
             deadlines.append(self._overlay_until)
+        setup = self._board_setup
+        if setup is not None and setup.refused_until > self._rendered_at:
+            deadlines.append(setup.refused_until)
         return min(deadlines) if deadlines else None
 
     def close(self) -> None:
@@ -410,7 +616,9 @@ class Controller:
 
     def _on_event(self, event: Event, now: float) -> None:
         if isinstance(event, TurnAccepted):
-            who = "Pi" if event.by_pi else COLOR_NAMES[event.color]
+            who = COLOR_NAMES[event.color]
+            if event.by_pi:
+                who = "remote" if self.mode == "remote" else "Pi"
             self.state.last_event = f"{who} played {event.move}"
             self.state.history.append(str(event.move))
             # The journal says a turn was played only once it is saved, so that it never claims
@@ -418,7 +626,22 @@ class Controller:
             saved = self._save()
             logger.info("%s played %s%s", who, event.move, "" if saved else " (not saved)")
         elif isinstance(event, PiToMove):
-            self._start_search("move", now)
+            if self.mode == "vs-ai":
+                self._start_search("move", now)
+        elif isinstance(event, SetUp):
+            self._cancel_search()
+            self._finished_saved = False
+            self.state.history.clear()
+            self.state.last_event = (
+                "set up a position: put a piece where a light is on, "
+                "take away the pieces blinking fast"
+            )
+            logger.info("set up %s", event.position)
+            self._save()
+        elif isinstance(event, SetUpDone):
+            side = COLOR_NAMES[self.board.turn]
+            self.state.last_event = f"position set up: {side} to move"
+            logger.info("%s", self.state.last_event)
         elif isinstance(event, SearchCancelled):
             self._cancel_search()
         elif isinstance(event, TakenBack):
@@ -426,7 +649,7 @@ class Controller:
             self.state.last_event = "took back " + " ".join(str(m) for m in event.moves)
             logger.info("%s", self.state.last_event)
             self._save()
-            if self.referee.pi_to_move and self.board.outcome() is None:
+            if self.pi_color is not None and self.referee.pi_to_move:
                 self._start_search("move", now)
         elif isinstance(event, NewGame):
             self._cancel_search()
@@ -436,7 +659,7 @@ class Controller:
             logger.info("new game")
             if self.store is not None:
                 self.store.clear()
-            if self.referee.pi_to_move:
+            if self.pi_color is not None and self.referee.pi_to_move:
                 self._start_search("move", now)
         elif isinstance(event, GameOver):
             self._cancel_search()
@@ -489,12 +712,14 @@ class Controller:
     # -- the mode button --------------------------------------------------------------------
 
     def _cycle_mode(self, now: float) -> None:
-        """vs-ai level 1 .. MAX_LEVEL, then referee mode, then level 1 again.
+        """vs-ai level 1 .. MAX_LEVEL, then referee mode, then remote, then level 1 again.
 
         A level change applies to the Pi's next turn; a change of mode to the next game.
         """
         mode, level = self._pending_mode or (self.mode, self.level)
         if mode == "referee":
+            mode = "remote"
+        elif mode == "remote":
             mode, level = "vs-ai", 1
         elif level >= MAX_LEVEL:
             mode = "referee"
@@ -507,10 +732,12 @@ class Controller:
             self._pending_mode = (mode, level)
         logger.info("mode button: %s level %d", mode, level)
         self.state.last_event = (
-            "referee mode from the next game" if mode == "referee" else f"level {level}"
+            f"{mode} mode from the next game" if mode != "vs-ai" else f"level {level}"
         )
         if mode == "referee":
-            self._overlay = {p: Signal.SLOW for p in range(16, 24)}
+            self._overlay = {p: Signal.SLOW for p in range(16, 24)}  # the inner square
+        elif mode == "remote":
+            self._overlay = {p: Signal.SLOW for p in range(8)}  # the outer square
         else:
             self._overlay = {p: Signal.ON for p in range(level)}
         self._overlay_until = now + MODE_DISPLAY_TIME
@@ -543,15 +770,32 @@ class Controller:
 
     def lights(self, now: float) -> dict[str, Signal]:
         """What every point LED should show now."""
-        lights: Mapping[int, Signal] = compute_lights(self.referee, now)
+        if self._board_setup is not None:
+            lights: Mapping[int, Signal] = self._board_setup.lights()
+            return {POINT_NAMES[p]: signal for p, signal in lights.items()}
+        lights = compute_lights(self.referee, now)
         if self._overlay and now < self._overlay_until:
             lights = {p: self._overlay.get(p, Signal.OFF) for p in range(len(POINT_NAMES))}
         return {POINT_NAMES[p]: signal for p, signal in lights.items()}
 
-    def status(self) -> dict[StatusLight, Signal]:
-        """What every status LED should show now: the error LED blinks slowly while the Pi plays
-        with its own engine because the configured one failed."""
-        lights = status_lights(self.referee, thinking=self.state.thinking)
+    def status(self, now: float | None = None) -> dict[StatusLight, Signal]:
+        """What every status LED should show at ``now`` (default: the last render).
+
+        The error LED blinks slowly while the Pi plays with its own engine because the
+        configured one failed. Against a remote player the thinking LED stands for the remote
+        side: ``on`` while it is to move, ``slow`` while it is not connected ("waiting").
+        While a position is set up on the board, see :meth:`BoardSetup.status`.
+        """
+        if now is None:
+            now = self._rendered_at
+        if self._board_setup is not None:
+            return self._board_setup.status(now)
+        thinking = self.state.thinking
+        if self.mode == "remote":
+            thinking = self.referee.pi_to_move
+        lights = status_lights(self.referee, thinking=thinking)
+        if self.mode == "remote" and not self.remote_up:
+            lights[StatusLight.THINKING] = Signal.SLOW
         if self.state.engine_warning is not None and lights[StatusLight.ERROR] is Signal.OFF:
             lights[StatusLight.ERROR] = Signal.SLOW
         return lights
@@ -559,7 +803,7 @@ class Controller:
     def render(self, now: float) -> None:
         """Send the lights to the device where they changed, and tell the subscribers."""
         self._rendered_at = now
-        lights, status = self.lights(now), self.status()
+        lights, status = self.lights(now), self.status(now)
         if self._shown.show(lights, now):
             self.device.show(lights)
         for light, signal in status.items():
@@ -572,7 +816,7 @@ class Controller:
 
     def snapshot(self, now: float) -> Snapshot:
         """What a display shows at ``now``: the game, every light, whose turn, the last event."""
-        return self._snapshot(now, self.lights(now), self.status())
+        return self._snapshot(now, self.lights(now), self.status(now))
 
     def _snapshot(
         self, now: float, lights: dict[str, Signal], status: dict[StatusLight, Signal]
@@ -602,6 +846,10 @@ class Controller:
             human=self.human,
             level=self.level,
             pi_color=None if pi is None else COLOR_NAMES[pi],
+            remote_color=None if self.remote_color is None else COLOR_NAMES[self.remote_color],
+            link=self.link,
+            remote_player=self.remote_player if self.mode == "remote" else None,
+            board_setup=None if self._board_setup is None else self._board_setup.selected_name,
             thinking=self.state.thinking,
             event=self.state.last_event,
             outcome=None

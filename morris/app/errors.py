@@ -45,3 +45,8 @@ class DeviceFailed(ServiceError, RuntimeError):
 class InputError(ServiceError, ValueError):
     """Input a front end cannot carry out (a line typed into the terminal simulator, a point or
     a move sent by the web page); the message says why."""
+
+
+class NotNowError(InputError):
+    """A well-formed command the game cannot take now: a remote turn out of turn, in another mode
+    or after the game; the message says why (the web companion answers 409)."""

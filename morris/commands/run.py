@@ -20,8 +20,14 @@ logger = logging.getLogger(__name__)
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     """The flags that override the ``[game]`` keys (shared by ``run`` and ``sim``)."""
-    parser.add_argument("--mode", choices=("vs-ai", "referee"), help="play the Pi, or referee")
-    parser.add_argument("--human", choices=("white", "black"), help="your colour against the Pi")
+    parser.add_argument(
+        "--mode",
+        choices=("vs-ai", "referee", "remote"),
+        help="play the Pi, referee two players, or play a remote player (the web companion)",
+    )
+    parser.add_argument(
+        "--human", choices=("white", "black"), help="your colour against the Pi or remote player"
+    )
     parser.add_argument("--level", type=int, help=f"the Pi's level, 1 (beginner) to {MAX_LEVEL}")
     parser.add_argument("--variant", choices=VARIANT_NAMES, help=f"the game: {describe_variants()}")
     flying = parser.add_mutually_exclusive_group()
@@ -57,12 +63,26 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
         help="where the web companion listens (implies --web; default 127.0.0.1:8700, this "
         "machine only; 0.0.0.0:8700 for the home network, with token links)",
     )
+    parser.add_argument(
+        "--link",
+        metavar="URL",
+        help="board to board (with --mode remote): link to the other board's companion, "
+        "http://HOST:PORT; each board's turns become the other's remote turns",
+    )
+    parser.add_argument(
+        "--link-token", metavar="TOKEN", help="the other board's control token (beyond loopback)"
+    )
 
 
 def web_overrides(args: argparse.Namespace) -> dict[str, object]:
     """The :meth:`Config.with_overrides` arguments of :func:`add_web_options`' flags."""
     enabled = True if args.web or args.listen else None
-    return {"web_enabled": enabled, "web_listen": args.listen}
+    return {
+        "web_enabled": enabled,
+        "web_listen": args.listen,
+        "web_link": args.link,
+        "web_link_token": args.link_token,
+    }
 
 
 def serve_daemon(daemon: Daemon, config: Config, *, state_dir: Path | None) -> int:
@@ -71,22 +91,30 @@ def serve_daemon(daemon: Daemon, config: Config, *, state_dir: Path | None) -> i
     The companion is imported only then; a listener it cannot open ends the command with code
     2 before the daemon starts.
     """
-    if not config.web.enabled:
+    if not config.web.enabled and not config.web.link:
         return daemon.run()
     from morris.web.host import DaemonHost
+    from morris.web.link import start_link
     from morris.web.security import TokenError
     from morris.web.server import ListenError, start_companion
 
-    try:
-        server = start_companion(DaemonHost(daemon), config.web.listen, state_dir=state_dir)
-    except (ListenError, TokenError) as exc:
-        daemon.board.close()
-        print(f"morris: {exc}", file=sys.stderr)
-        return 2
+    host = DaemonHost(daemon)
+    server = None
+    if config.web.enabled:
+        try:
+            server = start_companion(host, config.web.listen, state_dir=state_dir)
+        except (ListenError, TokenError) as exc:
+            daemon.board.close()
+            print(f"morris: {exc}", file=sys.stderr)
+            return 2
+    link = start_link(host, config)
     try:
         return daemon.run()
     finally:
-        server.stop()
+        if link is not None:
+            link.close()
+        if server is not None:
+            server.stop()
 
 
 def game_overrides(args: argparse.Namespace) -> dict[str, object]:

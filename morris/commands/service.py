@@ -138,6 +138,18 @@ def _web_listen(args: argparse.Namespace, config_dir: Path) -> str | None:
     return None
 
 
+def _web_link(args: argparse.Namespace, config_dir: Path) -> str | None:
+    """The other board the configuration links this one to (``[web] link``), or ``None``."""
+    from morris.app.config import load_config
+
+    path = config_dir / "config.toml"
+    if args.root is not None:
+        path = args.root / path.relative_to(path.anchor)
+    if not path.is_file():
+        return None
+    return load_config(path).web.link or None
+
+
 def run_install(args: argparse.Namespace) -> int:
     """``morris install-service``."""
     from morris.app.errors import ConfigError, InstallError
@@ -149,6 +161,7 @@ def run_install(args: argparse.Namespace) -> int:
     config_dir = args.config_dir.absolute()
     try:
         web_listen = _web_listen(args, config_dir)
+        web_link = _web_link(args, config_dir)
     except ConfigError as exc:
         print(f"morris install-service: {exc}", file=sys.stderr)
         return 1
@@ -159,6 +172,7 @@ def run_install(args: argparse.Namespace) -> int:
         extra_groups=tuple(args.extra_group),
         start=not args.no_start,
         web_listen=web_listen,
+        web_link=web_link,
     )
     host = Host.this_machine()
     if args.root is not None:

@@ -114,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         app.run()
         return 0
     from morris.web.host import TuiHost
+    from morris.web.link import start_link
     from morris.web.security import TokenError
     from morris.web.server import ListenError, start_companion
 
@@ -124,9 +125,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"morris: {exc}", file=sys.stderr)
         return 2
     app.notice = f"web companion on {server.url}"
+    link = start_link(host, config)
     try:
         app.run()
     finally:
+        if link is not None:
+            link.close()
         server.stop()
         host.close()
     return 0

@@ -128,6 +128,9 @@ class InstallOptions:
     #: Where the web companion listens (``HOST:PORT``), or ``None`` when it is off: the unit
     #: then has no network at all.
     web_listen: str | None = None
+    #: The other board a linked board connects to (``[web] link``, ``http://IP:PORT``), or
+    #: ``None``: the unit then lets the service reach that address too.
+    web_link: str | None = None
 
     @property
     def executable(self) -> Path:
@@ -186,8 +189,8 @@ def render_unit(template: str, options: InstallOptions) -> str:
         text = re.sub(
             r"^(DeviceAllow=char-gpiochip rw)$", lambda m: m.group(1) + allow, text, flags=re.M
         )
-    if options.web_listen is not None:
-        text = _open_network(text, options.web_listen)
+    if options.web_listen is not None or options.web_link is not None:
+        text = _open_network(text, options.web_listen, options.web_link)
     header = (
         "# Written by `morris install-service`; local changes belong in `systemctl edit morris`.\n"
     )
@@ -212,35 +215,63 @@ def _checked_listen(listen: str) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def _open_network(text: str, listen: str) -> str:
-    """The unit with the network opened to the web companion's listener only.
+def _link_address(link: str) -> str:
+    """The IP address of the linked board ``http://IP:PORT``: the unit allows addresses, never
+    names (resolving one would need the whole network)."""
+    from urllib.parse import urlsplit
+
+    host = urlsplit(link).hostname or ""
+    if host == "localhost":
+        return "localhost"
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        raise InstallError(
+            f"[web] link {link!r}: the service reaches the other board by its IP address only "
+            "(write it as http://IP:PORT, e.g. http://10.8.0.2:8700)"
+        ) from None
+
+
+def _open_network(text: str, listen: str | None, link: str | None = None) -> str:
+    """The unit with the network opened to the web companion's listener only (and to the
+    linked board's address, ``link``).
 
     The private network namespace goes (its loopback is not the host's); the address families
     are the Internet ones (and AF_UNIX); IP traffic is allowed from loopback, or for a listener
-    beyond it from the home network's ranges (:data:`HOME_NETWORKS`), and the service may bind
-    only the companion's port.
+    beyond it from the home network's ranges (:data:`HOME_NETWORKS`), and to the linked board;
+    the service may bind only the companion's port (none without a listener).
     """
     from morris.app.config import parse_listen
 
-    host, port = parse_listen(listen)
-    try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:  # a host name: it may be any address
-        loopback = False
-    allowed = "localhost" if loopback else HOME_NETWORKS
+    allowed = ["localhost"]
+    bind = ""
+    if listen is not None:
+        host, port = parse_listen(listen)
+        try:
+            loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+        except ValueError:  # a host name: it may be any address
+            loopback = False
+        allowed = ["localhost"] if loopback else HOME_NETWORKS.split()
+        bind = f"SocketBindAllow=tcp:{port}\n"
+    if link is not None:
+        address = _link_address(link)
+        if address not in allowed:
+            allowed.append(address)
     families = "AF_UNIX AF_INET AF_INET6"
     replacements = {
         "PrivateNetwork": "no",
         "RestrictAddressFamilies": families,
-        "IPAddressDeny": f"any\nIPAddressAllow={allowed}\n"
-        f"SocketBindAllow=tcp:{port}\nSocketBindDeny=any",
+        "IPAddressDeny": f"any\nIPAddressAllow={' '.join(allowed)}\n{bind}SocketBindDeny=any",
     }
     for key, value in replacements.items():
         text, count = re.subn(rf"^{key}=.*$", f"{key}={value}", text, flags=re.M)
         if count != 1:
             raise InstallError(f"the unit template has {count} {key}= lines, expected one")
+    what = f"the web companion listens on {listen}" if listen is not None else ""
+    if link is not None:
+        what += (" and " if what else "") + f"the board is linked to {link}"
     note = (
-        f"# The web companion listens on {listen}: the network is open to it alone "
+        f"# {what[0].upper() + what[1:]}: the network is open to that alone "
         "(morris install-service --listen, or [web] in the configuration).\n"
     )
     return text.replace("\n[Install]", f"\n{note}[Install]", 1)

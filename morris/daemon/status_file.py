@@ -68,7 +68,7 @@ class ServiceStatus:
     updated: datetime
     """When this snapshot was taken (timezone-aware)."""
     mode: str
-    """The game mode of the configuration: ``"vs-ai"`` (a person plays the Pi) or ``"referee"``."""
+    """The game mode: ``"vs-ai"`` (a person plays the Pi), ``"referee"`` or ``"remote"``."""
     backend: str
     """The device backend from the configuration: ``"gpio"``, ``"serial"`` or ``"sim"``."""
     link: str

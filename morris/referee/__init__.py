@@ -44,6 +44,8 @@ from morris.referee.events import (
     PiToMove,
     Resolved,
     SearchCancelled,
+    SetUp,
+    SetUpDone,
     TakenBack,
     TurnAccepted,
 )
@@ -64,6 +66,8 @@ __all__ = [
     "RefereeError",
     "Resolved",
     "SearchCancelled",
+    "SetUp",
+    "SetUpDone",
     "TakenBack",
     "TurnAccepted",
     "compute_lights",

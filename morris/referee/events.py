@@ -20,6 +20,8 @@ __all__ = [
     "PiToMove",
     "Resolved",
     "SearchCancelled",
+    "SetUp",
+    "SetUpDone",
     "TakenBack",
     "TurnAccepted",
 ]
@@ -71,6 +73,19 @@ class TakenBack(Event):
 @dataclass(frozen=True)
 class NewGame(Event):
     """A new game started from the empty board."""
+
+
+@dataclass(frozen=True)
+class SetUp(Event):
+    """A set-up position replaced the game: the lights guide the board to it (``position``, the
+    core's position text) and play starts once the board matches (:class:`SetUpDone`)."""
+
+    position: str
+
+
+@dataclass(frozen=True)
+class SetUpDone(Event):
+    """The board matches the set-up position: play starts from it."""
 
 
 @dataclass(frozen=True)

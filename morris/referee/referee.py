@@ -32,6 +32,8 @@ from morris.referee.events import (
     PiToMove,
     Resolved,
     SearchCancelled,
+    SetUp,
+    SetUpDone,
     TakenBack,
     TurnAccepted,
 )
@@ -108,6 +110,10 @@ class Referee:
         self._hint: Move | None = None
         self._hint_until = now
         self._link_up = True
+        self._setting_up = False  # guiding the board to a set-up position (see set_up)
+        #: Whether turns may be taken back (by the button or on the board); a game against a
+        #: remote player has none, so that the two boards never differ.
+        self.takebacks = True
         self._reading = Reading(Kind.SAME)
         self._evaluate([])
 
@@ -260,6 +266,46 @@ class Referee:
         events += self._advance(now)
         return events
 
+    def set_up(self, board: Board, now: float, sensed: int | None = None) -> list[Event]:
+        """Play from ``board`` (a position set up by a person) instead of the game.
+
+        ``sensed`` is the board's raw snapshot now when the referee has not been told it (the
+        caller stopped feeding it while the person arranged pieces); ``None`` keeps what it
+        knows. Returns :class:`SetUp`; the lights then guide the board to the position exactly
+        as after a restart (missing ``on``, unexpected ``fast``), an emptied board meanwhile
+        waits instead of starting a new game, and once the board matches come
+        :class:`SetUpDone` and, if the Pi is to move, :class:`PiToMove`. Raises
+        :class:`RefereeError` for a finished position.
+        """
+        outcome = board.outcome()
+        if outcome is not None:
+            raise RefereeError(
+                f"set_up: the game is already over ({outcome.result()}) in {board.position()}"
+            )
+        events = self._advance(now)
+        if self.pi_to_move:
+            events.append(SearchCancelled())
+        if sensed is not None:
+            sensed &= ALL_POINTS
+            for p in points_of(sensed ^ self._raw):
+                self._changed_at[p] = self._now
+            self._raw = self._settled = sensed
+            self._settled_at = self._now
+        self.board = board
+        self._expected = None
+        self._announced = None
+        self._hint = None
+        if self._flagged:
+            self._flagged = False
+            events.append(Resolved())
+        self._guiding = self._setting_up = True
+        self._guide_since = self._now
+        events.append(SetUp(board.position()))
+        logger.info("set up %s", board.position())
+        self._evaluate(events)
+        events += self._advance(now)
+        return events
+
     def hint(self, move: Move, now: float, duration: float = 4.0) -> list[Event]:
         """Show ``move`` (for the side to move) for ``duration`` or until the board changes."""
         events = self._advance(now)
@@ -356,6 +402,8 @@ class Referee:
             # A board found empty when the guidance began (a game resumed after a restart) waits
             # to be set up; only a board emptied since then starts a new game.
             emptied = sensed == 0 and self._settled_at > self._guide_since
+            # While a set-up position is arranged, the board is often cleared first.
+            emptied = emptied and not self._setting_up
             return Reading(Kind.CLEAR if emptied else Kind.GUIDE)
         if self.pi_to_move:
             if self._expected is not None:
@@ -405,6 +453,11 @@ class Referee:
         """Read the settled board again after it or the game changed; set the reading's timer."""
         if self._guiding and (self._settled == self.board.occupied or self.is_game_over):
             self._guiding = False
+            if self._setting_up:
+                self._setting_up = False
+                events.append(SetUpDone())
+                if self.pi_to_move:
+                    events.append(PiToMove())
         reading = self._read()
         kind = reading.kind
         if self._flagged:
@@ -523,6 +576,8 @@ class Referee:
     def _takeback_count(self) -> int:
         """How many turns a takeback undoes: the person's last turn and the Pi's reply to it."""
         stack = self.board.move_stack
+        if not self.takebacks:
+            return 0
         if self.pi_color is None:
             return 1 if stack else 0
         if self.board.turn == self.pi_color:  # the person's turn was the last one
@@ -533,6 +588,7 @@ class Referee:
         was_pi_to_move = self.pi_to_move
         undone = [self.board.pop() for _ in range(count)]
         undone.reverse()
+        self._setting_up = False
         self._expected = None
         self._announced = None
         if was_pi_to_move:
@@ -551,6 +607,7 @@ class Referee:
             self.board.reset()
         else:
             self.board = board
+        self._setting_up = False
         self._expected = None
         self._announced = None
         events.append(NewGame())

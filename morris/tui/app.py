@@ -292,6 +292,8 @@ class SimulatorApp(App[None]):
         if self._pending:
             self._say("wait a moment: the last move is still being made", error=True)
             return False
+        if "/" in text:  # a position text (rings with '/' between): set it up
+            return self._set_up(text)
         try:
             actions = parse_actions(text, self._present(), self.sim.now)
         except InputError as exc:
@@ -300,6 +302,17 @@ class SimulatorApp(App[None]):
         self._pending = actions
         self.advance(0.0)
         self._say(f"done: {text.strip()}", error=False)
+        return True
+
+    def _set_up(self, position: str) -> bool:
+        """A typed position text: play from it; the lights guide the board to it."""
+        try:
+            self.sim.setup(position)
+        except InputError as exc:
+            self._say(str(exc), error=True)
+            return False
+        self.refresh_view()
+        self._say("set up: put a piece where a light is on, take away those blinking", error=False)
         return True
 
     def press(self, button: str) -> None:
@@ -468,6 +481,8 @@ class SimulatorApp(App[None]):
         flying = "flying" if snap.flying else "no flying"
         if snap.mode == "referee":
             who = "referee: two players"
+        elif snap.mode == "remote":
+            who = f"you ({snap.human}) vs a remote player ({snap.link})"
         else:
             who = f"you ({snap.human}) vs the Pi, level {snap.level}"
         return f"{who} · {snap.variant}, {flying}"
@@ -480,6 +495,12 @@ class SimulatorApp(App[None]):
                 return f"draw ({snap.termination})"
             return f"{snap.winner} wins ({snap.termination})"
         side = snap.turn
+        if snap.board_setup is not None:
+            return f"setting up: {snap.board_setup}'s pieces"
+        if snap.remote_color is not None:
+            if side != snap.remote_color:
+                return f"your move ({side})"
+            return f"the remote player ({side})" + (": waiting" if snap.link != "up" else "")
         if snap.pi_color is None:
             return f"{side} to move"
         if side != snap.pi_color:
@@ -494,11 +515,12 @@ class SimulatorApp(App[None]):
         over = snap.termination is not None
         text = Text()
         text.append("Mode   ", Style(bold=True))
-        text.append(
-            "referee: two players\n"
-            if snap.mode == "referee"
-            else f"you {snap.human} · Pi level {snap.level}\n"
-        )
+        if snap.mode == "referee":
+            text.append("referee: two players\n")
+        elif snap.mode == "remote":
+            text.append(f"you {snap.human} · remote player ({snap.link})\n")
+        else:
+            text.append(f"you {snap.human} · Pi level {snap.level}\n")
         if over:
             text.append("Over   ", Style(bold=True))
             text.append(self.turn_text() + "\n", Style(color="#ffd75f", bold=True))
@@ -525,7 +547,10 @@ class SimulatorApp(App[None]):
         return text
 
     def _player(self, colour: str) -> str:
-        pi = self.snapshot.pi_color
+        snap = self.snapshot
+        if snap.remote_color is not None:
+            return "(far)" if colour == snap.remote_color else "(you)"
+        pi = snap.pi_color
         if pi is None:
             return ""
         return "(Pi)" if colour == pi else "(you)"

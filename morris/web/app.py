@@ -18,6 +18,8 @@ Routes (docs/WEB.md has them with examples):
 ``GET /api/render.png?position=...``      the same picture as PNG (and ``width``)
 ``GET /api/games/{id}/review``            a saved game's review (:mod:`morris.web.review`)
 ``GET /review``                           the review page
+``POST /api/setup``, ``/api/remote/move``  position setup and the remote player's turn
+``GET /api/remote/legal``                 (:mod:`morris.web.remote`)
 ========================================  =================================================
 
 Every route reaches the controller only through the :class:`~morris.web.host.Host`. Bad input
@@ -47,6 +49,8 @@ from morris.web.events import Hub
 from morris.web.games import GameList
 from morris.web.host import Host, HostError, NoHands
 from morris.web.picture import render_svg, scene_of_query
+from morris.web.remote import Presence
+from morris.web.remote import routes as remote_routes
 from morris.web.review import ReviewRoutes
 from morris.web.security import COOKIE, Policy, SecurityMiddleware
 from morris.web.state import state_json
@@ -59,6 +63,8 @@ T = TypeVar("T")
 STATIC_FILES = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
+    "setup.js": "text/javascript; charset=utf-8",
+    "remote.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
     "review.html": "text/html; charset=utf-8",
     "review.js": "text/javascript; charset=utf-8",
@@ -99,6 +105,7 @@ class Companion:
         self.host = host
         self.policy = policy or Policy()
         self.hub = Hub(host)
+        self.presence = Presence(host)
         self.games = GameList(host.store.games_dir if host.store is not None else None)
         self._static = {name: static_text(name) for name in STATIC_FILES}
         self.reviews = ReviewRoutes(self.games)
@@ -114,6 +121,7 @@ class Companion:
             Route("/api/games", self.game_list, methods=["GET"]),
             Route("/api/games/{game_id}", self.game_text, methods=["GET"]),
             Route("/api/render.svg", self.render, methods=["GET"]),
+            *remote_routes(self),
         ]
         self.app = Starlette(
             routes=routes,
@@ -217,12 +225,13 @@ class Companion:
 
     async def events(self, request: Request) -> Response:
         """``GET /api/events``: a ``state`` event now and after every change."""
-        return await self.hub.stream(
+        stream = await self.hub.stream(
             request,
             sim=self.host.has_hands,
             access=self.access(request),
             flip=request.query_params.get("flip") in ("1", "true"),
         )
+        return await self.presence.track(request, stream)
 
     async def press(self, request: Request) -> Response:
         """``POST /api/press/{new|takeback|hint|mode}``: the board's button."""

@@ -153,3 +153,12 @@ def test_a_good_profile_passes_check(tmp_path: Path, capsys: pytest.CaptureFixtu
     path = tmp_path / "morris.toml"
     path.write_text('[hardware]\nprofile = "matrix"\n')
     assert main(["config", "check", str(path)]) == 0
+
+
+def test_a_link_needs_mode_remote_and_an_address() -> None:
+    config = parse_config('[game]\nmode = "remote"\n[web]\nlink = "http://192.168.1.30:8700"\n')
+    assert config.web.link == "http://192.168.1.30:8700"
+    with pytest.raises(ConfigError, match="use --mode remote"):
+        parse_config('[web]\nlink = "http://192.168.1.30:8700"\n')
+    with pytest.raises(ConfigError, match=r"web\.link"):
+        parse_config('[game]\nmode = "remote"\n[web]\nlink = "192.168.1.30"\n')

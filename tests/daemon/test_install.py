@@ -277,3 +277,35 @@ def test_install_listen_flag_and_a_bad_one(
         morris_service.parse_args(["install-service", "--listen", "port 80"])
     assert exit_info.value.code == 2
     assert "listen address 'port 80'" in capsys.readouterr().err
+
+
+def test_a_linked_board_may_reach_the_other_boards_address_and_nothing_else() -> None:
+    options = InstallOptions(venv=Path("/v"), web_link="http://10.8.0.2:8700")
+    unit = render_unit(TEMPLATE, options)
+    assert unit_lines(unit, "PrivateNetwork") == ["no"]
+    assert unit_lines(unit, "IPAddressAllow") == ["localhost 10.8.0.2"]
+    assert unit_lines(unit, "SocketBindAllow") == [] and unit_lines(unit, "SocketBindDeny") == [
+        "any"
+    ]
+    both = render_unit(
+        TEMPLATE,
+        InstallOptions(
+            venv=Path("/v"), web_listen="127.0.0.1:8700", web_link="http://10.8.0.2:8700"
+        ),
+    )
+    assert unit_lines(both, "IPAddressAllow") == ["localhost 10.8.0.2"]
+    assert unit_lines(both, "SocketBindAllow") == ["tcp:8700"]
+    with pytest.raises(InstallError, match="by its IP address only"):
+        render_unit(TEMPLATE, InstallOptions(venv=Path("/v"), web_link="http://far.example:8700"))
+
+
+def test_install_reads_the_link_of_the_configuration(
+    morris_service: argparse.ArgumentParser, tmp_path: Path
+) -> None:
+    config = tmp_path / "etc/morris/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[game]\nmode = "remote"\n[web]\nlink = "http://10.8.0.2:8700"\n')
+    args = morris_service.parse_args(["install-service", "--root", str(tmp_path)])
+    assert args.run(args) == 0
+    unit = (tmp_path / "etc/systemd/system/morris.service").read_text()
+    assert unit_lines(unit, "IPAddressAllow") == ["localhost 10.8.0.2"]

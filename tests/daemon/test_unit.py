@@ -39,14 +39,19 @@ def analyze(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def install_unit(tmp_path: Path, web_listen: str | None = None) -> Path:
+def install_unit(
+    tmp_path: Path, web_listen: str | None = None, web_link: str | None = None
+) -> Path:
     """The unit as install-service writes it, for a venv that exists (verify checks ExecStart)."""
     morris = tmp_path / "venv" / "bin" / "morris"
     morris.parent.mkdir(parents=True, exist_ok=True)
     morris.write_text("#!/bin/sh\nexit 0\n")
     morris.chmod(0o755)
     options = InstallOptions(
-        venv=tmp_path / "venv", config_dir=tmp_path / "etc", web_listen=web_listen
+        venv=tmp_path / "venv",
+        config_dir=tmp_path / "etc",
+        web_listen=web_listen,
+        web_link=web_link,
     )
     unit = tmp_path / "unit" / "morris.service"
     unit.parent.mkdir(exist_ok=True)
@@ -95,11 +100,14 @@ def test_exposure_is_within_bound(installed_unit: Path, which: str) -> None:
     assert exposure(unit) <= MAX_EXPOSURE
 
 
-@pytest.mark.parametrize("listen", ["127.0.0.1:8700", "0.0.0.0:8700"])
+@pytest.mark.parametrize(
+    ("listen", "link"),
+    [("127.0.0.1:8700", None), ("0.0.0.0:8700", None), ("127.0.0.1:8700", "http://10.8.0.2:8700")],
+)
 def test_with_the_web_companion_on_the_unit_verifies_and_stays_within_bound(
-    tmp_path: Path, listen: str
+    tmp_path: Path, listen: str, link: str | None
 ) -> None:
-    unit = install_unit(tmp_path, web_listen=listen)
+    unit = install_unit(tmp_path, web_listen=listen, web_link=link)
     assert verify_complaints(unit) == []
     assert exposure(unit) <= MAX_EXPOSURE
 

@@ -487,3 +487,17 @@ def test_morris_sim_keeps_the_game_by_default_and_passes_the_flags_it_was_given(
     assert app.insist == {"level"}
     assert sim_command.run(_parse("--no-save")) == 0
     assert started.pop().state_dir is None
+
+
+def test_a_typed_position_is_set_up_and_a_bad_one_is_refused() -> None:
+    async def test(app: SimulatorApp, pilot: Pilot[None]) -> None:
+        await type_line(pilot, "WWW..BB./......../........ x 2 3 0 20 -")
+        assert "side to move" in message(app)
+        assert app.sim.board.position() == Board().position()
+        app.query_one("#input", Input).value = ""
+        await type_line(pilot, "WWW..BB./......../........ b 2 3 0 20 -")
+        assert "set up" in message(app)
+        app.advance(2.0)
+        assert lit_points(app) == dict.fromkeys(["a7", "d7", "g7", "d1", "a1"], "on")
+
+    run_app(test, mode="referee")

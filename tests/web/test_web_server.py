@@ -101,7 +101,8 @@ def test_the_state_and_a_press_through_the_daemons_loop(running: Running) -> Non
         state = client.get("/api/state").json()
         assert state["mode"] == "referee" and state["sim"] is True
         pressed = client.post("/api/press/mode").json()
-        assert pressed["event"] == "level 1"  # referee -> vs-ai level 1 from the next game
+        # The mode button's cycle: referee -> remote (from the next game) -> vs-ai level 1.
+        assert pressed["event"] == "remote mode from the next game"
         assert client.post("/api/sim/lift/d6").status_code == 400
 
 

@@ -72,6 +72,8 @@ function render(s) {
     white = !white;
   }
   $("variant").textContent = `${s.variant}${s.flying ? ", flying" : ""} · ${s.position}`;
+  // The setup view and the remote player's taps (setup.js, remote.js) follow every state.
+  document.dispatchEvent(new CustomEvent("morris:state", { detail: s }));
 }
 
 function setConnected(up) {

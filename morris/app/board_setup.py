@@ -1,0 +1,142 @@
+"""Setting up a position with the board alone: the four buttons and the sensors, no screen.
+
+The board knows no colours, so the person tells them by the order of their hands (docs/REFEREE.md,
+"Setting up a position on the board"):
+
+- pressing ``hint`` three times within :data:`ENTER_WINDOW` seconds starts the setup; the pieces
+  already on the board keep the colours the game gives them;
+- a piece put on an empty point becomes a piece of the selected colour (White's at first); a piece
+  lifted is gone;
+- ``mode`` switches the selected colour between White's and Black's;
+- ``new`` ends the setup: the selected colour moves first, with no pieces in hand (the moving
+  phase); a board that is no game (a side with fewer than three pieces, no move for the side to
+  move) is refused and the setup goes on;
+- ``takeback`` cancels the setup: the lights guide the board back to the game.
+
+While it lasts the point LEDs show each piece's colour (White's steady ``on``, Black's ``slow``)
+and the ``turn`` status LED the selected colour (``on`` White, ``slow`` Black).
+
+:class:`BoardSetup` is the state of one such setup (the controller owns it and feeds it the sensed
+board); :func:`parse_position` reads a position text for any setup, from the board or a page.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from device import Signal, StatusLight
+from morris.app.errors import InputError
+from morris.core import (
+    BLACK,
+    COLOR_NAMES,
+    NUM_POINTS,
+    WHITE,
+    Board,
+    Color,
+    InvalidPositionError,
+    Point,
+    points_of,
+)
+
+logger = logging.getLogger(__name__)
+
+#: Three presses of the hint button within this many seconds start a setup on the board.
+ENTER_WINDOW = 2.0
+#: How many quick hint presses start it.
+ENTER_PRESSES = 3
+#: How long the error LED blinks after a refused end of setup, seconds.
+REFUSED_DISPLAY_TIME = 2.0
+
+
+def parse_position(game: Board, text: object) -> Board:
+    """A new board of ``game``'s variant and rules set up from the position ``text``.
+
+    Raises :class:`InputError` naming the problem: text that is no position of the variant, or a
+    position whose game is already over.
+    """
+    if not isinstance(text, str):
+        raise InputError(f"a position must be text, not {type(text).__name__}")
+    text = text.strip()
+    if not text:
+        raise InputError(
+            "empty position: give a position text such as 'W......./......../........ b 8 9 0 1 -'"
+        )
+    try:
+        board = type(game)(text, **game.settings())  # type: ignore[arg-type]
+    except InvalidPositionError as exc:
+        raise InputError(f"not a position of {game.variant_name}: {exc}") from None
+    outcome = board.outcome()
+    if outcome is not None:
+        raise InputError(
+            f"the position is already over ({outcome.result()}, {outcome.termination.value}): "
+            f"{text!r}"
+        )
+    return board
+
+
+class BoardSetup:
+    """One position being set up by hand: which piece on the board is whose.
+
+    ``occupied`` is the sensed board at the start (a bitmask), ``game`` the game whose colours the
+    pieces already standing keep (a piece standing where the game has none is White's).
+    """
+
+    def __init__(self, game: Board, occupied: int) -> None:
+        self.game = game
+        self.selected: Color = WHITE
+        self._colours: dict[Point, Color] = {}
+        for p in points_of(occupied):
+            colour = game.piece_at(p)
+            self._colours[p] = WHITE if colour is None else colour
+        self.refused_until = float("-inf")
+
+    def update(self, occupied: int) -> None:
+        """The sensed board changed: new pieces take the selected colour, lifted ones are gone."""
+        for p in list(self._colours):
+            if not occupied >> p & 1:
+                del self._colours[p]
+        for p in points_of(occupied):
+            self._colours.setdefault(p, self.selected)
+
+    def toggle(self) -> None:
+        """The mode button: select the other colour."""
+        self.selected = not self.selected
+
+    @property
+    def selected_name(self) -> str:
+        """``"white"`` or ``"black"``."""
+        return COLOR_NAMES[self.selected]
+
+    def position(self) -> str:
+        """The board as a position text: the selected colour to move, nothing in hand."""
+        cells = []
+        for p in range(NUM_POINTS):
+            colour = self._colours.get(p)
+            cells.append("." if colour is None else ("W" if colour == WHITE else "B"))
+            if p in (7, 15):
+                cells.append("/")
+        side = "w" if self.selected == WHITE else "b"
+        return f"{''.join(cells)} {side} 0 0 0 1 -"
+
+    def counts(self) -> dict[str, int]:
+        """Pieces of each colour on the board."""
+        return {
+            COLOR_NAMES[c]: sum(1 for v in self._colours.values() if v == c) for c in (WHITE, BLACK)
+        }
+
+    def lights(self) -> dict[Point, Signal]:
+        """Each piece's colour on its LED: White's ``on``, Black's ``slow``; empty points dark."""
+        lights = dict.fromkeys(range(NUM_POINTS), Signal.OFF)
+        for p, colour in self._colours.items():
+            lights[p] = Signal.ON if colour == WHITE else Signal.SLOW
+        return lights
+
+    def status(self, now: float) -> dict[StatusLight, Signal]:
+        """``turn``: the selected colour (``on`` White, ``slow`` Black); ``error`` blinks fast for
+        a moment after a refused ``new``."""
+        return {
+            StatusLight.TURN: Signal.ON if self.selected == WHITE else Signal.SLOW,
+            StatusLight.THINKING: Signal.OFF,
+            StatusLight.ERROR: Signal.FAST if now < self.refused_until else Signal.OFF,
+            StatusLight.GAME_OVER: Signal.OFF,
+        }
