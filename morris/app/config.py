@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from morris.app.errors import ConfigError
-from morris.app.paths import systemd_state_dir, user_state_dir
+from morris.app.paths import systemd_state_dir, tables_dir, user_state_dir
 from morris.core.rules import STANDARD
 from morris.core.variant import VARIANT_NAMES, describe_variants
 from morris.engine.levels import MAX_LEVEL
@@ -150,6 +150,13 @@ class Config:
         if self.paths.games_dir:
             return Path(self.paths.games_dir).expanduser()
         return self.state_dir(environ) / "games"
+
+    def tables_dir(self, environ: Mapping[str, str] = os.environ) -> Path:
+        """Where the endgame tables are: the ``engine.tables`` key, else the data directory
+        (:func:`morris.app.paths.tables_dir`)."""
+        if self.engine.tables:
+            return Path(self.engine.tables).expanduser()
+        return tables_dir(environ)
 
     def with_overrides(self, **overrides: Any) -> Config:
         """A copy with ``section_key=value`` overrides (``game_level=5``); ``None`` is ignored."""

@@ -102,7 +102,9 @@ def serve_daemon(daemon: Daemon, config: Config, *, state_dir: Path | None) -> i
     server = None
     if config.web.enabled:
         try:
-            server = start_companion(host, config.web.listen, state_dir=state_dir)
+            server = start_companion(
+                host, config.web.listen, state_dir=state_dir, tables_dir=config.tables_dir()
+            )
         except (ListenError, TokenError) as exc:
             daemon.board.close()
             print(f"morris: {exc}", file=sys.stderr)

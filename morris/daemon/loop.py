@@ -38,7 +38,6 @@ from morris.app.jobs import (
     load_tables,
     make_search,
 )
-from morris.app.paths import tables_dir
 from morris.app.store import GameStore
 from morris.core import COLOR_NAMES, Move
 from morris.daemon.notify import Notifier, WatchdogPacer
@@ -365,8 +364,7 @@ class Daemon:
 
         if self._search is None and not self.config.engine.command:
             # Loaded whatever the level: the mode button may raise it later (mapping costs little).
-            directory = self.config.engine.tables
-            tables = Path(directory) if directory else tables_dir()
+            tables = self.config.tables_dir()
             return builtin_runner(
                 self.config, deliver, tables_dir=tables if tables.is_dir() else None
             )
@@ -378,8 +376,7 @@ class Daemon:
         # fallback, and the tables' memory would be spent on every daemon with a command.
         if self.config.engine.command:
             return None
-        directory = self.config.engine.tables
-        return load_tables(Path(directory) if directory else None)
+        return load_tables(self.config.tables_dir())
 
     # -- status -----------------------------------------------------------------------------
 

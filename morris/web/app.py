@@ -33,6 +33,7 @@ import json
 import logging
 from collections.abc import Callable
 from importlib import resources
+from pathlib import Path
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
@@ -51,7 +52,7 @@ from morris.web.host import Host, HostError, NoHands
 from morris.web.picture import render_svg, scene_of_query
 from morris.web.remote import Presence
 from morris.web.remote import routes as remote_routes
-from morris.web.review import ReviewRoutes
+from morris.web.review import Reviewer, ReviewRoutes
 from morris.web.security import COOKIE, Policy, SecurityMiddleware
 from morris.web.state import state_json
 
@@ -101,14 +102,16 @@ async def read_json(request: Request) -> dict[str, Any]:
 class Companion:
     """The routes over one :class:`Host` and :class:`Policy`; :attr:`app` is the ASGI app."""
 
-    def __init__(self, host: Host, policy: Policy | None = None) -> None:
+    def __init__(
+        self, host: Host, policy: Policy | None = None, *, tables_dir: Path | None = None
+    ) -> None:
         self.host = host
         self.policy = policy or Policy()
         self.hub = Hub(host)
         self.presence = Presence(host)
         self.games = GameList(host.store.games_dir if host.store is not None else None)
         self._static = {name: static_text(name) for name in STATIC_FILES}
-        self.reviews = ReviewRoutes(self.games)
+        self.reviews = ReviewRoutes(self.games, Reviewer(tables_dir=tables_dir))
         routes = [
             Route("/review", self.review_page, methods=["GET"]),
             *self.reviews.routes,

@@ -99,6 +99,13 @@ def test_state_dir_prefers_key_then_systemd_then_xdg(tmp_path: Path) -> None:
     assert keyed.games_dir({}) == tmp_path / "games"
 
 
+def test_tables_dir_is_the_engine_key_else_the_data_directory(tmp_path: Path) -> None:
+    # The daemon's search and the web companion's review read the tables from the same place.
+    assert Config().tables_dir({"MORRIS_DATA_DIR": str(tmp_path)}) == tmp_path
+    keyed = parse_config(f'[engine]\ntables = "{tmp_path / "t"}"\n')
+    assert keyed.tables_dir({"MORRIS_DATA_DIR": "/elsewhere"}) == tmp_path / "t"
+
+
 def test_bad_config_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.toml"
     path.write_text("[game]\nlevel = 99\n")
