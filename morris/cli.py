@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "morris.commands.engine",
     "morris.commands.match",
     "morris.commands.tables",
+    "morris.commands.analyse",
 )
 
 

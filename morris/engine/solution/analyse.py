@@ -132,8 +132,14 @@ def read_target(text: str, men: int) -> tuple[Board, list[Move] | None]:
     """
     if text.strip() == "startpos":
         return new_board(men), None
-    path = Path(text)
-    if "\n" not in text and len(text.split()) < 6:
+    fields = text.split()
+    if len(fields) in (6, 7) and "/" in fields[0] and "[" not in text:
+        try:
+            return new_board(men, text.strip()), None
+        except ValueError as exc:
+            raise SolutionError(f"position: {exc}") from None
+    if "\n" not in text and "[" not in text:
+        path = Path(text)
         if not path.is_file():
             raise SolutionError(
                 f"{text!r} is neither startpos, a position (7 fields) nor a game record file"
@@ -142,11 +148,6 @@ def read_target(text: str, men: int) -> tuple[Board, list[Move] | None]:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise SolutionError(f"{path}: unreadable game record: {exc}") from None
-    if "[" not in text and "." not in text.split()[0][-1:] and len(text.split()) in (6, 7):
-        try:
-            return new_board(men, text.strip()), None
-        except ValueError as exc:
-            raise SolutionError(f"position: {exc}") from None
     try:
         record = read_game(text)
     except GameRecordError as exc:

@@ -132,6 +132,9 @@ def build_solution(
     """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
+    for stale in directory.glob(".sector-*.tmp"):
+        # What a killed build was writing (one build per directory at a time).
+        stale.unlink(missing_ok=True)
     units = build_units(men)
     built: dict[Unit, list[SectorInfo]] = {}
     for unit in units:
@@ -260,7 +263,7 @@ def _client(workers: int | None, scheduler: str | None, memory: int | None) -> I
         processes=True,
         resources={MEMORY: per_worker},
         memory_limit=0,
-        dashboard_address=None,
+        dashboard_address=":0",  # a free port: never clash with another cluster
         silence_logs=logging.ERROR,
     )
     try:
