@@ -9,7 +9,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from morris.commands.tables import progress_callback, progress_bar, default_tables_dir
+from morris.commands.tables import default_tables_dir, progress_bar, progress_callback
 
 logger = logging.getLogger(__name__)
 

@@ -61,5 +61,5 @@ def test_sectors_that_break_the_counts_do_not_exist() -> None:
     assert not SectorKey(4, 3, 0, 0).exists(3)  # more pieces than men
     assert not SectorKey(2, 3, 0, 0).exists(4)  # two left: the game is over
     assert not SectorKey(1, 1, 1, 3).exists(4)  # hands two apart
-    with pytest.raises(ValueError, match="men must be 3..9, not 10"):
+    with pytest.raises(ValueError, match=r"men must be 3\.\.9, not 10"):
         check_men(10)
