@@ -173,8 +173,9 @@ def _run_graph(
     unit_of: dict[SectorKey, Unit] = {k: u for u in units for k in u.keys}
     tag = hashlib.sha256(str(directory.resolve()).encode()).hexdigest()[:12]
     futures: dict[Unit, Any] = {}
+    totals: dict[str, int] = {}  # what each unit's bar counts (the tables' solver: placements)
     if progress is not None:
-        client.subscribe_topic(TOPIC, lambda event: _forward(event, progress))
+        client.subscribe_topic(TOPIC, lambda event: _forward(event, progress, totals))
     for unit in todo:
         after = [futures[unit_of[d]] for d in unit.dependencies() if unit_of[d] in futures]
         futures[unit] = client.submit(
@@ -200,8 +201,8 @@ def _run_graph(
                 raise SolutionError(f"sector {unit.name}: the task failed: {exc}") from exc
             done += unit_entries(unit)
             if progress is not None:
-                entries = unit_entries(unit)
-                progress(unit.name, entries, entries)
+                bar = totals.get(unit.name, unit_entries(unit))
+                progress(unit.name, bar, bar)
                 progress("build", done, total)
     finally:
         if progress is not None:
@@ -209,8 +210,9 @@ def _run_graph(
     return out
 
 
-def _forward(event: Any, progress: Progress) -> None:
+def _forward(event: Any, progress: Progress, totals: dict[str, int]) -> None:
     _, msg = event
+    totals[str(msg["name"])] = int(msg["total"])
     progress(str(msg["name"]), int(msg["done"]), int(msg["total"]))
 
 
