@@ -7,6 +7,7 @@ first worker builds, the others find the sectors finished (the build is resumabl
 from __future__ import annotations
 
 import fcntl
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +17,9 @@ import pytest
 def _built(tmp_path_factory: pytest.TempPathFactory, men: int, workers: int) -> Path:
     from morris.engine.solution import build_solution
 
-    shared = tmp_path_factory.getbasetemp().parent
+    base = tmp_path_factory.getbasetemp()
+    # Under xdist each worker has its own base inside the run's; without it the run's own base.
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     directory = shared / f"solution-{men}"
     with (shared / f"solution-{men}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
