@@ -98,7 +98,7 @@ def run_solution_info(args: argparse.Namespace) -> int:
         highlight=False,
         soft_wrap=True,
     )
-    rows = []
+    rows: list[tuple[tuple[int, int, int, int, str], Any]] = []
     for key in solution.keys:
         info = solution.info(key)
         rows.extend((colours, info) for colours in key.colour_sectors())

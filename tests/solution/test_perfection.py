@@ -81,3 +81,24 @@ def test_the_engine_wins_every_won_position_and_loses_no_drawn_one(
                     assert result != "defender", (key.name, text)
                 games[value] += 1
     assert games[Value.WIN] >= 10 and games[Value.DRAW] >= 10
+
+
+def test_levels_with_tables_play_the_solution_and_lower_levels_search(solved3: Path) -> None:
+    from morris.engine.search import MATE
+    from morris.engine.solution.analyse import new_board
+
+    solution = Solution.load(solved3, 3)
+    board = new_board(3)
+    best = {str(m) for m, r in turn_values(solution, board) if r is not None and r.distance == 23}
+    top = Engine(7, solution=solution).play(board)
+    assert str(top.move) in best and top.score == MATE - 23 and top.nodes == 0
+    assert Engine(3, solution=solution).play(board).nodes > 0
+
+
+def test_the_daemon_finds_the_solution_beside_the_tables(solved3: Path, tmp_path: Path) -> None:
+    from morris.app.jobs import load_solution
+
+    assert load_solution(tmp_path) is None
+    (tmp_path / "solution").symlink_to(solved3)
+    solution = load_solution(tmp_path)
+    assert solution is not None and len(solution.keys) == 7
