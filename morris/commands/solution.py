@@ -9,7 +9,12 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from morris.commands.tables import default_tables_dir, progress_bar, progress_callback
+from morris.commands.tables import (
+    default_tables_dir,
+    print_reports,
+    progress_bar,
+    progress_callback,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +36,13 @@ def _check_men(console: Any, men: int) -> bool:
     return False
 
 
+def _at_least_one(console: Any, option: str, value: int | None) -> bool:
+    if value is None or value >= 1:
+        return True
+    console.print(f"[red]{option} must be at least 1, not {value}[/red]")
+    return False
+
+
 def run_solution_build(args: argparse.Namespace) -> int:
     """Build every sector of ``--men`` men's morris (resuming what is there)."""
     from rich.console import Console
@@ -40,8 +52,7 @@ def run_solution_build(args: argparse.Namespace) -> int:
     console = Console()
     if not _check_men(console, args.men):
         return BAD_INPUT
-    if args.workers is not None and args.workers < 1:
-        console.print(f"[red]--workers must be at least 1, not {args.workers}[/red]")
+    if not _at_least_one(console, "--workers", args.workers):
         return BAD_INPUT
     if args.memory is not None and args.memory <= 0:
         console.print(f"[red]--memory must be positive, not {args.memory}[/red]")
@@ -137,10 +148,7 @@ def run_solution_verify(args: argparse.Namespace) -> int:
     from morris.engine.solution import Solution, SolutionError, verify_solution
 
     console = Console()
-    if not _check_men(console, args.men):
-        return BAD_INPUT
-    if args.sample is not None and args.sample < 1:
-        console.print(f"[red]--sample must be at least 1, not {args.sample}[/red]")
+    if not (_check_men(console, args.men) and _at_least_one(console, "--sample", args.sample)):
         return BAD_INPUT
     directory = solution_dir(args)
     try:
@@ -152,14 +160,9 @@ def run_solution_verify(args: argparse.Namespace) -> int:
         reports = verify_solution(
             solution, sample=args.sample, seed=args.seed, progress=progress_callback(progress)
         )
-    ok = True
-    for report in reports:
-        status = "[green]ok[/green]" if report.ok else f"[red]{report.errors} errors[/red]"
-        scope = "all" if report.complete else f"sample of {report.entries:,}"
-        console.print(
-            f"{report.key.name:<14} {report.checked:>12,} entries checked ({scope})  {status}"
-        )
-        for example in report.examples:
-            console.print(f"  {example}")
-        ok = ok and report.ok
-    return 0 if ok else 1
+    lines = [
+        f"{r.key.name:<14} {r.checked:>12,} entries checked "
+        f"({'all' if r.complete else f'sample of {r.entries:,}'})"
+        for r in reports
+    ]
+    return print_reports(console, reports, lines)

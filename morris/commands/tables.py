@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -272,10 +272,16 @@ def run_verify(args: argparse.Namespace) -> int:
         reports = verify_tables(
             tables, sample=args.sample, seed=args.seed, progress=progress_callback(progress)
         )
+    lines = [f"{r.key.name:<16} {r.checked:>12,} positions checked" for r in reports]
+    return print_reports(console, reports, lines)
+
+
+def print_reports(console: Any, reports: Sequence[Any], lines: Sequence[str]) -> int:
+    """Print each verify report's line with its status and examples; the exit code (1: errors)."""
     ok = True
-    for report in reports:
+    for report, line in zip(reports, lines, strict=True):
         status = "[green]ok[/green]" if report.ok else f"[red]{report.errors} errors[/red]"
-        console.print(f"{report.key.name:<16} {report.checked:>12,} positions checked  {status}")
+        console.print(f"{line}  {status}")
         for example in report.examples:
             console.print(f"  {example}")
         ok = ok and report.ok

@@ -21,7 +21,7 @@ from morris.engine.tables.index import FULL
 from morris.engine.tables.keys import I64, MIN_PIECES, U32, Codes, TableKey
 from morris.engine.tables.rules import BIT, in_mill_at, removals
 from morris.engine.tables.rules import successors as table_successors
-from morris.engine.tables.solve import UNKNOWN
+from morris.engine.tables.verify import bellman_codes
 
 
 @cache
@@ -92,25 +92,17 @@ def expected_codes(key: SectorKey, index: I64, codes: Mapping[SectorKey, Codes])
     to a LOSS and one to a DRAW. The placing phase is acyclic, so this *is* its solution.
     """
     mover, other = index_of_key(key).decode(index)
-    m = index.size
-    win = np.full(m, UNKNOWN, dtype=np.int64)
-    longest = np.zeros(m, dtype=np.int64)
-    draw = np.zeros(m, dtype=bool)
-    any_turn = np.zeros(m, dtype=bool)
-    for step in successors(key, mover, other):
-        if step.key is None:
-            code = np.ones(step.rows.size, dtype=np.int64)
+    return bellman_codes(index.size, _step_codes(successors(key, mover, other), codes))
+
+
+def _step_codes(
+    steps: Iterator[Step], codes: Mapping[SectorKey, Codes]
+) -> Iterator[tuple[I64, I64]]:
+    for step in steps:
+        if step.key is None:  # the other side is left with two: LOSS(0) for them
+            yield step.rows, np.ones(step.rows.size, dtype=np.int64)
         else:
-            code = np.asarray(codes[step.key])[step.index].astype(np.int64)
-        any_turn[step.rows] = True
-        odd = (code & 1) == 1
-        np.minimum.at(win, step.rows[odd], code[odd])
-        draw[step.rows[code == 0]] = True
-        even = ~odd & (code > 0)
-        np.maximum.at(longest, step.rows[even], code[even])
-    out = np.where(draw, 0, longest + 1)
-    out = np.where(win != UNKNOWN, win + 1, out)
-    return np.where(any_turn, out, 1)
+            yield step.rows, np.asarray(codes[step.key])[step.index].astype(np.int64)
 
 
 def work_chunk(key: SectorKey) -> int:

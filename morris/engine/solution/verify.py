@@ -15,6 +15,7 @@ from morris.engine.solution.storage import unpack, wdl_of
 from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
 from morris.engine.tables.keys import I64, ProgressCallback
 from morris.engine.tables.rules import chunks
+from morris.engine.tables.verify import VerifyReport
 
 #: Sectors with more entries than this are checked on a random sample by default.
 FULL_CHECK_LIMIT: Final = 4_000_000
@@ -23,19 +24,10 @@ DEFAULT_SAMPLE: Final = 200_000
 
 
 @dataclass(frozen=True)
-class SectorReport:
-    """Outcome of :func:`verify_solution` for one sector."""
+class SectorReport(VerifyReport[SectorKey]):
+    """Outcome of :func:`verify_solution` for one sector: ``checked`` of its ``entries``."""
 
-    key: SectorKey
-    entries: int
-    checked: int
-    errors: int
-    examples: tuple[str, ...]
-
-    @property
-    def ok(self) -> bool:
-        """True when every checked entry agrees with its successors."""
-        return self.errors == 0
+    entries: int = 0
 
     @property
     def complete(self) -> bool:
@@ -60,7 +52,7 @@ def verify_solution(
         size = index_of_key(key).size
         missing = [s for s in key.successors() if s not in codes]
         if missing:
-            reports.append(SectorReport(key, size, 0, 1, (f"successor {missing[0].name} missing",)))
+            reports.append(SectorReport(key, 0, 1, (f"successor {missing[0].name} missing",), size))
             continue
         want = sample if sample is not None else (None if size <= full_limit else DEFAULT_SAMPLE)
         if want is None or want >= size:
@@ -88,5 +80,5 @@ def verify_solution(
             checked += idx.size
             if progress is not None:
                 progress(f"verify {key.name}", checked, total)
-        reports.append(SectorReport(key, size, checked, errors, tuple(examples)))
+        reports.append(SectorReport(key, checked, errors, tuple(examples), size))
     return reports
