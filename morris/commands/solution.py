@@ -54,11 +54,19 @@ def run_solution_build(args: argparse.Namespace) -> int:
         return BAD_INPUT
     if not _at_least_one(console, "--workers", args.workers):
         return BAD_INPUT
+    if args.flying != "both" or args.max_pieces != 7:
+        console.print("[red]--flying and --max-pieces are for the endgame tables, not --men[/red]")
+        return BAD_INPUT
     if args.memory is not None and args.memory <= 0:
         console.print(f"[red]--memory must be positive, not {args.memory}[/red]")
         return BAD_INPUT
     directory = solution_dir(args)
     memory = None if args.memory is None else int(args.memory * 2**30)
+    if args.force:
+        from morris.engine.solution import sector_keys
+
+        for key in sector_keys(args.men):
+            (directory / key.filename).unlink(missing_ok=True)
     try:
         with progress_bar(args.quiet) as progress:
             update = progress_callback(progress)

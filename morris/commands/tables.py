@@ -77,7 +77,9 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="most pieces on the board in all (7: 3v3, 4v3, 3v4; 8 adds 4v4, 5v3, 3v5)",
     )
-    build.add_argument("--force", action="store_true", help="rebuild tables already built")
+    build.add_argument(
+        "--force", action="store_true", help="rebuild tables (or with --men, sectors) already built"
+    )
     build.add_argument("--quiet", action="store_true", help="no progress bar")
     add_men(build)
     where = build.add_mutually_exclusive_group()

@@ -132,6 +132,8 @@ def test_analyse_finds_the_first_turn_that_threw_a_result_away(
         (["tables", "info", "--men", "11"], "--men must be 3..9"),
         (["tables", "build", "--workers", "2"], "need --men"),
         (["tables", "build", "--men", "3", "--workers", "0"], "at least 1"),
+        (["tables", "build", "--men", "3", "--flying", "off"], "not --men"),
+        (["tables", "verify", "--men", "3", "--sample", "0"], "at least 1"),
     ],
 )
 def test_bad_input_exits_2_naming_the_problem(
