@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "morris.commands.tables",
     "morris.commands.review",
     "morris.commands.render",
+    "morris.commands.analyse",
 )
 
 

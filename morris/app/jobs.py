@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from multiprocessing.sharedctypes import Synchronized
 
     from morris.engine.client import UciEngine
+    from morris.engine.solution import Solution
     from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
@@ -121,8 +122,30 @@ def load_tables(directory: Path | None = None) -> EndgameTables | None:
     return tables
 
 
+def load_solution(tables_directory: Path | None = None) -> Solution | None:
+    """The solved sectors in ``solution/`` of the tables' directory (default: the data
+    directory), or ``None``: what ``morris tables build --men K`` made there."""
+    from morris.app.paths import tables_dir
+    from morris.engine.solution import Solution, SolutionError
+
+    directory = (tables_directory or tables_dir()) / "solution"
+    if not any(directory.glob("sector-*.msol")):
+        return None
+    try:
+        solution = Solution.load(directory, check=False)
+    except (SolutionError, OSError) as exc:
+        logger.warning("the solved game in %s not used: %s", directory, exc)
+        return None
+    logger.info("%d solved sectors loaded from %s", len(solution.keys), directory)
+    return solution
+
+
 def make_search(
-    config: Config, *, virtual: bool = False, tables: EndgameTables | None = None
+    config: Config,
+    *,
+    virtual: bool = False,
+    tables: EndgameTables | None = None,
+    solution: Solution | None = None,
 ) -> SearchFunction:
     """The search function the configuration asks for.
 
@@ -132,7 +155,7 @@ def make_search(
     if config.engine.command:
         # The built-in engine stands by: it answers if the external one cannot.
         own = config.with_overrides(engine_command="")
-        builtin = make_search(own, virtual=virtual, tables=tables)
+        builtin = make_search(own, virtual=virtual, tables=tables, solution=solution)
         return ExternalSearch(config, builtin)
     from morris.engine import Engine
 
@@ -140,7 +163,7 @@ def make_search(
     movetime = None if virtual else config.engine.movetime
 
     def search(job: SearchJob) -> Move | None:
-        engine = Engine(job.level, seed=job_seed(seed, job), tables=tables)
+        engine = Engine(job.level, seed=job_seed(seed, job), tables=tables, solution=solution)
         if job.board.outcome() is not None:
             return None
         result = engine.play(job.board, movetime=movetime, stop=job.is_cancelled)
@@ -241,7 +264,8 @@ def builtin_runner(
 
     if native_enabled():
         tables = None if tables_dir is None else load_tables(tables_dir)
-        return ThreadedRunner(make_search(config, tables=tables), deliver)
+        solution = None if tables_dir is None else load_solution(tables_dir)
+        return ThreadedRunner(make_search(config, tables=tables, solution=solution), deliver)
     logger.info("the search is Python (no C loop): it runs in its own process")
     return ProcessRunner(config, deliver, tables_dir=tables_dir)
 
@@ -337,10 +361,11 @@ def _search_process(
     # The daemon decides when its search process stops (systemd signals the whole group).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    tables = None
+    tables = solution = None
     if tables_dir is not None:
         tables = load_tables(Path(tables_dir))
-    search = make_search(config, tables=tables)
+        solution = load_solution(Path(tables_dir))
+    search = make_search(config, tables=tables, solution=solution)
     while True:
         try:
             job = conn.recv()

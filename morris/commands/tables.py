@@ -3,14 +3,16 @@
 ``morris tables build`` solves the tables by retrograde analysis into the data directory,
 ``morris tables info`` prints what each table holds (won, drawn and lost positions for the side to
 move, over every placement of the pieces) and ``morris tables verify`` checks every stored value
-against the values of its successors.
+against the values of its successors. With ``--men K`` each of them works on the whole solved
+game of K men's morris instead (every sector, placing phase included), built as a Dask task graph
+(:mod:`morris.engine.solution`).
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -75,16 +77,42 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="most pieces on the board in all (7: 3v3, 4v3, 3v4; 8 adds 4v4, 5v3, 3v5)",
     )
-    build.add_argument("--force", action="store_true", help="rebuild tables already built")
+    build.add_argument(
+        "--force", action="store_true", help="rebuild tables (or with --men, sectors) already built"
+    )
     build.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_men(build)
+    where = build.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --men: local Dask workers (default: one per core)",
+    )
+    where.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="with --men: a running Dask scheduler (its workers declare --resources MEMORY=bytes)",
+    )
+    build.add_argument(
+        "--memory",
+        type=float,
+        default=None,
+        metavar="GIB",
+        help="with --men --workers: memory the local workers share (default: what is available)",
+    )
     build.set_defaults(run=run_build)
 
     info = sub.add_parser("info", help="won/drawn/lost counts and the longest win of each table")
     add_dir(info)
+    add_men(info)
     info.set_defaults(run=run_info)
 
     verify = sub.add_parser("verify", help="check every value against its successors")
     add_dir(verify)
+    add_men(verify)
     verify.add_argument(
         "--sample", type=int, default=None, metavar="N", help="check N random positions per table"
     )
@@ -93,7 +121,19 @@ def register(subparsers: Any) -> None:
     verify.set_defaults(run=run_verify)
 
 
-def _progress_bar(quiet: bool) -> Any:
+def add_men(parser: argparse.ArgumentParser) -> None:
+    """``--men K``: work on the solved game of K men's morris."""
+    parser.add_argument(
+        "--men",
+        type=int,
+        default=None,
+        metavar="K",
+        help="the whole solved game of K (3..9) men's morris, in DIR/solution",
+    )
+
+
+def progress_bar(quiet: bool) -> Any:
+    """A rich progress display (disabled with ``quiet``) for builds and checks."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -111,7 +151,8 @@ def _progress_bar(quiet: bool) -> Any:
     )
 
 
-def _callback(progress: Any) -> Any:
+def progress_callback(progress: Any) -> Any:
+    """A ``(description, done, total)`` callback that keeps one bar per description."""
     tasks: dict[str, Any] = {}
 
     def update(description: str, done: int, total: int) -> None:
@@ -129,18 +170,25 @@ def run_build(args: argparse.Namespace) -> int:
     from morris.engine.tables import TableError, build_tables
 
     console = Console()
+    if args.men is not None:
+        from morris.commands.solution import run_solution_build
+
+        return run_solution_build(args)
+    if args.workers is not None or args.scheduler is not None or args.memory is not None:
+        console.print("[red]--workers, --scheduler and --memory need --men K[/red]")
+        return 2
     directory = args.dir or default_tables_dir()
     if args.max_pieces < 6:
         console.print("[red]--max-pieces must be at least 6 (3 against 3)[/red]")
         return 2
     try:
-        with _progress_bar(args.quiet) as progress:
+        with progress_bar(args.quiet) as progress:
             infos = build_tables(
                 directory,
                 flying=_FLYING[args.flying],
                 max_pieces=args.max_pieces,
                 force=args.force,
-                progress=_callback(progress),
+                progress=progress_callback(progress),
             )
     except TableError as exc:
         console.print(f"[red]{exc}[/red]")
@@ -156,6 +204,10 @@ def run_info(args: argparse.Namespace) -> int:
 
     from morris.engine.tables import TableError, read_manifest
 
+    if args.men is not None:
+        from morris.commands.solution import run_solution_info
+
+        return run_solution_info(args)
     console = Console()
     directory = args.dir or default_tables_dir()
     try:
@@ -204,6 +256,10 @@ def run_verify(args: argparse.Namespace) -> int:
 
     from morris.engine.tables import EndgameTables, TableError, verify_tables
 
+    if args.men is not None:
+        from morris.commands.solution import run_solution_verify
+
+        return run_solution_verify(args)
     console = Console()
     directory = args.dir or default_tables_dir()
     try:
@@ -214,14 +270,20 @@ def run_verify(args: argparse.Namespace) -> int:
     if not tables.keys:
         console.print(f"no tables in {directory}")
         return 1
-    with _progress_bar(args.quiet) as progress:
+    with progress_bar(args.quiet) as progress:
         reports = verify_tables(
-            tables, sample=args.sample, seed=args.seed, progress=_callback(progress)
+            tables, sample=args.sample, seed=args.seed, progress=progress_callback(progress)
         )
+    lines = [f"{r.key.name:<16} {r.checked:>12,} positions checked" for r in reports]
+    return print_reports(console, reports, lines)
+
+
+def print_reports(console: Any, reports: Sequence[Any], lines: Sequence[str]) -> int:
+    """Print each verify report's line with its status and examples; the exit code (1: errors)."""
     ok = True
-    for report in reports:
+    for report, line in zip(reports, lines, strict=True):
         status = "[green]ok[/green]" if report.ok else f"[red]{report.errors} errors[/red]"
-        console.print(f"{report.key.name:<16} {report.checked:>12,} positions checked  {status}")
+        console.print(f"{line}  {status}")
         for example in report.examples:
             console.print(f"  {example}")
         ok = ok and report.ok

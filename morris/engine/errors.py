@@ -10,7 +10,8 @@ command or a table load, and ``except RuntimeError`` around an external engine, 
     │   ├── EngineCrashed                    its process ended or closed its output
     │   └── EngineTimeout (TimeoutError)     it did not answer in time
     ├── ProtocolError (ValueError)           a protocol command or move list we cannot accept
-    └── TableError (ValueError)              an endgame table file or manifest is unusable
+    ├── TableError (ValueError)              an endgame table file or manifest is unusable
+    └── SolutionError (ValueError)           a solved-game sector file is unusable, a build failed
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ __all__ = [
     "EngineTimeout",
     "ExternalEngineError",
     "ProtocolError",
+    "SolutionError",
     "TableError",
 ]
 
@@ -49,3 +51,8 @@ class ProtocolError(EngineError, ValueError):
 
 class TableError(EngineError, ValueError):
     """A table file or manifest is missing, corrupt or mismatched; the message names the file."""
+
+
+class SolutionError(EngineError, ValueError):
+    """A sector of the solved game is missing, damaged or mismatched, or its build failed; the
+    message names the file or the sector."""

@@ -46,6 +46,7 @@ from morris.engine.levels import LEVELS, MAX_DEPTH, MAX_LEVEL, MIN_LEVEL
 from morris.engine.movegen import MOVE_SPACE, NONE, decode, encode, generate, has_moves
 
 if TYPE_CHECKING:
+    from morris.engine.solution import Solution
     from morris.engine.tables import EndgameTables
 
 _NATIVE_MISSING = ""  # why the import failed
@@ -646,7 +647,9 @@ class Engine:
     """The built-in engine at a level, with a seed for its randomness.
 
     ``clock`` is read only to honour ``movetime`` (inject a fake one in tests); ``tables`` are the
-    endgame tables, used from level 7 up when given. ``native`` picks the C inner loop (the
+    endgame tables, used from level 7 up when given, and so is ``solution`` (the solved k men's
+    game, :mod:`morris.engine.solution`): where it covers a position the engine plays a turn that
+    keeps its value, without searching. ``native`` picks the C inner loop (the
     default where it is built, unless ``MORRIS_NATIVE=0``) or the Python one: the same moves and
     node counts either way, the C one many times faster.
     """
@@ -658,6 +661,7 @@ class Engine:
         seed: int = 0,
         clock: Callable[[], float] = time.monotonic,
         tables: EndgameTables | None = None,
+        solution: Solution | None = None,
         native: bool | None = None,
     ) -> None:
         if level not in LEVELS:
@@ -670,6 +674,7 @@ class Engine:
         self.seed = seed
         self.clock = clock
         self.tables = tables
+        self.solution = solution
         self.native = native
 
     @property
@@ -716,6 +721,10 @@ class Engine:
         if movetime is not None and movetime < 0:
             raise ValueError(f"movetime must not be negative, not {movetime}")
         level = LEVELS[self.level]
+        if level.tables and self.solution is not None and searchmoves is None:
+            perfect = self._perfect(board)
+            if perfect is not None:
+                return perfect
         max_depth = min(depth if depth is not None else level.depth, MAX_DEPTH)
         node_limit = level.nodes if depth is None and nodes is None else nodes
         start = self.clock()
@@ -744,6 +753,21 @@ class Engine:
             search.nodes,
         )  # fmt: skip
         return SearchResult(decode(best_mv), score, reached, search.nodes, pv, elapsed)
+
+    def _perfect(self, board: Board) -> SearchResult | None:
+        """The solution's turn, when it covers the position (see :func:`perfect_turn`)."""
+        from morris.engine.solution.play import perfect_turn
+
+        assert self.solution is not None
+        start = self.clock()
+        rng = random.Random(f"{self.seed}:{self.level}:{board.position()}")
+        found = perfect_turn(self.solution, board, rng)
+        if found is None:
+            return None
+        move, result = found
+        distance = result.distance or 0
+        score = {"win": MATE - distance, "loss": -(MATE - distance)}.get(result.value.value, 0)
+        return SearchResult(move, score, 0, 0, [move], max(self.clock() - start, 0.0))
 
     def _iterate(
         self,

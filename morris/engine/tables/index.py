@@ -46,7 +46,7 @@ def _byte_tables() -> dict[str, U32]:
 
 
 @cache
-def _rank24() -> npt.NDArray[np.int32]:
+def rank24() -> npt.NDArray[np.int32]:
     """Colex rank of every 24-bit bitboard among the bitboards with as many points (64 MB)."""
     rank = np.zeros(1, dtype=np.int32)
     count = np.zeros(1, dtype=np.int8)
@@ -59,21 +59,21 @@ def _rank24() -> npt.NDArray[np.int32]:
 
 
 @cache
-def _subsets(n: int, k: int) -> U32:
+def subsets(n: int, k: int) -> U32:
     """All k-subsets of points ``0..n-1`` as bitboards in colex (= numeric) order."""
     if k == 0:
         return np.zeros(1, dtype=np.uint32)
     if k > n:
         return np.zeros(0, dtype=np.uint32)
-    return np.concatenate([_subsets(n - 1, k), _subsets(n - 1, k - 1) | np.uint32(1 << (n - 1))])
+    return np.concatenate([subsets(n - 1, k), subsets(n - 1, k - 1) | np.uint32(1 << (n - 1))])
 
 
-def _rank(bits: U32) -> I64:
+def colex_rank(bits: U32) -> I64:
     """Colex rank of each bitboard among the bitboards with as many points."""
-    return _rank24()[bits].astype(np.int64)
+    return rank24()[bits].astype(np.int64)
 
 
-def _pext(bits: U32, mask: U32) -> U32:
+def pext(bits: U32, mask: U32) -> U32:
     """Gather the bits of ``bits`` selected by ``mask`` into the low bits (x86 PEXT)."""
     t = _byte_tables()
     pc8, pext = t["pc8"], t["pext"]
@@ -85,7 +85,7 @@ def _pext(bits: U32, mask: U32) -> U32:
     return result
 
 
-def _pdep(bits: U32, mask: U32) -> U32:
+def pdep(bits: U32, mask: U32) -> U32:
     """Scatter the low bits of ``bits`` onto the bits set in ``mask`` (x86 PDEP)."""
     t = _byte_tables()
     pc8, pdep = t["pc8"], t["pdep"]
@@ -101,7 +101,7 @@ def _pdep(bits: U32, mask: U32) -> U32:
 
 def stored_index(key: TableKey, mover: U32, other: U32) -> I64:
     """Table indices of positions given as bitboards of the side to move and the other side."""
-    return _rank(mover) * key.block + _rank(_pext(other, ~mover & FULL))
+    return colex_rank(mover) * key.block + colex_rank(pext(other, ~mover & FULL))
 
 
 def wide_size(key: TableKey) -> int:
@@ -115,14 +115,14 @@ def wide_index(key: TableKey, mover: U32, other: U32) -> I64:
     Twice as large as the stored layout (placements that overlap are never touched), but an index
     costs two table lookups instead of a bit compression.
     """
-    rank = _rank24()
+    rank = rank24()
     return rank[mover].astype(np.int64) * math.comb(NUM_POINTS, key.opponent) + rank[other]
 
 
 def wide_decode(key: TableKey, index: I64) -> tuple[U32, U32]:
     """Bitboards of wide indices (overlapping placements included)."""
     block = math.comb(NUM_POINTS, key.opponent)
-    return _subsets(NUM_POINTS, key.mover)[index // block], _subsets(NUM_POINTS, key.opponent)[
+    return subsets(NUM_POINTS, key.mover)[index // block], subsets(NUM_POINTS, key.opponent)[
         index % block
     ]
 
@@ -130,9 +130,9 @@ def wide_decode(key: TableKey, index: I64) -> tuple[U32, U32]:
 def stored_decode(key: TableKey, index: I64) -> tuple[U32, U32]:
     """Bitboards (side to move, other side) of stored indices: the inverse of
     :func:`stored_index`."""
-    mover = _subsets(NUM_POINTS, key.mover)[index // key.block]
-    compressed = _subsets(NUM_POINTS - key.mover, key.opponent)[index % key.block]
-    return mover, _pdep(compressed, ~mover & FULL)
+    mover = subsets(NUM_POINTS, key.mover)[index // key.block]
+    compressed = subsets(NUM_POINTS - key.mover, key.opponent)[index % key.block]
+    return mover, pdep(compressed, ~mover & FULL)
 
 
 def rank_one(bits: int, skip: int = 0) -> int:

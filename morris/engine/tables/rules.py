@@ -23,17 +23,17 @@ from morris.engine.tables.keys import (
     TableKey,
 )
 
-_BIT: Final = np.array([1 << p for p in range(NUM_POINTS)], dtype=np.uint32)
+BIT: Final = np.array([1 << p for p in range(NUM_POINTS)], dtype=np.uint32)
 _MILL_A: Final = np.array([MILLS_THROUGH[p][0] for p in range(NUM_POINTS)], dtype=np.uint32)
 _MILL_B: Final = np.array([MILLS_THROUGH[p][1] for p in range(NUM_POINTS)], dtype=np.uint32)
-_ALL_SOURCES: Final = np.arange(NUM_POINTS, dtype=np.uint32)
-_NEIGHBOUR_LISTS: Final = tuple(
+ALL_SOURCES: Final = np.arange(NUM_POINTS, dtype=np.uint32)
+NEIGHBOUR_LISTS: Final = tuple(
     np.array([q for q in range(NUM_POINTS) if NEIGHBOURS[p] >> q & 1], dtype=np.uint32)
     for p in range(NUM_POINTS)
 )
 
 
-def _in_mill_at(bits: U32, point: int) -> npt.NDArray[np.bool_]:
+def in_mill_at(bits: U32, point: int) -> npt.NDArray[np.bool_]:
     """Whether ``point`` is in a mill of ``bits`` (``point`` is assumed to be in ``bits``)."""
     a, b = _MILL_A[point], _MILL_B[point]
     result: npt.NDArray[np.bool_] = ((bits & a) == a) | ((bits & b) == b)
@@ -63,15 +63,15 @@ def _turns(mover: U32, other: U32, flies: bool) -> Iterator[_Turns]:
     """Every slide (or fly) of the side to move, batched by the point moved from."""
     empty = ~(mover | other) & FULL
     for p in range(NUM_POINTS):
-        rows = np.flatnonzero(mover & _BIT[p])
+        rows = np.flatnonzero(mover & BIT[p])
         if rows.size == 0:
             continue
-        targets = _ALL_SOURCES if flies else _NEIGHBOUR_LISTS[p]
+        targets = ALL_SOURCES if flies else NEIGHBOUR_LISTS[p]
         free = ((empty[rows][:, None] >> targets[None, :]) & 1).astype(bool)
         r, t = np.nonzero(free)
         rows = rows[r]
         target = targets[t]
-        after = (mover[rows] ^ _BIT[p]) | _BIT[target]
+        after = (mover[rows] ^ BIT[p]) | BIT[target]
         a, b = _MILL_A[target], _MILL_B[target]
         mill = ((after & a) == a) | ((after & b) == b)
         yield _Turns(rows, target, after, mill)
@@ -85,17 +85,17 @@ def closing_turns(mover: U32, other: U32, flies: bool) -> Iterator[_Turns]:
     """
     empty = ~(mover | other) & FULL
     for q in range(NUM_POINTS):
-        a, b = _MILL_A[q] ^ _BIT[q], _MILL_B[q] ^ _BIT[q]  # the two other points of each mill
+        a, b = _MILL_A[q] ^ BIT[q], _MILL_B[q] ^ BIT[q]  # the two other points of each mill
         near = ((mover & a) == a) | ((mover & b) == b)
-        rows = np.flatnonzero(near & ((empty & _BIT[q]) != 0))
+        rows = np.flatnonzero(near & ((empty & BIT[q]) != 0))
         if rows.size == 0:
             continue
-        sources = _ALL_SOURCES if flies else _NEIGHBOUR_LISTS[q]
+        sources = ALL_SOURCES if flies else NEIGHBOUR_LISTS[q]
         held = ((mover[rows][:, None] >> sources[None, :]) & 1).astype(bool)
         r, s = np.nonzero(held)
         rows = rows[r]
-        after = (mover[rows] ^ _BIT[sources[s]]) | _BIT[q]
-        mill = _in_mill_at(after, q)
+        after = (mover[rows] ^ BIT[sources[s]]) | BIT[q]
+        mill = in_mill_at(after, q)
         yield _Turns(rows[mill], np.full(int(mill.sum()), q, np.uint32), after[mill], mill[mill])
 
 
@@ -108,11 +108,11 @@ def turn_counts(mover: U32, other: U32, flies: bool) -> I64:
     total = np.zeros(mover.size, dtype=np.int64)
     for p in range(NUM_POINTS):
         free = np.bitwise_count(empty & np.uint32(NEIGHBOURS[p])).astype(np.int64)
-        total += np.where((mover & _BIT[p]) != 0, free, 0)
+        total += np.where((mover & BIT[p]) != 0, free, 0)
     return total
 
 
-def _removals(other: U32) -> Iterator[tuple[I64, U32]]:
+def removals(other: U32) -> Iterator[tuple[I64, U32]]:
     """For each removable piece of ``other``: (rows, bitboard of the piece), piece by piece.
 
     A piece in a mill may be removed only when every piece is in a mill.
@@ -162,7 +162,7 @@ def successors(
         if rows.size == 0:
             continue
         after = turns.mover[turns.mill]
-        for sub, piece in _removals(other[rows]):
+        for sub, piece in removals(other[rows]):
             if capture_key.mover < MIN_PIECES:
                 yield Successors(rows[sub], None, np.zeros(sub.size, np.int64), True)
             else:
@@ -183,15 +183,15 @@ def predecessors(key: TableKey, index: I64) -> I64:
     sources_all = key.flies(key.opponent)
     out: list[I64] = []
     for t in range(NUM_POINTS):
-        rows = np.flatnonzero(other & _BIT[t])
+        rows = np.flatnonzero(other & BIT[t])
         if rows.size == 0:
             continue
-        rows = rows[~_in_mill_at(other[rows], t)]
-        sources = _ALL_SOURCES if sources_all else _NEIGHBOUR_LISTS[t]
+        rows = rows[~in_mill_at(other[rows], t)]
+        sources = ALL_SOURCES if sources_all else NEIGHBOUR_LISTS[t]
         free = ((empty[rows][:, None] >> sources[None, :]) & 1).astype(bool)
         r, s = np.nonzero(free)
         rows = rows[r]
-        before = (other[rows] ^ _BIT[t]) | _BIT[sources[s]]
+        before = (other[rows] ^ BIT[t]) | BIT[sources[s]]
         out.append(wide_index(key.partner, before, mover[rows]))
     return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 

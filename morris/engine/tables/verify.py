@@ -3,8 +3,9 @@ after each of its turns (one Bellman step)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -20,12 +21,14 @@ from morris.engine.tables.probe import EndgameTables, result_of
 from morris.engine.tables.rules import chunks, successors, work_chunk
 from morris.engine.tables.solve import UNKNOWN, successor_codes
 
+KeyT = TypeVar("KeyT")
+
 
 @dataclass(frozen=True)
-class VerifyReport:
-    """Outcome of :func:`verify_tables` for one table."""
+class VerifyReport(Generic[KeyT]):
+    """Outcome of :func:`verify_tables` for one table (or of the solution's check of a sector)."""
 
-    key: TableKey
+    key: KeyT
     checked: int
     errors: int
     examples: tuple[str, ...]
@@ -44,19 +47,31 @@ def expected_codes(key: TableKey, index: I64, codes: dict[TableKey, Codes]) -> I
     to a LOSS and at least one to a DRAW.
     """
     mover, other = stored_decode(key, index)
-    m = index.size
-    win = np.full(m, UNKNOWN, dtype=np.int64)
-    longest = np.zeros(m, dtype=np.int64)
-    draw = np.zeros(m, dtype=bool)
-    any_turn = np.zeros(m, dtype=bool)
-    for succ in successors(key, mover, other, stored_index):
-        code = successor_codes(succ, codes)
-        any_turn[succ.rows] = True
+    steps = (
+        (succ.rows, successor_codes(succ, codes))
+        for succ in successors(key, mover, other, stored_index)
+    )
+    return bellman_codes(index.size, steps)
+
+
+def bellman_codes(size: int, steps: Iterable[tuple[I64, I64]]) -> I64:
+    """One Bellman step: the code of each of ``size`` positions from batches of (rows, the code
+    of a successor of each row), codes ``distance + 1`` for the side to move there (0 a draw).
+
+    The fastest win over successors lost for the opponent, else a draw if one is drawn, else the
+    slowest loss; a position without a turn is LOSS(0) (code 1).
+    """
+    win = np.full(size, UNKNOWN, dtype=np.int64)
+    longest = np.zeros(size, dtype=np.int64)
+    draw = np.zeros(size, dtype=bool)
+    any_turn = np.zeros(size, dtype=bool)
+    for rows, code in steps:
+        any_turn[rows] = True
         odd = (code & 1) == 1
-        np.minimum.at(win, succ.rows[odd], code[odd])
-        draw[succ.rows[code == 0]] = True
+        np.minimum.at(win, rows[odd], code[odd])
+        draw[rows[code == 0]] = True
         even = ~odd & (code > 0)
-        np.maximum.at(longest, succ.rows[even], code[even])
+        np.maximum.at(longest, rows[even], code[even])
     out = np.where(draw, 0, longest + 1)
     out = np.where(win != UNKNOWN, win + 1, out)
     return np.where(any_turn, out, 1)
@@ -68,10 +83,10 @@ def verify_tables(
     sample: int | None = None,
     seed: int = 0,
     progress: ProgressCallback | None = None,
-) -> list[VerifyReport]:
+) -> list[VerifyReport[TableKey]]:
     """Check every loaded table (or ``sample`` random positions of each) against its successors."""
     rng = np.random.default_rng(seed)
-    reports: list[VerifyReport] = []
+    reports: list[VerifyReport[TableKey]] = []
     all_codes = {k: tables.codes(k) for k in tables.keys}
     for key in tables.keys:
         needed = [key.partner, TableKey(key.opponent - 1, key.mover, key.flying)]

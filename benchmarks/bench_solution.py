@@ -1,0 +1,180 @@
+"""The solved k men's morris: build time and memory per unit, rates, size, an extrapolation to
+nine men's morris, and the probe time.
+
+    python benchmarks/bench_solution.py [--men 3 4] [--dir DIR] [--dask-workers N]
+
+Solves every unit of each ``--men`` in turn in this process (the units a Dask task runs, in
+dependency order, reusing the sector files already in ``--dir``), printing the CPU seconds and
+peak memory of each; with ``--dask-workers`` it also times the real distributed build on a fresh
+directory. From the measured rates (CPU seconds per wide-layout entry for the moving-phase
+retrograde analysis, per entry and empty point for the placing sectors) it extrapolates the
+build of every k up to 9: CPU time, the time on N workers (the longest dependency chain bounds
+it), the largest unit's memory and the size on disk. Then it times the probe.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from morris.engine.solution import Solution, build_solution, build_units
+from morris.engine.solution.build import unit_entries, unit_memory
+from morris.engine.solution.sectors import SectorKey, Unit
+from morris.engine.solution.solve import solve_unit
+from morris.engine.solution.storage import finished, open_sector, write_sector
+from morris.engine.solution.symmetry import bulk_tables
+from morris.engine.solution.turns import index_of_key
+from morris.engine.tables.index import wide_size
+
+PROBES = 20_000
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _work(unit: Unit) -> tuple[str, float]:
+    """The measure of a unit's work the rates are per: wide entries, or entries x empty points."""
+    if unit.moving:
+        return "moving", float(sum(wide_size(k.table) for k in unit.keys))
+    key = unit.keys[0]
+    return "placing", float(index_of_key(key).size * (24 - key.mover_on - key.other_on))
+
+
+def measure(directory: Path, men: int) -> dict[str, list[tuple[float, float]]]:
+    """Solve the units of ``men`` serially; per kind, (work, CPU seconds) of each unit solved."""
+    rates: dict[str, list[tuple[float, float]]] = {"moving": [], "placing": []}
+    print(f"\n{men} men's morris: units solved in this process")
+    print(f"{'unit':<18} {'entries':>11} {'cpu s':>8} {'peak MB':>8} {'estimate MB':>11}")
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    for unit in build_units(men):
+        if all(finished(directory, k) is not None for k in unit.keys):
+            continue
+        t0 = time.process_time()
+        solved = {d: open_sector(directory, d).dist for d in unit.dependencies()}
+        codes = solve_unit(unit, solved)
+        for k in unit.keys:
+            write_sector(directory, k, codes[k])
+        cpu = time.process_time() - t0
+        kind, work = _work(unit)
+        rates[kind].append((work, cpu))
+        if cpu > 0.5 or unit_entries(unit) > 100_000:
+            print(
+                f"{unit.name:<18} {unit_entries(unit):>11,} {cpu:>8.1f} {_peak_mb():>8.0f}"
+                f" {unit_memory(unit) / 2**20:>11.0f}"
+            )
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    entries = sum(unit_entries(u) for u in build_units(men))
+    size = sum(p.stat().st_size for p in directory.glob("sector-*.msol"))
+    print(
+        f"all units of {men}: {cpu:.1f} CPU s, {wall:.1f} s wall, peak {_peak_mb():.0f} MB; "
+        f"{entries:,} entries, {entries / max(cpu, 1e-9):,.0f} entries per CPU second; "
+        f"{size / 1e6:.2f} MB on disk ({entries / 4e6:.2f} MB win/draw/loss)"
+    )
+    return rates
+
+
+def _rate(points: list[tuple[float, float]]) -> float:
+    """CPU seconds per unit of work, from the largest units measured (the small ones are
+    dominated by fixed costs)."""
+    points = sorted(points)[-3:]
+    return sum(c for _, c in points) / sum(w for w, _ in points)
+
+
+def extrapolate(rates: dict[str, list[tuple[float, float]]], workers: list[int]) -> None:
+    """Print the predicted build of every k from 3 to 9."""
+    per = {kind: _rate(points) for kind, points in rates.items() if points}
+    print(
+        f"\nrates: moving {per['moving'] * 1e9:.0f} ns per wide entry, placing "
+        f"{per['placing'] * 1e9:.0f} ns per entry and empty point (CPU)"
+    )
+    head = " ".join(f"{f'{n} workers h':>12}" for n in workers)
+    print(
+        f"{'men':>3} {'units':>6} {'entries':>16} {'CPU h':>10} {head} {'largest GB':>10}"
+        f" {'W/D/L GB':>9} {'+dist GB':>9}"
+    )
+    for men in range(3, 10):
+        units = build_units(men)
+        cost: dict[Unit, float] = {}
+        chain: dict[SectorKey, float] = {}
+        for unit in units:
+            kind, work = _work(unit)
+            cost[unit] = per[kind] * work
+            before = max((chain[d] for d in unit.dependencies()), default=0.0)
+            for k in unit.keys:
+                chain[k] = before + cost[unit]
+        total = sum(cost.values())
+        critical = max(chain.values())
+        entries = sum(unit_entries(u) for u in units)
+        on = " ".join(f"{max(total / n, critical) / 3600:>12.2f}" for n in workers)
+        largest = max(unit_memory(u) for u in units) / 2**30
+        print(
+            f"{men:>3} {len(units):>6} {entries:>16,} {total / 3600:>10.2f} {on}"
+            f" {largest:>10.1f} {entries / 4 / 1e9:>9.2f} {entries / 1e9:>9.2f}"
+        )
+
+
+def probe_time(directory: Path, men: int) -> None:
+    """Mean time of ``probe_key`` and ``probe_wdl`` on random entries of every sector."""
+    t0 = time.perf_counter()
+    solution = Solution.load(directory, men)
+    load = time.perf_counter() - t0
+    rng = np.random.default_rng(0)
+    positions = []
+    for key in solution.keys:
+        index = index_of_key(key)
+        picked = rng.integers(0, index.size, size=max(1, PROBES // len(solution.keys)))
+        mover, other = index.decode(picked.astype(np.int64))
+        positions += [(key, int(m), int(o)) for m, o in zip(mover, other, strict=True)]
+    t0 = time.perf_counter()
+    for key, m, o in positions:
+        solution.probe_key(key, m, o)
+    full = (time.perf_counter() - t0) / len(positions)
+    t0 = time.perf_counter()
+    for key, m, o in positions:
+        solution.probe_wdl(key, m, o)
+    wdl = (time.perf_counter() - t0) / len(positions)
+    print(
+        f"\nprobe ({men} men, {len(positions):,} random positions): load with checksums "
+        f"{load:.2f} s, value and distance {full * 1e6:.1f} µs, 2-bit value {wdl * 1e6:.1f} µs"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--men", type=int, nargs="+", default=[3, 4])
+    parser.add_argument("--dir", type=Path, default=None)
+    parser.add_argument("--dask-workers", type=int, default=None)
+    parser.add_argument("--workers", type=int, nargs="+", default=[2, 16, 64])
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = args.dir or Path(tmp)
+        directory.mkdir(parents=True, exist_ok=True)
+        t0 = time.process_time()
+        bulk_tables()
+        print(f"bulk index tables: {time.process_time() - t0:.1f} CPU s once per process")
+        rates: dict[str, list[tuple[float, float]]] = {"moving": [], "placing": []}
+        for men in args.men:
+            for kind, points in measure(directory, men).items():
+                rates[kind] += points
+        if args.dask_workers:
+            fresh = Path(tmp) / "dask"
+            t0 = time.perf_counter()
+            build_solution(fresh, max(args.men), workers=args.dask_workers)
+            print(
+                f"\nDask build of {max(args.men)} men on {args.dask_workers} workers: "
+                f"{time.perf_counter() - t0:.1f} s wall"
+            )
+        extrapolate(rates, args.workers)
+        probe_time(directory, max(args.men))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""``morris analyse POSITION|startpos|RECORD [--men K]``: the solution's view of a position (every
+legal turn with its value and distance) or of a game record (each turn's value before and after,
+and the first turn that threw a result away)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+#: Exit code of bad input (a position, a record, an option).
+BAD_INPUT = 2
+
+
+def register(subparsers: Any) -> None:
+    """Add ``morris analyse``."""
+    parser = subparsers.add_parser(
+        "analyse",
+        help="values of every turn from the solved game",
+        description="Analyse a position, the start position or a game record with the solved "
+        "game of K men's morris (build it with `morris tables build --men K`).",
+    )
+    parser.add_argument(
+        "target",
+        metavar="POSITION|startpos|RECORD",
+        help="a position string (7 fields, quoted), startpos, or a game record file",
+    )
+    parser.add_argument(
+        "--men",
+        type=int,
+        default=None,
+        metavar="K",
+        help="pieces a side (3..9; default: the most built in the directory)",
+    )
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=None,
+        help="solution directory (default: solution in the tables' data directory)",
+    )
+    parser.set_defaults(run=run_analyse)
+
+
+def _describe(result: Any) -> str:
+    if result is None:
+        return "unknown"
+    if result.value.value == "draw":
+        return "draw"
+    return f"{result.value.value} in {result.distance}"
+
+
+def built_men(directory: Path) -> int | None:
+    """The most men whose sectors are all in ``directory`` (None: none)."""
+    from morris.engine.solution.sectors import MAX_MEN, MIN_MEN, sector_keys
+
+    for men in range(MAX_MEN, MIN_MEN - 1, -1):
+        if all((directory / k.filename).exists() for k in sector_keys(men)):
+            return men
+    return None
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    """Print the analysis; 2 for bad input, 1 when the solution is missing or damaged."""
+    from rich.console import Console
+
+    from morris.commands.solution import solution_dir
+    from morris.engine.solution import Solution, SolutionError
+    from morris.engine.solution.analyse import analyse_game, read_target, turn_values, value_of
+    from morris.engine.solution.sectors import MAX_MEN, MIN_MEN
+
+    console = Console(highlight=False)
+    directory = solution_dir(args)
+    men = args.men
+    if men is not None and not MIN_MEN <= men <= MAX_MEN:
+        console.print(f"[red]--men must be {MIN_MEN}..{MAX_MEN}, not {men}[/red]")
+        return BAD_INPUT
+    if men is None:
+        men = built_men(directory)
+        if men is None:
+            console.print(
+                f"[red]no solved game in {directory} (build one with "
+                f"`morris tables build --men K`)[/red]"
+            )
+            return 1
+    try:
+        board, moves = read_target(args.target, men)
+    except SolutionError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return BAD_INPUT
+    try:
+        solution = Solution.load(directory, men)
+    except SolutionError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 1
+    if moves is None:
+        side = "white" if board.turn else "black"
+        console.print(f"{men} men's morris: {board.position()}")
+        console.print(f"{side} to move: {_describe(value_of(solution, board))}")
+        for move, result in turn_values(solution, board):
+            console.print(f"  {move!s:<10} {_describe(result)}", soft_wrap=True)
+        return 0
+    try:
+        turns = analyse_game(solution, board, moves)
+    except SolutionError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return BAD_INPUT
+    first = None
+    for turn in turns:
+        mark = ""
+        if turn.threw_away:
+            mark = "  <- threw a result away"
+            first = first or turn
+        console.print(
+            f"{turn.ply:>4}. {turn.colour:<5} {turn.move!s:<10} before {_describe(turn.before):<12}"
+            f" after {_describe(turn.after)}{mark}",
+            soft_wrap=True,
+        )
+    if first is None:
+        console.print("No turn threw a result away.")
+    else:
+        console.print(
+            f"First turn that threw a result away: {first.ply}. {first.colour} {first.move} "
+            f"({_describe(first.before)} -> {_describe(first.after)})"
+        )
+    return 0

@@ -1,0 +1,176 @@
+"""The solved game's side of ``morris tables build|info|verify --men K`` (see
+:mod:`morris.commands.tables`): build every sector as a Dask task graph, print each sector's
+counts, check local consistency."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+from typing import Any
+
+from morris.commands.tables import (
+    default_tables_dir,
+    print_reports,
+    progress_bar,
+    progress_callback,
+)
+
+logger = logging.getLogger(__name__)
+
+#: Exit code of bad input (an option, a position, a record).
+BAD_INPUT = 2
+
+
+def solution_dir(args: argparse.Namespace) -> Path:
+    """The solution directory: ``--dir``, else ``solution`` in the tables' data directory."""
+    return Path(args.dir) if args.dir else default_tables_dir() / "solution"
+
+
+def _check_men(console: Any, men: int) -> bool:
+    from morris.engine.solution.sectors import MAX_MEN, MIN_MEN
+
+    if MIN_MEN <= men <= MAX_MEN:
+        return True
+    console.print(f"[red]--men must be {MIN_MEN}..{MAX_MEN}, not {men}[/red]")
+    return False
+
+
+def _at_least_one(console: Any, option: str, value: int | None) -> bool:
+    if value is None or value >= 1:
+        return True
+    console.print(f"[red]{option} must be at least 1, not {value}[/red]")
+    return False
+
+
+def run_solution_build(args: argparse.Namespace) -> int:
+    """Build every sector of ``--men`` men's morris (resuming what is there)."""
+    from rich.console import Console
+
+    from morris.engine.solution import SolutionError, build_solution
+
+    console = Console()
+    if not _check_men(console, args.men):
+        return BAD_INPUT
+    if not _at_least_one(console, "--workers", args.workers):
+        return BAD_INPUT
+    if args.flying != "both" or args.max_pieces != 7:
+        console.print("[red]--flying and --max-pieces are for the endgame tables, not --men[/red]")
+        return BAD_INPUT
+    if args.memory is not None and args.memory <= 0:
+        console.print(f"[red]--memory must be positive, not {args.memory}[/red]")
+        return BAD_INPUT
+    directory = solution_dir(args)
+    memory = None if args.memory is None else int(args.memory * 2**30)
+    if args.force:
+        from morris.engine.solution import sector_keys
+
+        for key in sector_keys(args.men):
+            (directory / key.filename).unlink(missing_ok=True)
+    try:
+        with progress_bar(args.quiet) as progress:
+            update = progress_callback(progress)
+
+            def report(name: str, done: int, total: int) -> None:
+                update("all sectors" if name == "build" else name, done, total)
+
+            result = build_solution(
+                directory,
+                args.men,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                memory=memory,
+                progress=report,
+            )
+    except SolutionError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 1
+    size = sum(i.nbytes for i in result.infos)
+    wdl = sum(i.wdl_bytes for i in result.infos)
+    console.print(
+        f"{len(result.infos)} sectors of {args.men} men's morris in {directory} "
+        f"({len(result.solved)} solved now): {size / 1e6:.1f} MB, of which "
+        f"{wdl / 1e6:.2f} MB win/draw/loss"
+    )
+    return 0
+
+
+def run_solution_info(args: argparse.Namespace) -> int:
+    """Print each sector (by colour) with its positions and won/drawn/lost, and the start."""
+    from rich.console import Console
+
+    from morris.engine.solution import Solution, SolutionError, start_sector
+
+    console = Console()
+    if not _check_men(console, args.men):
+        return BAD_INPUT
+    directory = solution_dir(args)
+    try:
+        solution = Solution.load(directory, args.men, check=False)
+    except SolutionError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 1
+    console.print(f"{args.men} men's morris, solved, in {directory}")
+    console.print(
+        f"{'white':>5} {'black':>5} {'w hand':>6} {'b hand':>6} {'to move':>7} {'positions':>14}"
+        f" {'won':>14} {'drawn':>14} {'lost':>14} {'longest win':>11}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    rows: list[tuple[tuple[int, int, int, int, str], Any]] = []
+    for key in solution.keys:
+        info = solution.info(key)
+        rows.extend((colours, info) for colours in key.colour_sectors())
+    rows.sort(key=lambda r: (-(r[0][2] + r[0][3]), r[0][0] + r[0][1], r[0][0], r[0][4]))
+    for (white, black, white_hand, black_hand, side), info in rows:
+        console.print(
+            f"{white:>5} {black:>5} {white_hand:>6} {black_hand:>6} {side:>7}"
+            f" {info.placements:>14,} {info.won:>14,} {info.drawn:>14,} {info.lost:>14,}"
+            f" {info.longest_win:>11}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    start = solution.probe_key(start_sector(args.men), 0, 0)
+    entries = sum(solution.info(k).entries for k in solution.keys)
+    placements = sum(solution.info(k).placements for k in solution.keys)
+    size = sum(solution.info(k).wdl_bytes for k in solution.keys)
+    console.print(
+        f"{len(solution.keys)} stored sectors ({len(rows)} by colour), {placements:,} positions "
+        f"over every placement, {entries:,} stored entries (symmetry-reduced), "
+        f"{size / 1e6:.2f} MB of win/draw/loss."
+    )
+    if start is not None:
+        tail = "" if start.value.value == "draw" else f" in {start.distance} turns"
+        console.print(f"The start position: {start.value.value} for white{tail}.")
+    console.print(
+        "Counts are over every placement of the pieces, for the side to move; the longest win is"
+        " in turns (plies). The draw rules are not part of the solution."
+    )
+    return 0
+
+
+def run_solution_verify(args: argparse.Namespace) -> int:
+    """Check local consistency of every sector; exit 1 on any disagreement."""
+    from rich.console import Console
+
+    from morris.engine.solution import Solution, SolutionError, verify_solution
+
+    console = Console()
+    if not (_check_men(console, args.men) and _at_least_one(console, "--sample", args.sample)):
+        return BAD_INPUT
+    directory = solution_dir(args)
+    try:
+        solution = Solution.load(directory, args.men)
+    except SolutionError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 1
+    with progress_bar(args.quiet) as progress:
+        reports = verify_solution(
+            solution, sample=args.sample, seed=args.seed, progress=progress_callback(progress)
+        )
+    lines = [
+        f"{r.key.name:<14} {r.checked:>12,} entries checked "
+        f"({'all' if r.complete else f'sample of {r.entries:,}'})"
+        for r in reports
+    ]
+    return print_reports(console, reports, lines)

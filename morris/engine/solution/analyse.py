@@ -1,0 +1,171 @@
+"""Analysis with the solution: every legal turn of a position with its value, and a game record
+turn by turn with the value before and after each turn and the first turn that threw a result
+away. Turns are generated and played by the rules core (:class:`~morris.core.board.Board`), so
+the analysis also cross-checks the solver's own array rules."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from morris.core.board import WHITE, Board
+from morris.core.moves import Move
+from morris.core.record import GameRecordError, read_game
+from morris.core.rules import STANDARD
+from morris.engine.errors import SolutionError
+from morris.engine.solution.probe import Solution, SolutionResult, negate, preference
+from morris.engine.solution.sectors import SectorKey, check_men
+from morris.engine.tables.keys import Value
+
+#: The win of a turn that ends the game (the other side is left with two or is blocked).
+_ENDS_GAME = SolutionResult(Value.WIN, 1)
+
+
+@cache
+def board_class(men: int) -> type[Board]:
+    """The board of ``men`` men's morris: the standard board and rules with ``men`` pieces."""
+    check_men(men)
+    rules = dataclasses.replace(
+        STANDARD, name=f"{men}-men", title=f"{men} men's morris", aliases=(), pieces_per_side=men
+    )
+    if men == STANDARD.pieces_per_side:
+        return Board
+    return type(f"Morris{men}", (Board,), {"variant": rules, "__module__": __name__})
+
+
+def new_board(men: int, position: str | None = None) -> Board:
+    """A board of ``men`` men without draw rules (the solution has none), from ``position``."""
+    return board_class(men)(position, threefold_repetition=False, no_removal_limit=None)
+
+
+def sector_of(board: Board) -> tuple[SectorKey, int, int]:
+    """(sector key, mover's pieces, other side's pieces) of the position on ``board``."""
+    me, you = board.turn, not board.turn
+    key = SectorKey(
+        board.pieces_on_board(me),
+        board.pieces_on_board(you),
+        board.pieces_in_hand(me),
+        board.pieces_in_hand(you),
+    )
+    return key, board.occupied_co(me), board.occupied_co(you)
+
+
+def value_of(solution: Solution, board: Board) -> SolutionResult | None:
+    """The value of the position on ``board`` for the side to move (None: not covered)."""
+    outcome = board.outcome()
+    if outcome is not None:
+        if outcome.winner is None:
+            return SolutionResult(Value.DRAW, 0)
+        return SolutionResult(Value.WIN if outcome.winner == board.turn else Value.LOSS, 0)
+    key, mover, other = sector_of(board)
+    return solution.probe_key(key, mover, other)
+
+
+def value_after(solution: Solution, board: Board) -> SolutionResult | None:
+    """The value for the side that played the last turn on ``board`` (None: not covered)."""
+    outcome = board.outcome()
+    if outcome is not None:
+        if outcome.winner is None:
+            return SolutionResult(Value.DRAW, 0)
+        return _ENDS_GAME if outcome.winner != board.turn else SolutionResult(Value.LOSS, 0)
+    key, mover, other = sector_of(board)
+    result = solution.probe_key(key, mover, other)
+    return None if result is None else negate(result)
+
+
+def turn_values(solution: Solution, board: Board) -> list[tuple[Move, SolutionResult | None]]:
+    """Every legal turn with its value for the side that plays it, best first."""
+    out: list[tuple[Move, SolutionResult | None]] = []
+    for move in list(board.legal_moves):
+        board.push(move)
+        try:
+            out.append((move, value_after(solution, board)))
+        finally:
+            board.pop()
+    out.sort(key=lambda t: (-preference(t[1])[0], -preference(t[1])[1]) if t[1] else (9, 0))
+    return out
+
+
+@dataclass(frozen=True)
+class GameTurn:
+    """One turn of an analysed game: the mover's value before and after it."""
+
+    ply: int
+    colour: str
+    move: Move
+    before: SolutionResult | None
+    after: SolutionResult | None
+
+    @property
+    def threw_away(self) -> bool:
+        """Whether the turn made the mover's value worse (a win or a draw given away)."""
+        if self.before is None or self.after is None:
+            return False
+        rank = {Value.LOSS: 0, Value.DRAW: 1, Value.WIN: 2}
+        return rank[self.after.value] < rank[self.before.value]
+
+
+def analyse_game(solution: Solution, board: Board, moves: list[Move]) -> list[GameTurn]:
+    """Each turn of ``moves`` played from ``board`` (which is left at the end of the game).
+
+    Raises :class:`SolutionError` naming the turn if one is illegal.
+    """
+    out: list[GameTurn] = []
+    for ply, move in enumerate(moves, start=1):
+        reason = board.illegal_reason(move)
+        if reason is not None:
+            raise SolutionError(f"turn {ply} ({move}): {reason}")
+        colour = "white" if board.turn == WHITE else "black"
+        before = value_of(solution, board)
+        board.push(move)
+        out.append(GameTurn(ply, colour, move, before, value_after(solution, board)))
+    return out
+
+
+def read_target(text: str, men: int) -> tuple[Board, list[Move] | None]:
+    """What ``morris analyse`` was given: ``startpos``, a position string, or a game record (a
+    file, or its text). Returns the starting board and the record's turns (None for a position).
+
+    Raises :class:`SolutionError` naming the problem for anything else.
+    """
+    if text.strip() == "startpos":
+        return new_board(men), None
+    fields = text.split()
+    if len(fields) in (6, 7) and "/" in fields[0] and "[" not in text:
+        try:
+            return new_board(men, text.strip()), None
+        except ValueError as exc:
+            raise SolutionError(f"position: {exc}") from None
+    if "\n" not in text and "[" not in text:
+        path = Path(text)
+        if not path.is_file():
+            raise SolutionError(
+                f"{text!r} is neither startpos, a position (7 fields) nor a game record file"
+            )
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SolutionError(f"{path}: unreadable game record: {exc}") from None
+    try:
+        record = read_game(text)
+    except GameRecordError as exc:
+        raise SolutionError(f"game record: {exc}") from None
+    try:
+        board = new_board(men, record.tags.get("Position"))
+    except ValueError as exc:
+        raise SolutionError(f"game record: tag Position: {exc}") from None
+    return board, list(record.moves)
+
+
+__all__ = [
+    "GameTurn",
+    "analyse_game",
+    "board_class",
+    "new_board",
+    "read_target",
+    "sector_of",
+    "turn_values",
+    "value_of",
+]

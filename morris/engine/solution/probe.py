@@ -1,0 +1,211 @@
+"""The solved game, memory-mapped, and its probe: the value (and distance) of any position of a
+built sector, and of every turn from it.
+
+>>> solution = Solution.load(directory)                     # doctest: +SKIP
+>>> solution.probe(white, black, white_hand, black_hand, white_to_move=True)  # doctest: +SKIP
+SolutionResult(value=<Value.WIN: 'win'>, distance=23)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from morris.core.points import ALL_POINTS, MILL_MASKS, MILLS_THROUGH, NEIGHBOURS, points_of
+from morris.engine.errors import SolutionError
+from morris.engine.solution.sectors import SectorKey, sector_keys
+from morris.engine.solution.storage import DRAW, LOSS, SectorData, SectorInfo, open_sector
+from morris.engine.solution.turns import index_of_key
+from morris.engine.tables.keys import MIN_PIECES, Value
+
+_VALUES: Final = {LOSS: Value.LOSS, DRAW: Value.DRAW}
+
+
+@dataclass(frozen=True)
+class SolutionResult:
+    """A position's value for the side to move and the turns (plies) to the end with perfect
+    play (the winner hurries, the loser delays; 0 for a draw), None where not stored."""
+
+    value: Value
+    distance: int | None
+
+
+#: A turn: (from or None for a placement, to, removed or None).
+SolvedTurn = tuple[int | None, int, int | None]
+
+
+def result_of(code: int) -> SolutionResult:
+    """The result a distance code stands for (``distance + 1``, 0 a draw)."""
+    if code == 0:
+        return SolutionResult(Value.DRAW, 0)
+    return SolutionResult(Value.WIN if (code - 1) & 1 else Value.LOSS, code - 1)
+
+
+def negate(result: SolutionResult) -> SolutionResult:
+    """The result for the side that played the turn leading to ``result``."""
+    if result.value is Value.DRAW:
+        return result
+    value = Value.WIN if result.value is Value.LOSS else Value.LOSS
+    return SolutionResult(value, None if result.distance is None else result.distance + 1)
+
+
+def preference(result: SolutionResult) -> tuple[int, int]:
+    """Sort key of results for the side to move: fastest win, a draw, slowest loss."""
+    distance = result.distance or 0
+    if result.value is Value.WIN:
+        return (2, -distance)
+    if result.value is Value.DRAW:
+        return (1, 0)
+    return (0, distance)
+
+
+class Solution:
+    """Solved sectors, memory-mapped from one directory."""
+
+    def __init__(self, directory: Path, sectors: dict[SectorKey, SectorData]) -> None:
+        self.directory = directory
+        self._sectors = sectors
+        # The probe's path: plain tuples and memoryviews, whose items are Python ints.
+        self._fast = {
+            (k.mover_on, k.other_on, k.mover_hand, k.other_hand): (
+                index_of_key(k),
+                d.wdl,
+                d.dist_view,
+            )
+            for k, d in sectors.items()
+        }
+
+    @classmethod
+    def load(cls, directory: Path, men: int | None = None, *, check: bool = True) -> Solution:
+        """Open the sectors of ``men`` men's morris (all of them must be built), or every sector
+        file in ``directory`` when ``men`` is None. ``check`` verifies each SHA-256.
+
+        Raises :class:`SolutionError` naming the file for a missing or damaged sector.
+        """
+        directory = Path(directory)
+        if men is None:
+            keys: Iterable[SectorKey] = [
+                _key_of(p.name) for p in sorted(directory.glob("sector-*.msol"))
+            ]
+        else:
+            keys = sector_keys(men)
+        return cls(directory, {k: open_sector(directory, k, check=check) for k in keys})
+
+    @property
+    def keys(self) -> list[SectorKey]:
+        """The sectors loaded."""
+        return sorted(self._sectors)
+
+    def info(self, key: SectorKey) -> SectorInfo:
+        """The header of a loaded sector."""
+        return self._sectors[key].info
+
+    def data(self, key: SectorKey) -> SectorData:
+        """The mapped sections of a loaded sector."""
+        return self._sectors[key]
+
+    def covers(self, key: SectorKey) -> bool:
+        """Whether the sector is loaded."""
+        return key in self._sectors
+
+    def probe_key(self, key: SectorKey, mover: int, other: int) -> SolutionResult | None:
+        """The result of a position given relative to the side to move (None: not loaded)."""
+        entry = self._fast.get((key.mover_on, key.other_on, key.mover_hand, key.other_hand))
+        if entry is None:
+            return None
+        index, _, dist = entry
+        return result_of(dist[index.index_one(mover, other)])
+
+    def probe(
+        self, white: int, black: int, white_hand: int, black_hand: int, white_to_move: bool
+    ) -> SolutionResult | None:
+        """The exact value of a position: bitboards (bit ``p`` = point ``p``), hands, the side to
+        move. None if its sector is not loaded or the game is already over there."""
+        if white_to_move:
+            key = SectorKey(white.bit_count(), black.bit_count(), white_hand, black_hand)
+            return self.probe_key(key, white, black)
+        key = SectorKey(black.bit_count(), white.bit_count(), black_hand, white_hand)
+        return self.probe_key(key, black, white)
+
+    def probe_wdl(self, key: SectorKey, mover: int, other: int) -> Value | None:
+        """The value alone, read from the 2-bit section (what a Pi would ship)."""
+        entry = self._fast.get((key.mover_on, key.other_on, key.mover_hand, key.other_hand))
+        if entry is None:
+            return None
+        index, wdl, _ = entry
+        i = index.index_one(mover, other)
+        return _VALUES.get((wdl[i >> 2] >> (2 * (i & 3))) & 3, Value.WIN)
+
+    def scored_turns(
+        self, key: SectorKey, mover: int, other: int
+    ) -> list[tuple[SolvedTurn, SolutionResult]] | None:
+        """Every legal turn with its result for the side that plays it (None: a successor's
+        sector is not loaded)."""
+        out: list[tuple[SolvedTurn, SolutionResult]] = []
+        for turn, after_mover, after_other in turns_of(key, mover, other):
+            if after_mover.bit_count() + key.other_hand < MIN_PIECES:  # left with two
+                out.append((turn, SolutionResult(Value.WIN, 1)))
+                continue
+            nxt = _next_key(key, turn, after_mover, after_other)
+            res = self.probe_key(nxt, after_mover, after_other)
+            if res is None:
+                return None
+            out.append((turn, negate(res)))
+        return out
+
+    def best_turns(self, key: SectorKey, mover: int, other: int) -> list[SolvedTurn] | None:
+        """The turns that keep the value (fastest win, a draw, slowest loss)."""
+        scored = self.scored_turns(key, mover, other)
+        if scored is None:
+            return None
+        if not scored:
+            return []
+        best = max(preference(r) for _, r in scored)
+        return [t for t, r in scored if preference(r) == best]
+
+
+def _key_of(name: str) -> SectorKey:
+    try:
+        parts = [int(x) for x in name.removeprefix("sector-").removesuffix(".msol").split("-")]
+        return SectorKey(*parts)
+    except (TypeError, ValueError):
+        raise SolutionError(f"{name}: not a sector file name") from None
+
+
+def _next_key(key: SectorKey, turn: SolvedTurn, mover: int, other: int) -> SectorKey:
+    placed = turn[0] is None
+    return SectorKey(
+        mover.bit_count(), other.bit_count(), key.other_hand, key.mover_hand - int(placed)
+    )
+
+
+def _removable(bits: int) -> int:
+    in_mill = 0
+    for m in MILL_MASKS:
+        if bits & m == m:
+            in_mill |= m
+    return bits & ~in_mill or bits
+
+
+def turns_of(key: SectorKey, mover: int, other: int) -> list[tuple[SolvedTurn, int, int]]:
+    """Every legal turn and the position after it, relative to the next side to move:
+    (turn, its pieces, the pieces of the side that played)."""
+    empty = ALL_POINTS & ~(mover | other)
+    moves: list[tuple[int | None, int, int]] = []
+    if key.placing:
+        moves = [(None, q, mover | 1 << q) for q in points_of(empty)]
+    else:
+        flies = mover.bit_count() == MIN_PIECES
+        for p in points_of(mover):
+            for q in points_of(empty if flies else NEIGHBOURS[p] & empty):
+                moves.append((p, q, mover ^ (1 << p) | (1 << q)))
+    out: list[tuple[SolvedTurn, int, int]] = []
+    for frm, to, after in moves:
+        if other and any(after & m == m for m in MILLS_THROUGH[to]):
+            for r in points_of(_removable(other)):
+                out.append(((frm, to, r), other ^ (1 << r), after))
+        else:
+            out.append(((frm, to, None), other, after))
+    return out

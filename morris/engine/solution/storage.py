@@ -1,0 +1,245 @@
+"""The file of one solved sector: a header, the win/draw/loss values in 2 bits an entry, and the
+distances that let the engine make progress in won positions.
+
+Layout (all offsets in bytes)::
+
+    0      4096   header: b"MORRIS-SOLUTION\\n", then JSON (format, rules, sector, counts,
+                  sections, SHA-256 of everything after the header), padded with spaces
+    4096   W      values: entry i in bits 2(i % 4) .. 2(i % 4) + 1 of byte i // 4,
+                  0 LOSS, 1 DRAW, 2 WIN for the side to move
+    D      ...    distances: one code per entry, ``distance + 1`` (0 a draw), uint8 or uint16;
+                  D = 4096 + W rounded up to 4096
+
+The file holds nothing that depends on how it was built (no time, no worker count): a sector
+solved again gives the same bytes. It is written to a temporary name and renamed, so a build
+killed at any moment leaves either the old state or a complete file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import mmap
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+
+from morris.engine.errors import SolutionError
+from morris.engine.solution.sectors import SectorKey
+from morris.engine.solution.symmetry import SymmetricIndex
+from morris.engine.tables.rules import chunks
+
+logger = logging.getLogger(__name__)
+
+MAGIC: Final = b"MORRIS-SOLUTION\n"
+HEADER_SIZE: Final = 4096
+FORMAT_VERSION: Final = 1
+#: The rules every sector is solved by (the standard board, flying on, no draw rules).
+RULES: Final = {"board": "standard", "flying": True, "draw_rules": False}
+#: 2-bit values.
+LOSS, DRAW, WIN = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class SectorInfo:
+    """A sector file's header: what it holds and its checksum."""
+
+    key: SectorKey
+    entries: int
+    placements: int
+    won: int  # counted over every placement, for the side to move
+    drawn: int
+    lost: int
+    longest_win: int
+    longest_loss: int
+    dist_dtype: str
+    wdl_offset: int
+    wdl_bytes: int
+    dist_offset: int
+    dist_bytes: int
+    sha256: str
+
+    @property
+    def nbytes(self) -> int:
+        """Size of the file."""
+        return self.dist_offset + self.dist_bytes
+
+    def to_json(self) -> dict[str, Any]:
+        """The header's JSON."""
+        data = asdict(self)
+        data["key"] = asdict(self.key)
+        return {"format": FORMAT_VERSION, "rules": RULES, **data}
+
+
+def wdl_of(codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """2-bit values of distance codes (``distance + 1``, 0 a draw)."""
+    c = np.asarray(codes)
+    out = np.where(c == 0, DRAW, np.where(c & 1 == 1, LOSS, WIN)).astype(np.uint8)
+    return out
+
+
+def pack(values: np.ndarray[Any, np.dtype[np.uint8]]) -> bytes:
+    """Four 2-bit values a byte, the first in the low bits."""
+    padded = np.zeros((values.size + 3) // 4 * 4, dtype=np.uint8)
+    padded[: values.size] = values
+    quads = padded.reshape(-1, 4)
+    packed = quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6
+    return packed.astype(np.uint8).tobytes()
+
+
+def unpack(data: Any, count: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """The ``count`` 2-bit values of packed bytes."""
+    raw = np.frombuffer(data, dtype=np.uint8, count=(count + 3) // 4)
+    out = np.empty((raw.size, 4), dtype=np.uint8)
+    for j in range(4):
+        out[:, j] = (raw >> (2 * j)) & 3
+    return out.reshape(-1)[:count]
+
+
+def _round_up(n: int, to: int = HEADER_SIZE) -> int:
+    return (n + to - 1) // to * to
+
+
+def count_values(key: SectorKey, codes: np.ndarray[Any, Any]) -> tuple[int, int, int, int, int]:
+    """(won, drawn, lost over every placement, longest win, longest loss) of a sector."""
+    index = SymmetricIndex(key.mover_on, key.other_on)
+    totals = np.zeros(3, dtype=np.int64)
+    longest = [0, 0]
+    for idx in chunks(index.size, 1 << 22):
+        c = np.asarray(codes[idx]).astype(np.int64)
+        totals += np.bincount(wdl_of(c), weights=index.weights(idx), minlength=3).astype(np.int64)
+        wins = c[(c > 0) & (c & 1 == 0)]
+        losses = c[c & 1 == 1]
+        longest[0] = max(longest[0], int(wins.max(initial=1)) - 1)
+        longest[1] = max(longest[1], int(losses.max(initial=1)) - 1)
+    return int(totals[WIN]), int(totals[DRAW]), int(totals[LOSS]), longest[0], longest[1]
+
+
+def write_sector(directory: Path, key: SectorKey, codes: np.ndarray[Any, Any]) -> SectorInfo:
+    """Write a solved sector atomically; its header."""
+    index = SymmetricIndex(key.mover_on, key.other_on)
+    if codes.shape != (index.size,):
+        raise SolutionError(f"{key.name}: {codes.shape} codes for {index.size} entries")
+    longest = int(np.asarray(codes).max(initial=0))
+    dist = np.asarray(codes).astype(np.uint8 if longest <= 0xFF else np.uint16)
+    wdl = pack(wdl_of(dist))
+    won, drawn, lost, longest_win, longest_loss = count_values(key, dist)
+    wdl_offset = HEADER_SIZE
+    dist_offset = _round_up(wdl_offset + len(wdl))
+    gap = bytes(dist_offset - wdl_offset - len(wdl))
+    dist_bytes = dist.tobytes()
+    digest = hashlib.sha256()
+    for part in (wdl, gap, dist_bytes):
+        digest.update(part)
+    info = SectorInfo(
+        key, index.size, index.placements, won, drawn, lost, longest_win, longest_loss,
+        str(dist.dtype), wdl_offset, len(wdl), dist_offset, len(dist_bytes), digest.hexdigest(),
+    )  # fmt: skip
+    header = MAGIC + json.dumps(info.to_json(), sort_keys=True).encode()
+    if len(header) > HEADER_SIZE:
+        raise SolutionError(f"{key.name}: header of {len(header)} bytes")
+    path = Path(directory) / key.filename
+    tmp = path.with_name(f".{key.filename}.{os.getpid()}.tmp")
+    with tmp.open("wb") as fh:
+        fh.write(header.ljust(HEADER_SIZE, b" "))
+        for part in (wdl, gap, dist_bytes):
+            fh.write(part)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    return info
+
+
+def read_info(path: Path) -> SectorInfo:
+    """The header of a sector file; :class:`SolutionError` naming the file if it is not one."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(HEADER_SIZE)
+    except OSError as exc:
+        raise SolutionError(f"{path}: unreadable sector file: {exc}") from None
+    if not head.startswith(MAGIC) or len(head) < HEADER_SIZE:
+        raise SolutionError(f"{path}: not a solution sector file")
+    try:
+        data = json.loads(head[len(MAGIC) :].decode())
+        if data.get("format") != FORMAT_VERSION:
+            raise SolutionError(f"{path}: format {data.get('format')}, not {FORMAT_VERSION}")
+        if data.get("rules") != RULES:
+            raise SolutionError(f"{path}: solved by other rules {data.get('rules')}")
+        key = SectorKey(**data["key"])
+        fields = {k: data[k] for k in SectorInfo.__dataclass_fields__ if k != "key"}
+        info = SectorInfo(key=key, **fields)
+    except (KeyError, TypeError, ValueError, UnicodeDecodeError) as exc:
+        if isinstance(exc, SolutionError):
+            raise
+        raise SolutionError(f"{path}: malformed header: {exc}") from None
+    if info.key.filename != path.name:
+        raise SolutionError(f"{path}: holds sector {info.key.name}, not what its name says")
+    return info
+
+
+def checksum_ok(path: Path, info: SectorInfo) -> bool:
+    """Whether the file has its header's size and SHA-256."""
+    try:
+        if path.stat().st_size != info.nbytes:
+            return False
+        digest = hashlib.sha256()
+        with path.open("rb") as fh:
+            fh.seek(HEADER_SIZE)
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return False
+    return digest.hexdigest() == info.sha256
+
+
+def finished(directory: Path, key: SectorKey) -> SectorInfo | None:
+    """The header of a complete, undamaged sector file, or None (missing or damaged: a damaged
+    file is logged and removed, so it is rebuilt and never used)."""
+    path = Path(directory) / key.filename
+    if not path.exists():
+        return None
+    try:
+        info = read_info(path)
+    except SolutionError as exc:
+        logger.warning("%s; it will be rebuilt", exc)
+        path.unlink(missing_ok=True)
+        return None
+    if not checksum_ok(path, info):
+        logger.warning("%s: checksum mismatch, the file is damaged; it will be rebuilt", path)
+        path.unlink(missing_ok=True)
+        return None
+    return info
+
+
+@dataclass
+class SectorData:
+    """An open sector file: its header and its sections, memory-mapped."""
+
+    info: SectorInfo
+    wdl: memoryview
+    dist: np.ndarray[Any, Any]
+    dist_view: memoryview
+
+
+def open_sector(directory: Path, key: SectorKey, *, check: bool = True) -> SectorData:
+    """Memory-map a sector file; :class:`SolutionError` naming the file if it is missing,
+    damaged (with ``check``: its SHA-256) or not what it should be."""
+    path = Path(directory) / key.filename
+    if not path.exists():
+        raise SolutionError(f"{path}: sector {key.name} not built (morris tables build --men K)")
+    info = read_info(path)
+    if path.stat().st_size != info.nbytes:
+        raise SolutionError(f"{path}: {path.stat().st_size} bytes, its header says {info.nbytes}")
+    if check and not checksum_ok(path, info):
+        raise SolutionError(f"{path}: checksum mismatch, the file is damaged; rebuild it")
+    with path.open("rb") as fh:
+        mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    view = memoryview(mapped)
+    wdl = view[info.wdl_offset : info.wdl_offset + info.wdl_bytes]
+    raw = view[info.dist_offset : info.dist_offset + info.dist_bytes]
+    dist = np.frombuffer(raw, dtype=np.dtype(info.dist_dtype))
+    return SectorData(info, wdl, dist, raw.cast("B" if info.dist_dtype == "uint8" else "H"))

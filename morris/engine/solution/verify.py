@@ -1,0 +1,84 @@
+"""Local consistency of a built solution: every entry's stored distance code must be what one
+Bellman step over its successors' stored codes gives, and its 2-bit value must match its code."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+
+from morris.engine.solution.probe import Solution, result_of
+from morris.engine.solution.sectors import SectorKey
+from morris.engine.solution.storage import unpack, wdl_of
+from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
+from morris.engine.tables.keys import I64, ProgressCallback
+from morris.engine.tables.rules import chunks
+from morris.engine.tables.verify import VerifyReport
+
+#: Sectors with more entries than this are checked on a random sample by default.
+FULL_CHECK_LIMIT: Final = 4_000_000
+#: The default sample of such a sector.
+DEFAULT_SAMPLE: Final = 200_000
+
+
+@dataclass(frozen=True)
+class SectorReport(VerifyReport[SectorKey]):
+    """Outcome of :func:`verify_solution` for one sector: ``checked`` of its ``entries``."""
+
+    entries: int = 0
+
+    @property
+    def complete(self) -> bool:
+        """Whether every entry was checked (else a random sample)."""
+        return self.checked == self.entries
+
+
+def verify_solution(
+    solution: Solution,
+    *,
+    sample: int | None = None,
+    full_limit: int = FULL_CHECK_LIMIT,
+    seed: int = 0,
+    progress: ProgressCallback | None = None,
+) -> list[SectorReport]:
+    """Check every loaded sector: all its entries when it has at most ``full_limit`` (and no
+    ``sample`` is given), else ``sample`` (default :data:`DEFAULT_SAMPLE`) random entries."""
+    rng = np.random.default_rng(seed)
+    codes = {k: solution.data(k).dist for k in solution.keys}
+    reports = []
+    for key in solution.keys:
+        size = index_of_key(key).size
+        missing = [s for s in key.successors() if s not in codes]
+        if missing:
+            reports.append(SectorReport(key, 0, 1, (f"successor {missing[0].name} missing",), size))
+            continue
+        want = sample if sample is not None else (None if size <= full_limit else DEFAULT_SAMPLE)
+        if want is None or want >= size:
+            batches: Iterator[I64] = chunks(size, work_chunk(key))
+            total = size
+        else:
+            picked = np.sort(rng.choice(size, size=want, replace=False)).astype(np.int64)
+            batches = iter(np.array_split(picked, max(1, want // work_chunk(key))))
+            total = want
+        wdl = unpack(solution.data(key).wdl, size)
+        checked = errors = 0
+        examples: list[str] = []
+        for idx in batches:
+            expect = expected_codes(key, idx, codes)
+            have = np.asarray(codes[key][idx]).astype(np.int64)
+            bad = (expect != have) | (wdl[idx] != wdl_of(have))
+            for b in np.flatnonzero(bad)[: max(0, 5 - len(examples))]:
+                mover, other = index_of_key(key).decode(idx[b : b + 1])
+                examples.append(
+                    f"{key.name} #{idx[b]} mover={int(mover[0]):#08x} other={int(other[0]):#08x}:"
+                    f" stored {result_of(int(have[b]))} (2-bit {int(wdl[idx[b]])}),"
+                    f" successors say {result_of(int(expect[b]))}"
+                )
+            errors += int(bad.sum())
+            checked += idx.size
+            if progress is not None:
+                progress(f"verify {key.name}", checked, total)
+        reports.append(SectorReport(key, checked, errors, tuple(examples), size))
+    return reports
