@@ -115,6 +115,7 @@ typedef struct {
 } Field;
 
 #define INT_FIELD(f) {#f, offsetof(SearchParams, f), AS_INT}
+#define WEIGHT_FIELD(f) {#f, offsetof(SearchParams, weights.f), AS_INT}
 
 /* Every field of SearchParams, by the keyword configure() takes it as. */
 static const Field FIELDS[] = {
@@ -124,12 +125,14 @@ static const Field FIELDS[] = {
     {"tt_max", offsetof(SearchParams, tt_max), AS_LONG},
     INT_FIELD(exact), INT_FIELD(lower), INT_FIELD(upper), INT_FIELD(draw), INT_FIELD(win),
     INT_FIELD(loss), INT_FIELD(reduce_depth), INT_FIELD(reduce_after), INT_FIELD(order_block),
-    INT_FIELD(order_two), INT_FIELD(piece), INT_FIELD(open_two), INT_FIELD(close_one),
-    INT_FIELD(close_more), INT_FIELD(closings_against), INT_FIELD(placing_mobility),
-    INT_FIELD(placing_blocked), INT_FIELD(point_link), INT_FIELD(opponent_blocked),
-    INT_FIELD(moving_mobility), INT_FIELD(moving_blocked), INT_FIELD(running_mill),
-    INT_FIELD(threat), INT_FIELD(per_threat), INT_FIELD(per_threat_against),
-    INT_FIELD(threats_against),
+    INT_FIELD(order_two), INT_FIELD(piece),
+    /* the weights, in the order of Weights (search.h) and of evaluate.Weights */
+    WEIGHT_FIELD(open_two), WEIGHT_FIELD(close_one), WEIGHT_FIELD(close_more),
+    WEIGHT_FIELD(closings_against), WEIGHT_FIELD(placing_mobility),
+    WEIGHT_FIELD(placing_blocked), WEIGHT_FIELD(point_link), WEIGHT_FIELD(opponent_blocked),
+    WEIGHT_FIELD(moving_mobility), WEIGHT_FIELD(moving_blocked), WEIGHT_FIELD(running_mill),
+    WEIGHT_FIELD(threat), WEIGHT_FIELD(per_threat), WEIGHT_FIELD(per_threat_against),
+    WEIGHT_FIELD(threats_against),
 };
 #define N_FIELDS (sizeof(FIELDS) / sizeof(FIELDS[0]))
 
@@ -207,9 +210,10 @@ static long python_turn(int t)
     int bits = 0;
     while ((none >> bits) != 0)
         bits++;
-    int frm = t & NO_POINT, to = t >> POINT_BITS & NO_POINT, rem = t >> 2 * POINT_BITS;
+    int frm = t & NO_POINT, to = t >> POINT_BITS & NO_POINT, rem = t >> 2 * POINT_BITS & NO_POINT;
+    long second = t >> SECOND_SHIFT; /* the second removal plus one in both encodings */
     return (frm == NO_POINT ? none : frm) | (long)to << bits |
-           (rem == NO_POINT ? none : rem) << 2 * bits;
+           (rem == NO_POINT ? none : rem) << 2 * bits | second << 3 * bits;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -313,21 +317,54 @@ static PyObject *Core_release(Core *self, PyObject *Py_UNUSED(ignored))
     Py_RETURN_NONE;
 }
 
+/* The weights given to a core (a sequence in the order of Weights) into *w. */
+static int read_weights(PyObject *seq, Weights *w)
+{
+    PyObject *fast = PySequence_Fast(seq, "weights");
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != N_WEIGHTS) {
+        PyErr_Format(PyExc_ValueError, "weights: %d numbers expected, not %zd", N_WEIGHTS,
+                     PySequence_Fast_GET_SIZE(fast));
+        Py_DECREF(fast);
+        return -1;
+    }
+    int *out = (int *)w;
+    for (int i = 0; i < N_WEIGHTS; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if ((v == -1 && PyErr_Occurred()) || v < -1000000 || v > 1000000) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "weights: %ld is out of range", v);
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
 static int Core_init(Core *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"neighbours", "mill_masks", "mills_through", "layers",
                              "pieces_per_side", "flying", "threefold", "limit",
                              "full_board_is_draw", "zp", "zh", "zside", "zn", "path",
-                             "root_index", "check", "probe", "table_pieces", "tt_size", NULL};
+                             "root_index", "check", "probe", "table_pieces", "tt_size",
+                             "in_play", "move_while_placing", "remove_from_mills",
+                             "double_mill_removes_two", "weights", NULL};
     PyObject *neighbours, *mill_masks, *mills_through, *layers, *zp, *zh, *zn, *path, *check,
-        *probe;
+        *probe, *weights = NULL;
     int pieces, flying, threefold, limit, full, table_pieces;
+    int move_while_placing = 0, remove_from_mills = 0, double_mill = 0;
     unsigned long long zside;
+    unsigned long in_play = (unsigned long)-1;
     Py_ssize_t root_index, tt_size;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOippipOOKOOnOOin", kwlist, &neighbours,
-                                     &mill_masks, &mills_through, &layers, &pieces, &flying,
-                                     &threefold, &limit, &full, &zp, &zh, &zside, &zn, &path,
-                                     &root_index, &check, &probe, &table_pieces, &tt_size))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOippipOOKOOnOOin|$kpppO", kwlist,
+                                     &neighbours, &mill_masks, &mills_through, &layers, &pieces,
+                                     &flying, &threefold, &limit, &full, &zp, &zh, &zside, &zn,
+                                     &path, &root_index, &check, &probe, &table_pieces, &tt_size,
+                                     &in_play, &move_while_placing, &remove_from_mills,
+                                     &double_mill, &weights))
         return -1;
     Search *s = &self->s;
     if (s->tt != NULL || s->zn != NULL || self->released) {
@@ -377,6 +414,21 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds)
     s->threefold = threefold;
     s->limit = limit;
     s->full_board_is_draw = full;
+    /* Optional: the standard game's settings and the configured (standard) weights. */
+    if (in_play == (unsigned long)-1)
+        in_play = (unsigned long)params->all_points;
+    if (in_play & ~(unsigned long)params->all_points) {
+        PyErr_Format(PyExc_ValueError, "in_play: %lu is not a set of the %d points", in_play,
+                     points);
+        return -1;
+    }
+    s->in_play = (bb)in_play;
+    s->move_while_placing = move_while_placing;
+    s->remove_from_mills = remove_from_mills;
+    s->double_mill = double_mill;
+    s->w = params->weights;
+    if (weights != NULL && weights != Py_None && read_weights(weights, &s->w) < 0)
+        return -1;
     PyObject *zp_fast = PySequence_Fast(zp, "zp");
     if (zp_fast == NULL)
         return -1;
@@ -501,7 +553,7 @@ static PyObject *Core_generate(Core *self, PyObject *args)
     int uh;
     if (!PyArg_ParseTuple(args, "kki", &us, &them, &uh))
         return NULL;
-    int16_t mills[MAX_TURNS], quiet[MAX_TURNS];
+    static turn mills[MAX_TURNS], quiet[MAX_QUIET]; /* the interpreter lock is held */
     int nm, nq;
     search_generate(&self->s, (bb)us, (bb)them, uh, mills, &nm, quiet, &nq);
     PyObject *a = PyList_New(nm), *b = PyList_New(nq);
@@ -527,7 +579,8 @@ static PyObject *Core_tt_get(Core *self, PyObject *arg)
     const TTEntry *e = search_tt_find(&self->s, key);
     if (e == NULL)
         Py_RETURN_NONE;
-    return Py_BuildValue("iiil", e->depth, e->stamp & 3, e->score, python_turn(e->move));
+    return Py_BuildValue("iiil", (int)e->depth, (int)(e->stamp & 3), (int)e->score,
+                         python_turn((int)e->move));
 }
 
 static PyMethodDef Core_methods[] = {

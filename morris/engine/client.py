@@ -24,12 +24,12 @@ from types import TracebackType
 
 from morris.core.board import Board
 from morris.core.moves import Move
-from morris.core.points import parse_point
+from morris.core.points import Point, parse_point
 from morris.core.rules import STANDARD
 from morris.core.variant import engine_rules
 from morris.engine.errors import EngineCrashed, EngineTimeout, ExternalEngineError
 from morris.engine.search import MATE, SearchInfo, SearchResult
-from morris.engine.uci import moves_to_tokens
+from morris.engine.uci import moves_to_tokens, second_removal_missing
 
 __all__ = ["UciEngine"]
 
@@ -322,22 +322,14 @@ class UciEngine:
         except ValueError:
             raise ExternalEngineError(f"engine {self.name!r} answered {token!r}") from None
         if action.remove is None and board.is_legal(action) is False and board.closes_mill(action):
-            # The engine names the removal on the next go, as Mill engines do. The turn gets one
-            # movetime in all, as the built-in engine's does: the removal has what the action
-            # left, and at least a tenth.
-            self.send(self._position(board, [str(action)]))
-            left = None
-            if movetime is not None:
-                left = max(movetime - (time.monotonic() - start), movetime * REMOVAL_SHARE)
-            removal, _ = self._go(board, left, depth, nodes, stop, None)
-            if not removal.lower().startswith("x"):
-                raise ExternalEngineError(
-                    f"engine {self.name!r} answered {removal!r}, not a removal"
-                )
-            try:
-                action = Move(action.from_point, action.to_point, parse_point(removal[1:]))
-            except ValueError:
-                raise ExternalEngineError(f"engine {self.name!r} answered {removal!r}") from None
+            # The engine names the removal on the next go, as Mill engines do (and a double
+            # mill's second removal on the go after). The turn gets one movetime in all, as the
+            # built-in engine's does: each removal has what is left, and at least a tenth.
+            point = self._removal(board, action, start, movetime, depth, nodes, stop)
+            action = Move(action.from_point, action.to_point, point)
+            if second_removal_missing(board, action):
+                point = self._removal(board, action, start, movetime, depth, nodes, stop)
+                action = Move(action.from_point, action.to_point, action.remove, point)
         reason = board.illegal_reason(action)
         if reason is not None:
             raise ExternalEngineError(f"engine {self.name!r} played illegal {action}: {reason}")
@@ -347,6 +339,29 @@ class UciEngine:
         return SearchResult(
             action, score, depth_done, nodes_done, pv or [action], time.monotonic() - start
         )
+
+    def _removal(
+        self,
+        board: Board,
+        action: Move,
+        start: float,
+        movetime: float | None,
+        depth: int | None,
+        nodes: int | None,
+        stop: Callable[[], bool] | None,
+    ) -> Point:
+        """Ask for the next removal of ``action`` (its removals so far given with it)."""
+        self.send(self._position(board, moves_to_tokens([action])))
+        left = None
+        if movetime is not None:
+            left = max(movetime - (time.monotonic() - start), movetime * REMOVAL_SHARE)
+        removal, _ = self._go(board, left, depth, nodes, stop, None)
+        if not removal.lower().startswith("x"):
+            raise ExternalEngineError(f"engine {self.name!r} answered {removal!r}, not a removal")
+        try:
+            return parse_point(removal[1:])
+        except ValueError:
+            raise ExternalEngineError(f"engine {self.name!r} answered {removal!r}") from None
 
     def _go(
         self,

@@ -33,7 +33,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Collection
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from morris.core.board import Board
@@ -41,9 +41,24 @@ from morris.core.moves import Move
 from morris.core.points import ALL_POINTS, NUM_POINTS
 from morris.core.rules import Rules
 from morris.core.variant import engine_rules
-from morris.engine.evaluate import PIECE, WEIGHTS, make_evaluator, point_layers
+from morris.engine.evaluate import (
+    PIECE,
+    WEIGHTS,
+    Weights,
+    make_evaluator,
+    point_layers,
+    weights_for,
+)
 from morris.engine.levels import LEVELS, MAX_DEPTH, MAX_LEVEL, MIN_LEVEL
-from morris.engine.movegen import MOVE_SPACE, NONE, decode, encode, generate, has_moves
+from morris.engine.movegen import (
+    MOVE_SPACE,
+    NONE,
+    SECOND_SHIFT,
+    decode,
+    encode,
+    generate,
+    has_moves,
+)
 
 if TYPE_CHECKING:
     from morris.engine.tables import EndgameTables
@@ -200,10 +215,12 @@ class _Search:
         clock: Callable[[], float],
         stop: Callable[[], bool] | None,
         native: bool = False,
+        weights: Weights | None = None,
     ) -> None:
         # The search plays by the rules data alone (refusing a board that is more than its data).
         self.rules = rules = engine_rules(board)
-        self.evaluate = make_evaluator(rules)
+        self.weights = weights = weights_for(rules) if weights is None else weights
+        self.evaluate = make_evaluator(rules, weights)
         self.links = tuple(n.bit_count() for n in rules.neighbours)
         # Tables built for another board than this variant's are not asked (the search goes on).
         self.tables = tables if tables is not None and tables.supports(rules) else None
@@ -257,6 +274,11 @@ class _Search:
                 table_pieces=self.table_pieces,
                 # A hint: the table grows as needed, like the Python one (a dict).
                 tt_size=4096 if node_limit is None else node_limit,
+                in_play=rules.points_in_play,
+                move_while_placing=rules.move_while_placing,
+                remove_from_mills=rules.remove_from_mills,
+                double_mill_removes_two=rules.double_mill_removes_two,
+                weights=astuple(weights),
             )
 
     def _native_check(self, nodes: int) -> int:
@@ -362,7 +384,7 @@ class _Search:
         limit = rules.no_removal_limit
         path = self.path
         # Draws. A side to move that is blocked has lost even then (losses are checked first).
-        if rules.full_board_is_draw and not uh and not th and us | them == ALL_POINTS:
+        if rules.full_board_is_draw and not uh and not th and us | them == rules.points_in_play:
             return 0
         draw = limit is not None and nrc >= limit
         if not draw and rules.threefold_repetition:
@@ -432,8 +454,7 @@ class _Search:
                 if k >= 0 and k in quiet:
                     quiet.remove(k)
                     quiet.insert(0, k)
-        if len(mills) > 1:
-            mills.sort(key=history.__getitem__, reverse=True)
+        # Mill turns keep their order: the history table holds quiet turns only.
         moves = mills + quiet if mills else quiet
         if tt_move >= 0 and tt_move != moves[0] and tt_move in moves:
             moves.remove(tt_move)
@@ -452,7 +473,8 @@ class _Search:
         for i, mv in enumerate(moves):
             frm = mv & 31
             to = mv >> 5 & 31
-            rem = mv >> 10
+            rem = mv >> 10 & 31
+            second = mv >> SECOND_SHIFT  # the second removal plus one, 0 for none
             if frm == NONE:
                 nus = us | 1 << to
                 nuh = uh - 1
@@ -466,7 +488,7 @@ class _Search:
                 nnrc = nrc + 1
                 irreversible = False
             if rem != NONE:
-                if th_left <= 3:
+                if th_left <= (4 if second else 3):
                     # The opponent is down to two pieces: won at once, nothing can be better.
                     score = MATE - ply - 1
                     best = score
@@ -474,6 +496,9 @@ class _Search:
                     break
                 nthem = them & ~(1 << rem)
                 nkey ^= zp_them[rem]
+                if second:
+                    nthem &= ~(1 << (second - 1))
+                    nkey ^= zp_them[second - 1]
                 nnrc = 0
                 irreversible = True
             else:
@@ -564,7 +589,7 @@ class _Search:
         us, them, uh, th, c, key, nrc = (
             self.us, self.them, self.uh, self.th, self.color, self.key, self.nrc,
         )  # fmt: skip
-        frm, to, rem = mv & 31, mv >> 5 & 31, mv >> 10
+        frm, to, rem, second = mv & 31, mv >> 5 & 31, mv >> 10 & 31, mv >> SECOND_SHIFT
         if frm == NONE:
             nus, nuh = us | 1 << to, uh - 1
             key ^= self.zp[c][to] ^ self.zh[c][uh] ^ self.zh[c][nuh] ^ self.zside
@@ -579,6 +604,9 @@ class _Search:
         if rem != NONE:
             nthem = them & ~(1 << rem)
             key ^= self.zp[1 - c][rem]
+            if second:
+                nthem &= ~(1 << (second - 1))
+                key ^= self.zp[1 - c][second - 1]
             nrc = 0
             irreversible = True
             wins = nthem.bit_count() + th < 3
@@ -624,7 +652,7 @@ class _Search:
             if mv not in mills and mv not in quiet:
                 break
             line.append(mv)
-            frm, to, rem = mv & 31, mv >> 5 & 31, mv >> 10
+            frm, to, rem, second = mv & 31, mv >> 5 & 31, mv >> 10 & 31, mv >> SECOND_SHIFT
             if frm == NONE:
                 key ^= self.zp[c][to] ^ self.zh[c][uh] ^ self.zh[c][uh - 1] ^ self.zside
                 us, uh = us | 1 << to, uh - 1
@@ -634,6 +662,9 @@ class _Search:
             if rem != NONE:
                 key ^= self.zp[1 - c][rem]
                 them &= ~(1 << rem)
+                if second:
+                    key ^= self.zp[1 - c][second - 1]
+                    them &= ~(1 << (second - 1))
                 wins = them.bit_count() + th < 3
             us, them, uh, th, c = them, us, th, uh, 1 - c
             if key in seen:
@@ -648,7 +679,8 @@ class Engine:
     ``clock`` is read only to honour ``movetime`` (inject a fake one in tests); ``tables`` are the
     endgame tables, used from level 7 up when given. ``native`` picks the C inner loop (the
     default where it is built, unless ``MORRIS_NATIVE=0``) or the Python one: the same moves and
-    node counts either way, the C one many times faster.
+    node counts either way, the C one many times faster. ``weights`` replaces the evaluation's
+    weights of the board's variant (:func:`~morris.engine.evaluate.weights_for`; for tuning them).
     """
 
     def __init__(
@@ -659,6 +691,7 @@ class Engine:
         clock: Callable[[], float] = time.monotonic,
         tables: EndgameTables | None = None,
         native: bool | None = None,
+        weights: Weights | None = None,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"level must be {MIN_LEVEL}..{MAX_LEVEL}, not {level!r}")
@@ -671,6 +704,7 @@ class Engine:
         self.clock = clock
         self.tables = tables
         self.native = native
+        self.weights = weights
 
     @property
     def name(self) -> str:
@@ -728,6 +762,7 @@ class Engine:
             clock=self.clock,
             stop=stop,
             native=self.native,
+            weights=self.weights,
         )
         rng = random.Random(f"{self.seed}:{self.level}:{board.position()}")
         root = None if searchmoves is None else {encode(m) for m in searchmoves}

@@ -16,8 +16,10 @@ stand in for the other::
     < bestmove xb4
 
 One token per action: a placement ``d6``, a slide or fly ``a1-a4``, a removal ``xg7`` as its own
-token after the action that closed the mill. The compound ``d6xg7`` is accepted too. After a
-mill-closing action, ``go`` answers the removal token. Unknown or malformed commands get an
+token after the action that closed the mill, and where a double mill removes two (a variant's
+rule) the second removal as one more token (``d6 xg7 xa1``). The compounds ``d6xg7`` and
+``d6xg7xa1`` are accepted too. After a mill-closing action, ``go`` answers the removal token, and
+after the first removal of a double mill the second. Unknown or malformed commands get an
 ``info string error ...`` line; nothing the peer sends makes the server crash.
 
 The search runs in a worker thread, so ``stop``, ``isready`` and ``quit`` are answered during
@@ -52,11 +54,12 @@ ENGINE_AUTHOR = "the morris-board developers"
 
 
 def move_tokens(move: Move) -> list[str]:
-    """The protocol tokens of a turn: the action, then ``x..`` if it removes a piece."""
-    action = str(move.without_removal())
-    if move.remove is None:
-        return [action]
-    return [action, f"x{POINT_NAMES[move.remove]}"]
+    """The protocol tokens of a turn: the action, then ``x..`` for each piece it removes."""
+    tokens = [str(move.without_removal())]
+    for removed in (move.remove, move.second_remove):
+        if removed is not None:
+            tokens.append(f"x{POINT_NAMES[removed]}")
+    return tokens
 
 
 def moves_to_tokens(moves: Iterable[Move]) -> list[str]:
@@ -65,8 +68,9 @@ def moves_to_tokens(moves: Iterable[Move]) -> list[str]:
 
 
 def apply_tokens(board: Board, tokens: Iterable[str]) -> Move | None:
-    """Play protocol tokens on ``board``; return the pending action if the last one closed a mill
-    and its removal has not come yet (the action is then *not* pushed).
+    """Play protocol tokens on ``board``; return the pending turn if the last one closed a mill
+    and its removal has not come yet, or a double mill and its second removal has not (the turn
+    is then *not* pushed; its ``remove`` says which).
 
     Raises :class:`ProtocolError` naming the token for bad syntax or an illegal turn.
     """
@@ -77,7 +81,14 @@ def apply_tokens(board: Board, tokens: Iterable[str]) -> Move | None:
             if text[:1].lower() == "x":
                 if pending is None:
                     raise ProtocolError(f"{text!r}: a removal token without a mill before it")
-                move = Move(pending.from_point, pending.to_point, parse_point(text[1:]))
+                removed = parse_point(text[1:])
+                if pending.remove is None:
+                    move = Move(pending.from_point, pending.to_point, removed)
+                    if second_removal_missing(board, move):
+                        pending = move  # a double mill: its second removal must follow
+                        continue
+                else:
+                    move = Move(pending.from_point, pending.to_point, pending.remove, removed)
                 pending = None
             else:
                 if pending is not None:
@@ -88,6 +99,9 @@ def apply_tokens(board: Board, tokens: Iterable[str]) -> Move | None:
                 if move.remove is None and _only_removal_missing(board, move):
                     pending = move  # legal once its removal comes: wait for the x.. token
                     continue
+                if move.second_remove is None and second_removal_missing(board, move):
+                    pending = move  # d6xg7 of a double mill: wait for the second x.. token
+                    continue
             reason = board.illegal_reason(move)
             if reason is not None:
                 raise ProtocolError(f"illegal move {text!r}: {reason}")
@@ -97,6 +111,18 @@ def apply_tokens(board: Board, tokens: Iterable[str]) -> Move | None:
                 raise
             raise ProtocolError(f"bad move token {text!r}: {exc}") from None
     return pending
+
+
+def second_removal_missing(board: Board, move: Move) -> bool:
+    """Whether ``move`` (an action and its first removal) is legal once a second is added."""
+    if board.is_legal(move):
+        return False
+    opp = board.occupied_co(not board.turn)
+    return any(
+        board.is_legal(Move(move.from_point, move.to_point, move.remove, r))
+        for r in range(24)
+        if opp >> r & 1
+    )
 
 
 def _only_removal_missing(board: Board, action: Move) -> bool:
@@ -421,6 +447,7 @@ class UciServer:
                 m
                 for m in board.legal_moves
                 if (m.from_point, m.to_point) == (p.from_point, p.to_point)
+                and (p.remove is None or m.remove == p.remove)
             ]
         if searchmoves:
             wanted = []
@@ -436,9 +463,11 @@ class UciServer:
                 raise ProtocolError("go searchmoves: none of the moves is legal")
         engine = self._factory(self.options.level, self.options.seed)
         self._stop.clear()
+        # The tokens of the turn already given: the action, and a double mill's first removal.
+        given = 0 if self.pending is None else len(move_tokens(self.pending))
         worker = threading.Thread(
             target=self._search,
-            args=(engine, board.copy(), movetime, depth, nodes, allowed, self.pending is not None),
+            args=(engine, board.copy(), movetime, depth, nodes, allowed, given),
             name="morris-uci-search",
             daemon=True,
         )
@@ -453,14 +482,12 @@ class UciServer:
         depth: int | None,
         nodes: int | None,
         allowed: list[Move] | None,
-        removal: bool,
+        given: int,
     ) -> None:
         start = self._clock()
 
         def info(i: SearchInfo) -> None:
-            pv = moves_to_tokens(i.pv)
-            if removal and pv:
-                pv = pv[1:]  # the action is already on the board
+            pv = moves_to_tokens(i.pv)[given:]  # the tokens given are already on the board
             self.send(
                 f"info depth {i.depth} score {format_score(i.score)} nodes {i.nodes} "
                 f"nps {i.nps} time {int(i.elapsed * 1000)} pv {' '.join(pv)}".rstrip()
@@ -485,7 +512,7 @@ class UciServer:
             return
         tokens = move_tokens(result.move)
         logger.debug("search done in %.3f s", self._clock() - start)
-        self.send(f"bestmove {tokens[-1] if removal else tokens[0]}")
+        self.send(f"bestmove {tokens[given]}")
 
     def _cmd_stop(self, args: list[str]) -> None:
         self._stop.set()
