@@ -74,7 +74,9 @@ def main() -> int:
     for item in args.set:
         name, _, value = item.partition("=")
         if name not in names or not value.lstrip("-").isdigit():
-            parser.error(f"--set {item!r}: NAME=INTEGER with NAME one of {', '.join(sorted(names))}")
+            parser.error(
+                f"--set {item!r}: NAME=INTEGER with NAME one of {', '.join(sorted(names))}"
+            )
         changes[name] = int(value)
     candidate = asdict(_weights(args.base, args.variant, changes))
     opponent = asdict(
@@ -83,9 +85,7 @@ def main() -> int:
     start = time.monotonic()
     pairs = (args.games + 1) // 2
     per_job = -(-pairs // max(1, args.jobs))
-    parts = [
-        (2 * lo, min(2 * (lo + per_job), args.games)) for lo in range(0, pairs, per_job)
-    ]
+    parts = [(2 * lo, min(2 * (lo + per_job), args.games)) for lo in range(0, pairs, per_job)]
     with ProcessPoolExecutor(len(parts)) as pool:
         futures = [
             pool.submit(play_part, args.variant, args.level, candidate, opponent, lo, hi - lo)

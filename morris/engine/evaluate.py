@@ -85,6 +85,7 @@ def weights_for(rules: Rules) -> Weights:
     """The evaluation's weights for the variant of ``rules`` (its settings do not matter)."""
     return VARIANT_WEIGHTS.get(rules.name, WEIGHTS)
 
+
 Evaluator = Callable[[int, int, int, int], int]
 
 

@@ -51,9 +51,7 @@ def _openings(
         turns: list[str] = []
         for _ in range(rng.choice((2, 2, 3, 4))):
             quiet = [
-                m
-                for m in board.generate_legal_moves()
-                if m.remove is None and m.from_point is None
+                m for m in board.generate_legal_moves() if m.remove is None and m.from_point is None
             ]
             move = rng.choice(quiet)
             board.push(move)

@@ -78,31 +78,58 @@ def _closed(rules: Rules, new: int, to: int) -> int:
     return min(closed, 2)
 
 
-def _add_removals(rules: Rules, out: list[int], base: int, them: int, rem_mask: int, two: bool) -> None:
-    """The mill turns of the action ``base``: one per removable piece, or, for a double mill,
-    one per removable piece and removable piece of what it leaves."""
-    r = rem_mask
+def bar_code(frm: int, to: int) -> int:
+    """The code of a barred return ``frm``-``to`` (Morabaraba), as the core keeps it; 0: none."""
+    return frm * 24 + to + 1
+
+
+def next_bar(rules: Rules, us: int, frm: int, to: int, new: int) -> int:
+    """The return the turn ``frm``-``to`` bars (``us`` before it, ``new`` after), or 0: a piece
+    that left a mill and closed one may not go straight back into a mill on its next turn."""
+    if not rules.return_mill_barred or frm == NONE:
+        return 0
+    left = any(us & m == m for m in rules.mills_through[frm])
+    if left and any(new & m == m for m in rules.mills_through[to]):
+        return bar_code(to, frm)
+    return 0
+
+
+def _add_removals(
+    rules: Rules, out: list[int], base: int, them: int, first: int, two: bool
+) -> None:
+    """The mill turns of the action ``base``: one per removable piece (``first``), or for a
+    double mill one per pair of pieces that can be taken one after the other (either way
+    round), as ``remove`` < ``second``."""
+    r = first
     while r:
         rl = r & -r
         r ^= rl
-        first = base | (rl.bit_length() - 1) << 10
+        a = rl.bit_length() - 1
         if not two:
-            out.append(first)
+            out.append(base | a << 10)
             continue
         r2 = removable(them ^ rl, rules)
         while r2:
             low = r2 & -r2
             r2 ^= low
-            out.append(first | low.bit_length() << SECOND_SHIFT)
+            b = low.bit_length() - 1
+            if b > a:
+                out.append(base | a << 10 | (b + 1) << SECOND_SHIFT)
+            elif not (first & low and removable(them ^ low, rules) & rl):
+                # Only this way round: b first would not leave a removable.
+                out.append(base | b << 10 | (a + 1) << SECOND_SHIFT)
 
 
-def generate(rules: Rules, us: int, them: int, us_hand: int) -> tuple[list[int], list[int]]:
+def generate(
+    rules: Rules, us: int, them: int, us_hand: int, bar: int = 0
+) -> tuple[list[int], list[int]]:
     """The turns of the side to move as ``(mill_turns, quiet_turns)``.
 
     Mill turns close a mill and remove a piece (two for a double mill where the rules say so);
     quiet turns do not. Placements come first, then steps or flights (while placing only where a
-    piece may move instead, as in Lasker morris). Whether the game is over is not checked (an
-    empty result in the moving phase means the side to move is blocked).
+    piece may move instead, as in Lasker morris). ``bar`` is the side to move's barred return
+    (:func:`bar_code`; Morabaraba), left out if it closes a mill. Whether the game is over is not
+    checked (an empty result in the moving phase means the side to move is blocked).
     """
     empty = rules.points_in_play & ~(us | them)
     mill_turns: list[int] = []
@@ -120,9 +147,8 @@ def generate(rules: Rules, us: int, them: int, us_hand: int) -> tuple[list[int],
             if closed:
                 if rem_mask < 0:
                     rem_mask = removable(them, rules)
-                _add_removals(
-                    rules, mill_turns, NONE | to << 5, them, rem_mask, closed == 2 and double
-                )
+                two = closed == 2 and double
+                _add_removals(rules, mill_turns, NONE | to << 5, them, rem_mask, two)
             else:
                 quiet.append(NONE | to << 5 | NONE << 10)
         if not rules.move_while_placing:
@@ -140,23 +166,30 @@ def generate(rules: Rules, us: int, them: int, us_hand: int) -> tuple[list[int],
             low = t & -t
             t ^= low
             to = low.bit_length() - 1
-            closed = _closed(rules, base_us | low, to) if them else 0
+            new = base_us | low
+            if bar and bar == frm * 24 + to + 1 and _closed(rules, new, to):
+                continue  # the barred return into a mill
+            closed = _closed(rules, new, to) if them else 0
             if closed:
                 if rem_mask < 0:
                     rem_mask = removable(them, rules)
-                _add_removals(rules, mill_turns, frm | to << 5, them, rem_mask, closed == 2 and double)
+                two = closed == 2 and double
+                _add_removals(rules, mill_turns, frm | to << 5, them, rem_mask, two)
             else:
                 quiet.append(frm | to << 5 | NONE << 10)
     return mill_turns, quiet
 
 
-def has_moves(rules: Rules, us: int, them: int, us_hand: int) -> bool:
+def has_moves(rules: Rules, us: int, them: int, us_hand: int, bar: int = 0) -> bool:
     """Whether the side to move has any turn (the core's ``Board.has_moves``)."""
     empty = rules.points_in_play & ~(us | them)
     if not empty:
         return False
     if us_hand or (rules.flying and us.bit_count() == 3):
         return True
+    if bar:
+        mills, quiet = generate(rules, us, them, us_hand, bar)
+        return bool(mills or quiet)
     neighbours = rules.neighbours
     own = us
     while own:
@@ -182,23 +215,35 @@ def perft(board: Board, depth: int) -> int:
         board.pieces_in_hand(turn),
         board.pieces_in_hand(not turn),
         depth,
+        board_bar(board, turn),
+        board_bar(board, not turn),
     )
 
 
-def _over(rules: Rules, us: int, them: int, uh: int, th: int) -> bool:
+def board_bar(board: Board, color: bool) -> int:
+    """The barred return of ``color`` on ``board`` as a :func:`bar_code` (0: none)."""
+    move = board.barred_return(color)
+    if move is None or move.from_point is None:
+        return 0
+    return bar_code(move.from_point, move.to_point)
+
+
+def _over(rules: Rules, us: int, them: int, uh: int, th: int, bar: int) -> bool:
     if us.bit_count() + uh < 3 or them.bit_count() + th < 3:
         return True
     if rules.full_board_is_draw and not uh and not th and us | them == rules.points_in_play:
         return True
-    return not has_moves(rules, us, them, uh)
+    return not has_moves(rules, us, them, uh, bar)
 
 
-def _perft(rules: Rules, us: int, them: int, uh: int, th: int, depth: int) -> int:
+def _perft(
+    rules: Rules, us: int, them: int, uh: int, th: int, depth: int, bar: int, obar: int
+) -> int:
     if depth == 0:
         return 1
-    if _over(rules, us, them, uh, th):
+    if _over(rules, us, them, uh, th, bar):
         return 0
-    mills, quiet = generate(rules, us, them, uh)
+    mills, quiet = generate(rules, us, them, uh, bar)
     if depth == 1:
         return len(mills) + len(quiet)
     total = 0
@@ -216,5 +261,6 @@ def _perft(rules: Rules, us: int, them: int, uh: int, th: int, depth: int) -> in
         nthem = them if rem == NONE else them & ~(1 << rem)
         if second:
             nthem &= ~(1 << (second - 1))
-        total += _perft(rules, nthem, nus, th, nuh, depth - 1)
+        nbar = next_bar(rules, us, frm, to, nus)
+        total += _perft(rules, nthem, nus, th, nuh, depth - 1, obar, nbar)
     return total

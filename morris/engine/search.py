@@ -54,10 +54,12 @@ from morris.engine.movegen import (
     MOVE_SPACE,
     NONE,
     SECOND_SHIFT,
+    board_bar,
     decode,
     encode,
     generate,
     has_moves,
+    next_bar,
 )
 
 if TYPE_CHECKING:
@@ -118,11 +120,24 @@ _ORDER_BLOCK: Final = 16
 _ORDER_TWO: Final = 4
 
 
+#: Mixers of the barred returns into the transposition table's key (odd, so no two small codes
+#: collide; the C search multiplies the same way, modulo 2**64).
+_BAR_MIX_US: Final = 0x9E37_79B9_7F4A_7C15
+_BAR_MIX_THEM: Final = 0xC2B2_AE3D_27D4_EB4F
+_MASK64: Final = (1 << 64) - 1
+
+
+def bar_key(bar: int, obar: int) -> int:
+    """What the barred returns of the side to move and of the other add to a table key."""
+    return (bar * _BAR_MIX_US ^ obar * _BAR_MIX_THEM) & _MASK64
+
+
 def _configure_native() -> None:
     """Give the C search the constants of this module, movegen.py, evaluate.py and the points:
     morris/engine/native/search.c has no copies of its own."""
     _native.configure(
         points=NUM_POINTS, all_points=ALL_POINTS, none=NONE, move_space=MOVE_SPACE,
+        bar_mix_us=_BAR_MIX_US, bar_mix_them=_BAR_MIX_THEM,
         mate=MATE, mate_bound=MATE_BOUND, inf=_INF, max_depth=MAX_DEPTH,
         near_limit=_NEAR_LIMIT, tt_max=_TT_MAX, exact=_EXACT, lower=_LOWER, upper=_UPPER,
         draw=_DRAW, win=_WIN, loss=_LOSS, reduce_depth=_REDUCE_DEPTH,
@@ -244,6 +259,9 @@ class _Search:
         self.uh = board.pieces_in_hand(turn)
         self.th = board.pieces_in_hand(not turn)
         self.nrc = board.no_removal_count
+        # Morabaraba: the returns barred for the side to move and the other (bar_code, 0: none).
+        self.bar = board_bar(board, turn)
+        self.obar = board_bar(board, not turn)
         self.key = self._key(self.us, self.them, self.uh, self.th, self.color)
         self.path = self._history(board)
         self.root_index = len(self.path) - 1
@@ -263,6 +281,7 @@ class _Search:
                 threefold=rules.threefold_repetition,
                 limit=-1 if rules.no_removal_limit is None else rules.no_removal_limit,
                 full_board_is_draw=rules.full_board_is_draw,
+                return_mill_barred=rules.return_mill_barred,
                 zp=self.zp,
                 zh=self.zh,
                 zside=self.zside,
@@ -375,8 +394,11 @@ class _Search:
         beta: int,
         ply: int,
         rep_start: int,
+        bar: int = 0,
+        obar: int = 0,
     ) -> int:
-        """The score of the position for the side to move (fail-soft alpha-beta)."""
+        """The score of the position for the side to move (fail-soft alpha-beta); ``bar`` and
+        ``obar`` are the barred returns of the side to move and of the other (Morabaraba)."""
         self.nodes += 1
         if self.nodes >= self.check_at:
             self.check()
@@ -403,7 +425,7 @@ class _Search:
                             break
                     i -= 2
         if draw:
-            return 0 if has_moves(rules, us, them, uh) else -(MATE - ply)
+            return 0 if has_moves(rules, us, them, uh, bar) else -(MATE - ply)
         # Endgame tables: exact, unless the no-removal limit could come first.
         if (
             self.tables is not None
@@ -419,11 +441,14 @@ class _Search:
                 if limit is None or nrc + dist < limit:
                     return MATE - ply - dist if value == _WIN else -(MATE - ply - dist)
         if depth <= 0:
-            if not has_moves(rules, us, them, uh):
+            if not has_moves(rules, us, them, uh, bar):
                 return -(MATE - ply)
             return self.evaluate(us, them, uh, th)
-        # Transposition table.
+        # Transposition table. A barred return changes the turns, so it is hashed in here (but
+        # not in the repetition keys: the core's repetition compares pieces, side and hands).
         tkey = key if limit is None or nrc < limit - _NEAR_LIMIT else key ^ self.zn[nrc]
+        if bar or obar:
+            tkey ^= bar_key(bar, obar)
         entry = self.tt.get(tkey)
         tt_move = -1
         if entry is not None:
@@ -440,7 +465,7 @@ class _Search:
                         return e_score
                 elif e_score <= alpha:
                     return e_score
-        mills, quiet = generate(rules, us, them, uh)
+        mills, quiet = generate(rules, us, them, uh, bar)
         if not mills and not quiet:
             return -(MATE - ply)
         history = self.history
@@ -470,6 +495,8 @@ class _Search:
         orig_alpha = alpha
         negamax = self.negamax
         th_left = them.bit_count() + th
+        barring = rules.return_mill_barred
+        nbar = 0
         for i, mv in enumerate(moves):
             frm = mv & 31
             to = mv >> 5 & 31
@@ -503,12 +530,15 @@ class _Search:
                 irreversible = True
             else:
                 nthem = them
+            if barring:
+                nbar = next_bar(rules, us, frm, to, nus)
             path.append(nkey)
             nrs = len(path) - 1 if irreversible else rep_start
             if i == 0:
                 score = -negamax(
-                    nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta, -alpha, ply + 1, nrs
-                )
+                    nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta, -alpha, ply + 1, nrs,
+                    obar, nbar,
+                )  # fmt: skip
             else:
                 r = (
                     1
@@ -520,17 +550,17 @@ class _Search:
                 )
                 score = -negamax(
                     nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1 - r,
-                    -alpha - 1, -alpha, ply + 1, nrs,
+                    -alpha - 1, -alpha, ply + 1, nrs, obar, nbar,
                 )  # fmt: skip
                 if score > alpha and r:
                     score = -negamax(
                         nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1,
-                        -alpha - 1, -alpha, ply + 1, nrs,
+                        -alpha - 1, -alpha, ply + 1, nrs, obar, nbar,
                     )  # fmt: skip
                 if alpha < score < beta:
                     score = -negamax(
                         nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1,
-                        -beta, -alpha, ply + 1, nrs,
+                        -beta, -alpha, ply + 1, nrs, obar, nbar,
                     )  # fmt: skip
             path.pop()
             if score > best:
@@ -583,9 +613,9 @@ class _Search:
 
         return order
 
-    def child(self, mv: int) -> tuple[int, int, int, int, int, int, int, bool, bool]:
-        """The child of the root after ``mv``: its state, whether it is irreversible, and whether
-        the turn wins at once (the opponent is left with two pieces)."""
+    def child(self, mv: int) -> tuple[int, int, int, int, int, int, int, bool, bool, int]:
+        """The child of the root after ``mv``: its state, whether it is irreversible, whether
+        the turn wins at once (the opponent is left with two pieces) and the return it bars."""
         us, them, uh, th, c, key, nrc = (
             self.us, self.them, self.uh, self.th, self.color, self.key, self.nrc,
         )  # fmt: skip
@@ -610,11 +640,12 @@ class _Search:
             nrc = 0
             irreversible = True
             wins = nthem.bit_count() + th < 3
-        return nthem, nus, th, nuh, key, nrc, 1 - c, irreversible, wins
+        bar = next_bar(self.rules, us, frm, to, nus)
+        return nthem, nus, th, nuh, key, nrc, 1 - c, irreversible, wins, bar
 
     def search_root_move(self, mv: int, depth: int, alpha: int, beta: int) -> int:
         """The score of root move ``mv`` searched ``depth`` turns deep in the window."""
-        nthem, nus, th, nuh, key, nrc, nc, irreversible, wins = self.child(mv)
+        nthem, nus, th, nuh, key, nrc, nc, irreversible, wins, bar = self.child(mv)
         if wins:
             return MATE - 1
         core = self.core
@@ -623,35 +654,37 @@ class _Search:
             core.check_at = self.check_at
             try:
                 return core.root_move(
-                    nthem, nus, th, nuh, nc, key, nrc, depth - 1, -beta, -alpha, irreversible
-                )
+                    nthem, nus, th, nuh, nc, key, nrc, depth - 1, -beta, -alpha, irreversible,
+                    self.obar, bar,
+                )  # fmt: skip
             finally:
                 self.nodes = core.nodes
                 self.check_at = core.check_at
         self.path.append(key)
         rep_start = len(self.path) - 1 if irreversible else 0
         score = -self.negamax(
-            nthem, nus, th, nuh, nc, key, nrc, depth - 1, -beta, -alpha, 1, rep_start
-        )
+            nthem, nus, th, nuh, nc, key, nrc, depth - 1, -beta, -alpha, 1, rep_start,
+            self.obar, bar,
+        )  # fmt: skip
         self.path.pop()
         return score
 
     def pv(self, first: int, limit: int) -> list[int]:
         """The principal variation from the transposition table, starting with ``first``."""
         line = [first]
-        us, them, uh, th, c = self.us, self.them, self.uh, self.th, self.color
-        nthem, nus, th2, nuh, key, _, nc, _, wins = self.child(first)
-        us, them, uh, th, c = nthem, nus, th2, nuh, nc
+        nthem, nus, th2, nuh, key, _, nc, _, wins, nbar = self.child(first)
+        us, them, uh, th, c, bar, obar = nthem, nus, th2, nuh, nc, self.obar, nbar
         seen = {key}
         while len(line) < limit and not wins:
-            entry = self.tt_entry(key)
+            entry = self.tt_entry(key ^ bar_key(bar, obar) if bar or obar else key)
             if entry is None:
                 break
             mv = entry[3]
-            mills, quiet = generate(self.rules, us, them, uh)
+            mills, quiet = generate(self.rules, us, them, uh, bar)
             if mv not in mills and mv not in quiet:
                 break
             line.append(mv)
+            before = us
             frm, to, rem, second = mv & 31, mv >> 5 & 31, mv >> 10 & 31, mv >> SECOND_SHIFT
             if frm == NONE:
                 key ^= self.zp[c][to] ^ self.zh[c][uh] ^ self.zh[c][uh - 1] ^ self.zside
@@ -666,7 +699,8 @@ class _Search:
                     key ^= self.zp[1 - c][second - 1]
                     them &= ~(1 << (second - 1))
                 wins = them.bit_count() + th < 3
-            us, them, uh, th, c = them, us, th, uh, 1 - c
+            nbar = next_bar(self.rules, before, frm, to, us)
+            us, them, uh, th, c, bar, obar = them, us, th, uh, 1 - c, obar, nbar
             if key in seen:
                 break
             seen.add(key)
@@ -791,7 +825,7 @@ class Engine:
         root: set[int] | None,
     ) -> tuple[int, int, int]:
         """Iterative deepening at the root; returns (move, score, depth completed)."""
-        mills, quiet = generate(search.rules, search.us, search.them, search.uh)
+        mills, quiet = generate(search.rules, search.us, search.them, search.uh, search.bar)
         moves = mills + quiet
         if root is not None:
             moves = [m for m in moves if m in root]

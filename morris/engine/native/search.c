@@ -164,21 +164,30 @@ typedef struct {
 /* Adds the action frm -> to (frm NO_POINT: a placement) that leaves our pieces on new_us. */
 static inline void add_action(const Search *s, Turns *t, int frm, int to, bb new_us, bb them)
 {
-    int closed = closes(s, new_us, to);
-    if (closed && them) {
+    int closed = them ? closes(s, new_us, to) : 0;
+    if (closed) {
         if (!t->have_removable) {
             t->removable = removable(s, them);
             t->have_removable = 1;
         }
         int base = frm | to << POINT_BITS;
         if (closed == 2 && (them & (them - 1))) {
-            /* two removals: the second from what the first leaves (movegen.generate) */
-            for (bb r = t->removable; r; r &= r - 1) {
-                int first = lowbit(r);
-                bb left = them & ~(1u << first);
-                int base1 = base | first << 2 * POINT_BITS;
-                for (bb r2 = removable(s, left); r2; r2 &= r2 - 1)
-                    t->mills[t->n_mills++] = (turn)(base1 | (lowbit(r2) + 1) << SECOND_SHIFT);
+            /* Two removals: every pair taken one after the other, either way round, once as
+             * remove < second (movegen._add_removals). */
+            bb first_set = t->removable;
+            for (bb r = first_set; r; r &= r - 1) {
+                int a = lowbit(r);
+                bb rl = 1u << a;
+                for (bb r2 = removable(s, them ^ rl); r2; r2 &= r2 - 1) {
+                    int b = lowbit(r2);
+                    bb low = 1u << b;
+                    if (b > a)
+                        t->mills[t->n_mills++] =
+                            (turn)(base | a << 2 * POINT_BITS | (b + 1) << SECOND_SHIFT);
+                    else if (!((first_set & low) && (removable(s, them ^ low) & rl)))
+                        t->mills[t->n_mills++] =
+                            (turn)(base | b << 2 * POINT_BITS | (a + 1) << SECOND_SHIFT);
+                }
             }
             return;
         }
@@ -191,8 +200,31 @@ static inline void add_action(const Search *s, Turns *t, int frm, int to, bb new
 
 /* Mill turns into mills[], quiet turns into quiet[], in movegen.generate's order: placements,
  * then (while placing only where a piece may move instead) steps or flights. */
-static void generate(const Search *s, bb us, bb them, int us_hand, turn *mills, int *n_mills,
-                     turn *quiet, int *n_quiet)
+static inline int bar_code(int frm, int to) { return frm * 24 + to + 1; }
+
+/* The return the turn frm-to bars (us before it, new_us after), or 0 (movegen.next_bar). */
+static inline int next_bar(const Search *s, bb us, int frm, int to, bb new_us)
+{
+    if (!s->return_mill_barred || frm == NO_POINT)
+        return 0;
+    int left = 0;
+    for (int k = 0; k < s->n_through[frm]; k++) {
+        bb m = s->mills_through[frm][k];
+        if ((us & m) == m)
+            left = 1;
+    }
+    if (!left)
+        return 0;
+    for (int k = 0; k < s->n_through[to]; k++) {
+        bb m = s->mills_through[to][k];
+        if ((new_us & m) == m)
+            return bar_code(to, frm);
+    }
+    return 0;
+}
+
+static void generate(const Search *s, bb us, bb them, int us_hand, int bar, turn *mills,
+                     int *n_mills, turn *quiet, int *n_quiet)
 {
     bb empty = s->in_play & ~(us | them);
     Turns t = {mills, quiet, 0, 0, 0, 0};
@@ -210,7 +242,10 @@ static void generate(const Search *s, bb us, bb them, int us_hand, turn *mills, 
             for (bb to_set = flies ? empty : (s->neighbours[frm] & empty); to_set;
                  to_set &= to_set - 1) {
                 int to = lowbit(to_set);
-                add_action(s, &t, frm, to, base_us | (1u << to), them);
+                bb new_us = base_us | (1u << to);
+                if (bar && bar == bar_code(frm, to) && closes(s, new_us, to))
+                    continue; /* the barred return into a mill */
+                add_action(s, &t, frm, to, new_us, them);
             }
         }
     }
@@ -218,13 +253,20 @@ static void generate(const Search *s, bb us, bb them, int us_hand, turn *mills, 
     *n_quiet = t.n_quiet;
 }
 
-static int has_moves(const Search *s, bb us, bb them, int us_hand)
+static int has_moves(const Search *s, bb us, bb them, int us_hand, int bar)
 {
     bb empty = s->in_play & ~(us | them);
     if (!empty)
         return 0;
     if (us_hand || (s->flying && popcount(us) == 3))
         return 1;
+    if (bar) {
+        /* The barred return may be the only turn: generate to know (rare: Morabaraba only). */
+        turn mills[MAX_TURNS], quiet[MAX_QUIET];
+        int n_mills, n_quiet;
+        generate(s, us, them, us_hand, bar, mills, &n_mills, quiet, &n_quiet);
+        return n_mills + n_quiet > 0;
+    }
     bb own = us;
     while (own) {
         int p = lowbit(own);
@@ -431,7 +473,8 @@ static inline int find(const turn *a, int n, turn x)
 }
 
 static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t key, int nrc,
-                   int depth, int alpha, int beta, int ply, ptrdiff_t rep_start)
+                   int depth, int alpha, int beta, int ply, ptrdiff_t rep_start, int bar,
+                   int obar)
 {
     s->nodes++;
     if (s->nodes >= s->check_at && host_check(s) < 0) {
@@ -464,7 +507,7 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
         }
     }
     if (draw)
-        return has_moves(s, us, them, uh) ? 0 : -(P.mate - ply);
+        return has_moves(s, us, them, uh, bar) ? 0 : -(P.mate - ply);
     /* Endgame tables: exact, unless the no-removal limit could come first. */
     if (s->has_probe && !uh && !th && popcount(us) + popcount(them) <= s->table_pieces) {
         int value, dist;
@@ -481,12 +524,14 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
         }
     }
     if (depth <= 0) {
-        if (!has_moves(s, us, them, uh))
+        if (!has_moves(s, us, them, uh, bar))
             return -(P.mate - ply);
         return evaluate(s, us, them, uh, th);
     }
     /* Transposition table. */
     uint64_t tkey = (limit < 0 || nrc < limit - P.near_limit) ? key : key ^ s->zn[nrc];
+    if (bar || obar) /* search.py, bar_key: a barred return changes the turns */
+        tkey ^= (uint64_t)bar * P.bar_mix_us ^ (uint64_t)obar * P.bar_mix_them;
     int tt_move = -1;
     TTEntry *entry = tt_find(s, tkey);
     if (entry != NULL) {
@@ -511,7 +556,7 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
     turn *moves = s->buf[ply];
     turn *quiet = s->quiet[ply];
     int n_mills, n_quiet;
-    generate(s, us, them, uh, moves, &n_mills, quiet, &n_quiet);
+    generate(s, us, them, uh, bar, moves, &n_mills, quiet, &n_quiet);
     if (!n_mills && !n_quiet)
         return -(P.mate - ply);
     long long *history = s->history;
@@ -548,6 +593,7 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
     int best_move = moves[0];
     int orig_alpha = alpha;
     int th_left = popcount(them) + th;
+    int nbar = 0;
     for (int i = 0; i < n; i++) {
         int mv = moves[i];
         int frm = mv & NO_POINT;
@@ -588,24 +634,26 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
         } else {
             nthem = them;
         }
+        if (s->return_mill_barred)
+            nbar = next_bar(s, us, frm, to, nus);
         s->path[s->path_len++] = nkey;
         ptrdiff_t nrs = irreversible ? s->path_len - 1 : rep_start;
         if (i == 0) {
             score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta, -alpha,
-                             ply + 1, nrs);
+                             ply + 1, nrs, obar, nbar);
         } else {
             int r = (depth >= P.reduce_depth && i >= P.reduce_after && i >= n_mills && mv != killers[0] &&
                      mv != killers[1])
                         ? 1
                         : 0;
             score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1 - r, -alpha - 1,
-                             -alpha, ply + 1, nrs);
+                             -alpha, ply + 1, nrs, obar, nbar);
             if (!s->error && score > alpha && r)
                 score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -alpha - 1,
-                                 -alpha, ply + 1, nrs);
+                                 -alpha, ply + 1, nrs, obar, nbar);
             if (!s->error && alpha < score && score < beta)
                 score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta,
-                                 -alpha, ply + 1, nrs);
+                                 -alpha, ply + 1, nrs, obar, nbar);
         }
         s->path_len--;
         if (s->error)
@@ -684,14 +732,16 @@ void search_release(Search *s)
 }
 
 int search_root_move(Search *s, bb us, bb them, int uh, int th, int c, uint64_t key, int nrc,
-                     int depth, int alpha, int beta, int irreversible, int *score)
+                     int depth, int alpha, int beta, int irreversible, int bar, int obar,
+                     int *score)
 {
     /* search.py, _Search.search_root_move: the child of the root at ply 1. */
     ptrdiff_t base = s->path_len;
     s->path[s->path_len++] = key;
     ptrdiff_t rep_start = irreversible ? s->path_len - 1 : 0;
     s->error = 0;
-    *score = -negamax(s, us, them, uh, th, c, key, nrc, depth, alpha, beta, 1, rep_start);
+    *score = -negamax(s, us, them, uh, th, c, key, nrc, depth, alpha, beta, 1, rep_start, bar,
+                      obar);
     s->path_len = base;
     if (s->error) {
         s->error = 0;
@@ -705,10 +755,10 @@ int search_evaluate(const Search *s, bb us, bb them, int uh, int th)
     return evaluate(s, us, them, uh, th);
 }
 
-void search_generate(const Search *s, bb us, bb them, int us_hand, turn *mills, int *n_mills,
-                     turn *quiet, int *n_quiet)
+void search_generate(const Search *s, bb us, bb them, int us_hand, int bar, turn *mills,
+                     int *n_mills, turn *quiet, int *n_quiet)
 {
-    generate(s, us, them, us_hand, mills, n_mills, quiet, n_quiet);
+    generate(s, us, them, us_hand, bar, mills, n_mills, quiet, n_quiet);
 }
 
 const TTEntry *search_tt_find(const Search *s, uint64_t key)

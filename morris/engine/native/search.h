@@ -59,6 +59,7 @@ typedef struct {
      * for no point; only the glue uses it, to translate C's turns */
     int none;            /* NONE */
     int move_space;      /* MOVE_SPACE */
+    uint64_t bar_mix_us, bar_mix_them; /* _BAR_MIX_US, _BAR_MIX_THEM: barred returns in keys */
     /* search.py */
     int mate, mate_bound, inf, max_depth, near_limit;
     long tt_max;
@@ -102,6 +103,7 @@ typedef struct {
     int move_while_placing; /* Lasker: a piece may move instead of being placed */
     int remove_from_mills;  /* a piece in a mill may be removed even when others are not */
     int double_mill;        /* an action closing two mills at once removes two pieces */
+    int return_mill_barred; /* Morabaraba: no straight return into a mill (bar codes) */
     Weights w;              /* the evaluation's weights (the variant's) */
     /* zobrist keys */
     uint64_t zp[2][MAX_POINTS];
@@ -150,10 +152,11 @@ void search_release(Search *s);
 
 /* The negamax score of a child of the root at ply 1 into *score; -1 on error (s->error). */
 int search_root_move(Search *s, bb us, bb them, int uh, int th, int c, uint64_t key, int nrc,
-                     int depth, int alpha, int beta, int irreversible, int *score);
+                     int depth, int alpha, int beta, int irreversible, int bar, int obar,
+                     int *score);
 int search_evaluate(const Search *s, bb us, bb them, int uh, int th);
-void search_generate(const Search *s, bb us, bb them, int us_hand, turn *mills, int *n_mills,
-                     turn *quiet, int *n_quiet);
+void search_generate(const Search *s, bb us, bb them, int us_hand, int bar, turn *mills,
+                     int *n_mills, turn *quiet, int *n_quiet);
 const TTEntry *search_tt_find(const Search *s, uint64_t key);
 
 #endif

@@ -51,9 +51,7 @@ def table_refusal(rules: Rules) -> str | None:
             f"others are not"
         )
     if rules.double_mill_removes_two:
-        return (
-            f"{name} with a double mill removing two: in the tables every mill removes one piece"
-        )
+        return f"{name} with a double mill removing two: in the tables every mill removes one piece"
     return None
 
 
