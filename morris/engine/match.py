@@ -263,8 +263,8 @@ def run_match(
 
     ``movetime`` (seconds) is given to every player's ``play``; ``progress`` is called after each
     game. ``openings`` default to :func:`openings_for` the boards of ``board_factory`` (a
-    variant's board class). ``first_game`` numbers the first game (from 0) when a match is played in parts: the
-    games, their openings, colours and ``Round`` tags are those of the whole match.
+    variant's board class). ``first_game`` numbers the first game (from 0) when a match is played
+    in parts: the games, their openings, colours and ``Round`` tags are those of the whole match.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
