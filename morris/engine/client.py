@@ -63,6 +63,11 @@ def parse_score(words: Sequence[str]) -> int | None:
     return None
 
 
+def _check(value: bool) -> str:
+    """A check option's value."""
+    return "true" if value else "false"
+
+
 class UciEngine:
     """An external engine speaking the UCI-style protocol of :mod:`morris.engine.uci`.
 
@@ -270,7 +275,7 @@ class UciEngine:
         """Ask the engine for its turn on ``board`` (not changed), removal included.
 
         Raises :class:`~morris.core.rules.UnsupportedVariant` for a board with rules beyond its
-        data (the engine is told only the variant's name and the flying setting),
+        data (the engine is told only the variant's name and its settings, as options),
         :class:`ValueError` if the game is over, :class:`ExternalEngineError` if the engine fails
         twice (it is restarted once) or answers an illegal turn.
         """
@@ -312,9 +317,7 @@ class UciEngine:
         start = time.monotonic()
         if self._proc is None:
             self._start()
-        self._setoption("Flying", "true" if board.flying else "false")
-        if board.variant is not STANDARD:
-            self._setoption("Variant", board.variant_name)
+        self._send_rules(board)
         self.send(self._position(board))
         token, last = self._go(board, movetime, depth, nodes, stop, info)
         try:
@@ -339,6 +342,20 @@ class UciEngine:
         return SearchResult(
             action, score, depth_done, nodes_done, pv or [action], time.monotonic() - start
         )
+
+    def _send_rules(self, board: Board) -> None:
+        """The game's rules as options: Flying always, the variant and the removal switches when
+        they differ from the standard game or were sent before (an engine that knows only the
+        standard game, as Sanmill's console, is not asked about options it may lack)."""
+        self._setoption("Flying", "true" if board.flying else "false")
+        rules = board.rules
+        for name, value, default in (
+            ("Variant", board.variant_name, STANDARD.name),
+            ("RemoveFromMills", _check(rules.remove_from_mills), "false"),
+            ("DoubleMillRemovesTwo", _check(rules.double_mill_removes_two), "false"),
+        ):
+            if value != default or name in self._sent:
+                self._setoption(name, value)
 
     def _removal(
         self,
