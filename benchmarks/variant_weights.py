@@ -58,6 +58,9 @@ def main() -> int:
     parser.add_argument("--variant", choices=VARIANT_NAMES, required=True)
     parser.add_argument("--level", type=int, default=6, help="both sides' level (default 6)")
     parser.add_argument("--games", type=int, default=40)
+    parser.add_argument(
+        "--first-game", type=int, default=0, help="number of the first game (other openings)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     parser.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE", help="a candidate's weight"
@@ -96,6 +99,7 @@ def main() -> int:
     print(
         f"| {args.variant} | {args.base} + {changed} | "
         f"{'standard' if args.against_standard else 'variant'} | level {args.level} | "
+        f"{args.first_game}-{args.first_game + args.games - 1} | "
         f"{result.games_played} | {result.wins}-{result.draws}-{result.losses} | "
         f"{100 * result.score:.1f}% | {format_elo(*result.elo())} | "
         f"{time.monotonic() - start:.0f} s |"

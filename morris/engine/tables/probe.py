@@ -35,16 +35,18 @@ def table_refusal(rules: Rules) -> str | None:
     True
     """
     name = rules.name
-    if not rules.same_board(STANDARD):
-        return (
-            f"{name} is played on other links and mills than the standard board the tables are "
-            f"built on"
-        )
     if rules.points_in_play != ALL_POINTS:
         return (
             f"{name} is played on {rules.points_in_play.bit_count()} points, the tables on "
             f"{ALL_POINTS.bit_count()}"
         )
+    if not rules.same_board(STANDARD):
+        return (
+            f"{name} is played on other links and mills than the standard board the tables are "
+            f"built on"
+        )
+    if rules.return_mill_barred:
+        return f"{name} bars a straight return into a mill, which the tables do not know"
     if rules.remove_from_mills:
         return (
             f"{name} with removal from mills: in the tables a piece in a mill is protected while "
