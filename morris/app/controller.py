@@ -461,7 +461,10 @@ class Controller:
             logger.info("%s", self.state.last_event)
             self._save_finished()
         elif isinstance(event, MillClosed):
-            self.state.last_event = f"mill with {event.action}: remove a piece"
+            if event.removals == 2:
+                self.state.last_event = f"double mill with {event.action}: remove two pieces"
+            else:
+                self.state.last_event = f"mill with {event.action}: remove a piece"
         elif isinstance(event, Flagged):
             self.state.last_event = f"board does not match: {event.reason}"
             logger.warning("%s", self.state.last_event)
