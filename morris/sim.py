@@ -59,7 +59,8 @@ class Simulation:
     """A person at a simulated board, playing the Pi (``mode="vs-ai"``) or refereed (``"referee"``).
 
     ``human`` is the person's colour against the Pi, ``level`` the Pi's level (1-9), ``seed``
-    its randomness. ``flying`` and the other settings come from ``config`` where not given.
+    its randomness. ``flying``, ``variant``, ``remove_from_mills``, ``double_mill_removes_two`` and the
+other settings come from ``config`` where not given.
     ``state_dir`` keeps the game across simulations (as the daemon does across restarts);
     ``insist`` names the settings given explicitly (``"mode"``, ``"level"`` ...) that a saved game
     must not contradict (see :meth:`morris.app.controller.Controller`: a different level is taken
@@ -78,6 +79,8 @@ class Simulation:
         *,
         flying: bool | None = None,
         variant: str | None = None,
+        remove_from_mills: bool | None = None,
+        double_mill_removes_two: bool | None = None,
         config: Config | None = None,
         profile: str | None = None,
         state_dir: str | Path | None = None,
@@ -94,6 +97,8 @@ class Simulation:
             game_level=level,
             game_flying=flying,
             game_variant=variant,
+            game_remove_from_mills=remove_from_mills,
+            game_double_mill_removes_two=double_mill_removes_two,
             engine_seed=seed,
             hardware_backend="sim",
         )

@@ -153,12 +153,22 @@ def player_names(mode: str, human: str, level: int) -> tuple[str, str]:
 
 def board_from_config(config: Config) -> Board:
     """A new board with the variant and settings of ``config``."""
-    cls = find_variant(config.game.variant)
-    limit = config.game.no_removal_limit or None
-    return cls(
-        flying=config.game.flying,
-        threefold_repetition=config.game.threefold_repetition,
-        no_removal_limit=limit,
+    return board_for(config, config.game.variant)
+
+
+def board_for(config: Config, variant: str) -> Board:
+    """A new board of ``variant`` with the settings of ``config``.
+
+    ``game.flying = true`` keeps the variant's own flying rule (six men's morris has none);
+    ``false`` switches flying off.
+    """
+    game = config.game
+    return find_variant(variant)(
+        flying=None if game.flying else False,
+        threefold_repetition=game.threefold_repetition,
+        no_removal_limit=game.no_removal_limit or None,
+        remove_from_mills=game.remove_from_mills,
+        double_mill_removes_two=game.double_mill_removes_two,
     )
 
 
@@ -234,11 +244,17 @@ class Controller:
         """
         game = self.config.game
         board = saved.board
+        fresh = board_from_config(self.config)
         asked = {
             "mode": (saved.mode, game.mode),
             "human": (saved.human, game.human) if "vs-ai" in (saved.mode, game.mode) else None,
-            "variant": (board.variant_name, find_variant(game.variant).variant.name),
-            "flying": (board.flying, game.flying),
+            "variant": (board.variant_name, fresh.variant_name),
+            "flying": (board.flying, fresh.flying),
+            "remove_from_mills": (board.remove_from_mills, fresh.remove_from_mills),
+            "double_mill_removes_two": (
+                board.double_mill_removes_two,
+                fresh.double_mill_removes_two,
+            ),
         }
         clash = []
         for name, pair in asked.items():
@@ -445,7 +461,10 @@ class Controller:
             logger.info("%s", self.state.last_event)
             self._save_finished()
         elif isinstance(event, MillClosed):
-            self.state.last_event = f"mill with {event.action}: remove a piece"
+            if event.removals == 2:
+                self.state.last_event = f"double mill with {event.action}: remove two pieces"
+            else:
+                self.state.last_event = f"mill with {event.action}: remove a piece"
         elif isinstance(event, Flagged):
             self.state.last_event = f"board does not match: {event.reason}"
             logger.warning("%s", self.state.last_event)
@@ -666,6 +685,7 @@ class Controller:
 
 def _flag(name: str, value: object) -> str:
     """A setting as a person types it on the command line (``--mode vs-ai``, ``--no-flying``)."""
+    flag = name.replace("_", "-")
     if isinstance(value, bool):
-        return f"--{name}" if value else f"--no-{name}"
-    return f"--{name} {value}"
+        return f"--{flag}" if value else f"--no-{flag}"
+    return f"--{flag} {value}"

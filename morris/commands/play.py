@@ -22,6 +22,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, TextIO
 
+from morris.commands.run import SWITCH_HELP
 from morris.core import (
     COLOR_NAMES,
     STANDARD,
@@ -34,6 +35,7 @@ from morris.core import (
     Move,
     Phase,
     Termination,
+    describe_rules,
     describe_variants,
     find_variant,
     parse_point,
@@ -69,9 +71,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--flying",
         action=argparse.BooleanOptionalAction,
-        default=True,
-        help="a player with three pieces left may fly (default: on)",
+        default=None,
+        help="a player with three pieces left may fly (default: the variant's rule: on, but off "
+        "in six men's morris)",
     )
+    for name, text in SWITCH_HELP.items():
+        parser.add_argument(
+            f"--{name}", action=argparse.BooleanOptionalAction, default=False, help=text
+        )
     parser.add_argument(
         "--variant",
         default=STANDARD.name,
@@ -113,7 +120,11 @@ def run(args: argparse.Namespace) -> int:
         tags = {name: record.tags[name] for name in ("White", "Black") if name in record.tags}
         print(f"Loaded {args.load}: {_replay_text(record)}")
     else:
-        board = find_variant(args.variant)(flying=args.flying)
+        board = find_variant(args.variant)(
+            flying=args.flying,
+            remove_from_mills=args.remove_from_mills,
+            double_mill_removes_two=args.double_mill_removes_two,
+        )
     return play_game(
         board,
         sys.stdin,
@@ -292,7 +303,7 @@ def _replay_text(record: GameRecord) -> str:
 
 
 def _title(board: Board) -> str:
-    return f"{board.variant.title}, flying {'on' if board.flying else 'off'}"
+    return describe_rules(board.rules)
 
 
 def _status(board: Board) -> str:

@@ -64,6 +64,7 @@ __all__ = [
     "Morabaraba",
     "SixMensMorris",
     "TwelveMensMorris",
+    "describe_rules",
     "describe_variants",
     "engine_rules",
     "find_variant",
@@ -215,6 +216,22 @@ def describe_variants() -> str:
     if len(described) == 1:
         return described[0]
     return ", ".join(described[:-1]) + " or " + described[-1]
+
+
+def describe_rules(rules: Rules) -> str:
+    """The variant and its settings in a line of prose, for titles and event lines.
+
+    >>> describe_rules(SIX)
+    "Six men's morris, flying off"
+    >>> describe_rules(STANDARD.with_settings(double_mill_removes_two=True))
+    "Nine men's morris, flying on, a double mill removes two"
+    """
+    parts = [rules.title, f"flying {'on' if rules.flying else 'off'}"]
+    if rules.remove_from_mills:
+        parts.append("removal from mills")
+    if rules.double_mill_removes_two:
+        parts.append("a double mill removes two")
+    return ", ".join(parts)
 
 
 def engine_rules(board: Board) -> Rules:

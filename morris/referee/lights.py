@@ -6,7 +6,8 @@ lights, and nothing blinks because a sensor flickered below the debounce time.
 ========  ===================================================================================
 signal    shown on
 ========  ===================================================================================
-``on``    the Pi's placement or target; a lifted piece's legal targets; a missing piece
+``on``    the Pi's placement or target; a lifted piece's legal targets; a missing piece; at the
+          start of a game on fewer points (six men's morris), the points in play
 ``slow``  the Pi's origin; the Pi's removal once its action is carried out; every piece that
           may be removed after a person's mill
 ``fast``  an unexpected piece; an unremovable piece lifted after a mill
@@ -20,7 +21,8 @@ While a board is flagged, the points of the Pi's own turn keep their signals (it
 from __future__ import annotations
 
 from device import Signal, StatusLight
-from morris.core import NUM_POINTS, WHITE, Move, Point
+from morris.core import ALL_POINTS, NUM_POINTS, WHITE, Move, Point, points_of
+from morris.referee.reading import footprint
 from morris.referee.referee import Referee
 
 __all__ = ["compute_lights", "status_lights", "turn_lights"]
@@ -40,17 +42,15 @@ def turn_lights(move: Move, sensed: int, *, removal_at_once: bool = False) -> di
     if not sensed >> move.to_point & 1:
         lights[move.to_point] = Signal.ON
     done = (origin is None or not sensed >> origin & 1) and bool(sensed >> move.to_point & 1)
-    if move.remove is not None and sensed >> move.remove & 1 and (done or removal_at_once):
-        lights[move.remove] = Signal.SLOW
+    for removed in move.removals:  # two for a double mill where it removes two
+        if sensed >> removed & 1 and (done or removal_at_once):
+            lights[removed] = Signal.SLOW
     return lights
 
 
 def _mask(move: Move) -> int:
-    mask = 1 << move.to_point
-    for p in (move.from_point, move.remove):
-        if p is not None:
-            mask |= 1 << p
-    return mask
+    fills, clears = footprint(move)
+    return fills | clears
 
 
 def compute_lights(referee: Referee, now: float) -> dict[Point, Signal]:
@@ -80,6 +80,10 @@ def compute_lights(referee: Referee, now: float) -> dict[Point, Signal]:
         return lights
     if expected is not None:
         lights.update(turn_lights(expected, sensed))
+    elif _at_start(referee) and referee.board.points_in_play != ALL_POINTS:
+        # Six men's morris: before the first piece, the points in play show where to place.
+        for p in points_of(referee.board.points_in_play):
+            lights[p] = Signal.ON
     for p in range(NUM_POINTS):
         bit = 1 << p
         if referee.illegal_removal & bit:
@@ -89,6 +93,17 @@ def compute_lights(referee: Referee, now: float) -> dict[Point, Signal]:
         elif referee.targets & bit:
             lights[p] = Signal.ON
     return lights
+
+
+def _at_start(referee: Referee) -> bool:
+    """Whether the game is at its very start: no turn played, nothing on the board."""
+    board = referee.board
+    return (
+        not board.move_stack
+        and not board.occupied
+        and not referee.sensed
+        and not referee.pi_to_move
+    )
 
 
 def status_lights(referee: Referee, thinking: bool) -> dict[StatusLight, Signal]:

@@ -158,26 +158,27 @@ def carry_out_pi_turn(sim: Simulation, *, pause: float = 0.3) -> str:
         raise AssertionError(f"the lights ask for no clear turn: on={on} slow={slow}")
     sim.wait(SETTLE)  # the removal is shown once the action stands, and must be decoded
     on, slow = lit(sim, "on"), lit(sim, "slow")
-    if len(slow) == 1 and not on:
-        sim.lift(slow[0])
-        sim.wait(SETTLE)
-        text += f"x{slow[0]}"
+    if slow and len(slow) <= 2 and not on:  # one removal, or two for a double mill
+        for point in slow:
+            sim.lift(point)
+            sim.wait(SETTLE)
+            text += f"x{point}"
     else:
         assert not on and not slow, f"unclear lights after the Pi's turn: on={on} slow={slow}"
     return text
 
 
 def make_turn(sim: Simulation, move: Move, *, pause: float = 0.3) -> None:
-    """Carry out ``move`` by hand: place or slide the piece, then take the removed piece."""
+    """Carry out ``move`` by hand: place or slide the piece, then take the removed pieces."""
     if move.from_point is None:
         sim.place(POINT_NAMES[move.to_point])
     else:
         sim.lift(POINT_NAMES[move.from_point])
         sim.wait(pause)
         sim.place(POINT_NAMES[move.to_point])
-    if move.remove is not None:
+    for removed in move.removals:
         sim.wait(pause)
-        sim.lift(POINT_NAMES[move.remove])
+        sim.lift(POINT_NAMES[removed])
 
 
 def random_turn(sim: Simulation, rng: random.Random) -> Move:

@@ -134,7 +134,7 @@ def test_options_choose_flying_and_the_variant() -> None:
     assert args.variant == "twelve"
     assert args.save == Path("g.txt")
     defaults = parser().parse_args(["play"])
-    assert defaults.flying is True and defaults.variant == "standard" and defaults.save is None
+    assert defaults.flying is None and defaults.variant == "standard" and defaults.save is None
     with pytest.raises(SystemExit):
         parser().parse_args(["play", "--variant", "chess"])
 
