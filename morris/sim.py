@@ -58,16 +58,16 @@ class SimulationRunner(Protocol):
 class Simulation:
     """A person at a simulated board, playing the Pi (``mode="vs-ai"``) or refereed (``"referee"``).
 
-    ``human`` is the person's colour against the Pi, ``level`` the Pi's level (1-9), ``seed``
-    its randomness. ``flying``, ``variant``, ``remove_from_mills``, ``double_mill_removes_two`` and the
-other settings come from ``config`` where not given.
-    ``state_dir`` keeps the game across simulations (as the daemon does across restarts);
-    ``insist`` names the settings given explicitly (``"mode"``, ``"level"`` ...) that a saved game
-    must not contradict (see :meth:`morris.app.controller.Controller`: a different level is taken
-    into the resumed game, a different mode, colour, variant or flying rule starts a new one and
-    keeps the saved game as a record).
-    ``runner`` replaces the default :class:`VirtualRunner` (``search`` and ``think_time`` are then
-    unused); the caller closes it.
+        ``human`` is the person's colour against the Pi, ``level`` the Pi's level (1-9), ``seed``
+        its randomness. ``flying``, ``variant``, ``remove_from_mills``, ``double_mill_removes_two`` and the
+    other settings come from ``config`` where not given.
+        ``state_dir`` keeps the game across simulations (as the daemon does across restarts);
+        ``insist`` names the settings given explicitly (``"mode"``, ``"level"`` ...) that a saved game
+        must not contradict (see :meth:`morris.app.controller.Controller`: a different level is taken
+        into the resumed game, a different mode, colour, variant or flying rule starts a new one and
+        keeps the saved game as a record).
+        ``runner`` replaces the default :class:`VirtualRunner` (``search`` and ``think_time`` are then
+        unused); the caller closes it.
     """
 
     def __init__(

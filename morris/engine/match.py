@@ -11,7 +11,6 @@ Scores are from the first player's side: a win is 1, a draw 1/2.
 
 from __future__ import annotations
 
-import functools
 import logging
 import math
 import random
@@ -73,12 +72,16 @@ def openings_for(board_factory: Callable[[], Board]) -> tuple[tuple[str, ...], .
     """The openings of ``morris match`` on the boards of ``board_factory``: :data:`OPENINGS` for
     the standard game, drawn the same way on another variant's points and mills."""
     cls = type(board_factory())
-    return OPENINGS if cls is Board else _variant_openings(cls)
+    if cls is Board:
+        return OPENINGS
+    name = cls.variant.name
+    if name not in _VARIANT_OPENINGS:
+        _VARIANT_OPENINGS[name] = tuple(_openings(100, OPENINGS_SEED, cls))
+    return _VARIANT_OPENINGS[name]
 
 
-@functools.lru_cache(maxsize=8)
-def _variant_openings(cls: type[Board]) -> tuple[tuple[str, ...], ...]:
-    return tuple(_openings(100, seed=OPENINGS_SEED, board_factory=cls))
+#: The openings of the other variants, drawn when first asked for.
+_VARIANT_OPENINGS: dict[str, tuple[tuple[str, ...], ...]] = {}
 
 
 def make_player(

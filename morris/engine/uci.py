@@ -357,7 +357,8 @@ class UciServer:
             elif key in _SETTING_OPTIONS:
                 # The game so far is replayed under the new setting; the option and the game
                 # stay as they were if it cannot be.
-                changed = replace(o, **{_SETTING_OPTIONS[key]: _parse_bool(value)})
+                changed = replace(o)
+                setattr(changed, _SETTING_OPTIONS[key], _parse_bool(value))
                 self.board = self._rebuild(self.board, changed)
                 self.options = changed
                 self._say_tables()
