@@ -132,22 +132,32 @@ def generate(
     checked (an empty result in the moving phase means the side to move is blocked).
     """
     empty = rules.points_in_play & ~(us | them)
+    mills_through = rules.mills_through
+    double_rule = rules.double_mill_removes_two
     mill_turns: list[int] = []
     quiet: list[int] = []
     rem_mask = -1
     # A double mill removes two only if the opponent has two pieces to lose.
-    double = them & (them - 1) != 0
+    double = double_rule and them & (them - 1) != 0
     if us_hand:
         e = empty
         while e:
             low = e & -e
             e ^= low
             to = low.bit_length() - 1
-            closed = _closed(rules, us | low, to) if them else 0
+            new = us | low
+            closed = 0
+            if them:
+                # Inline rather than _closed(): this loop is the search's hottest.
+                for m in mills_through[to]:
+                    if new & m == m:
+                        closed += 1
+                        if not double_rule:
+                            break
             if closed:
                 if rem_mask < 0:
                     rem_mask = removable(them, rules)
-                two = closed == 2 and double
+                two = closed >= 2 and double
                 _add_removals(rules, mill_turns, NONE | to << 5, them, rem_mask, two)
             else:
                 quiet.append(NONE | to << 5 | NONE << 10)
@@ -169,11 +179,17 @@ def generate(
             new = base_us | low
             if bar and bar == frm * 24 + to + 1 and _closed(rules, new, to):
                 continue  # the barred return into a mill
-            closed = _closed(rules, new, to) if them else 0
+            closed = 0
+            if them:
+                for m in mills_through[to]:
+                    if new & m == m:
+                        closed += 1
+                        if not double_rule:
+                            break
             if closed:
                 if rem_mask < 0:
                     rem_mask = removable(them, rules)
-                two = closed == 2 and double
+                two = closed >= 2 and double
                 _add_removals(rules, mill_turns, frm | to << 5, them, rem_mask, two)
             else:
                 quiet.append(frm | to << 5 | NONE << 10)
