@@ -135,7 +135,7 @@ static const Field FIELDS[] = {
     WEIGHT_FIELD(placing_blocked), WEIGHT_FIELD(point_link), WEIGHT_FIELD(opponent_blocked),
     WEIGHT_FIELD(moving_mobility), WEIGHT_FIELD(moving_blocked), WEIGHT_FIELD(running_mill),
     WEIGHT_FIELD(threat), WEIGHT_FIELD(per_threat), WEIGHT_FIELD(per_threat_against),
-    WEIGHT_FIELD(threats_against),
+    WEIGHT_FIELD(threats_against), WEIGHT_FIELD(contempt),
 };
 #define N_FIELDS (sizeof(FIELDS) / sizeof(FIELDS[0]))
 

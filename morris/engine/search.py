@@ -236,6 +236,7 @@ class _Search:
         self.rules = rules = engine_rules(board)
         self.weights = weights = weights_for(rules) if weights is None else weights
         self.evaluate = make_evaluator(rules, weights)
+        self.contempt = weights.contempt
         self.links = tuple(n.bit_count() for n in rules.neighbours)
         # Tables built for another board than this variant's are not asked (the search goes on).
         self.tables = tables if tables is not None and tables.supports(rules) else None
@@ -405,9 +406,11 @@ class _Search:
         rules = self.rules
         limit = rules.no_removal_limit
         path = self.path
+        # A draw's value for the side to move: the engine's (at even plies) is -contempt.
+        drawn = self.contempt if ply & 1 else -self.contempt
         # Draws. A side to move that is blocked has lost even then (losses are checked first).
         if rules.full_board_is_draw and not uh and not th and us | them == rules.points_in_play:
-            return 0
+            return drawn
         draw = limit is not None and nrc >= limit
         if not draw and rules.threefold_repetition:
             i = len(path) - 3
@@ -425,7 +428,7 @@ class _Search:
                             break
                     i -= 2
         if draw:
-            return 0 if has_moves(rules, us, them, uh, bar) else -(MATE - ply)
+            return drawn if has_moves(rules, us, them, uh, bar) else -(MATE - ply)
         # Endgame tables: exact, unless the no-removal limit could come first.
         if (
             self.tables is not None
@@ -437,7 +440,7 @@ class _Search:
             if found is not None:
                 value, dist = found
                 if value == _DRAW:
-                    return 0
+                    return drawn
                 if limit is None or nrc + dist < limit:
                     return MATE - ply - dist if value == _WIN else -(MATE - ply - dist)
         if depth <= 0:

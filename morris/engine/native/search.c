@@ -482,9 +482,11 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
         return 0;
     }
     int limit = s->limit;
+    /* A draw's value for the side to move: the engine's (at even plies) is -contempt. */
+    int drawn = (ply & 1) ? s->w.contempt : -s->w.contempt;
     /* Draws. A side to move that is blocked has lost even then (losses are checked first). */
     if (s->full_board_is_draw && !uh && !th && (us | them) == s->in_play)
-        return 0;
+        return drawn;
     int draw = limit >= 0 && nrc >= limit;
     if (!draw && s->threefold) {
         ptrdiff_t i = s->path_len - 3;
@@ -507,7 +509,7 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
         }
     }
     if (draw)
-        return has_moves(s, us, them, uh, bar) ? 0 : -(P.mate - ply);
+        return has_moves(s, us, them, uh, bar) ? drawn : -(P.mate - ply);
     /* Endgame tables: exact, unless the no-removal limit could come first. */
     if (s->has_probe && !uh && !th && popcount(us) + popcount(them) <= s->table_pieces) {
         int value, dist;
@@ -518,7 +520,7 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
         }
         if (got) {
             if (value == P.draw)
-                return 0;
+                return drawn;
             if (limit < 0 || nrc + dist < limit)
                 return value == P.win ? P.mate - ply - dist : -(P.mate - ply - dist);
         }

@@ -47,6 +47,7 @@ typedef struct {
         point_link;
     int opponent_blocked, moving_mobility, moving_blocked, running_mill, threat, per_threat,
         per_threat_against, threats_against;
+    int contempt; /* what a draw costs the engine (the side to move at the root) */
 } Weights;
 #define N_WEIGHTS ((int)(sizeof(Weights) / sizeof(int)))
 
