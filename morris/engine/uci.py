@@ -131,9 +131,8 @@ def second_removal_missing(board: Board, move: Move) -> bool:
     if board.removals_due(move) != 2:
         return False
     return any(
-        (m.from_point, m.to_point, m.remove) == (move.from_point, move.to_point, move.remove)
-        or (m.from_point, m.to_point, m.second_remove)
-        == (move.from_point, move.to_point, move.remove)
+        (m.from_point, m.to_point) == (move.from_point, move.to_point)
+        and move.remove in m.removals
         for m in board.legal_moves
     )
 
