@@ -55,12 +55,17 @@ class SimulationRunner(Protocol):
     def close(self) -> None: ...
 
 
+#: How long :meth:`Simulation.press` holds a button, seconds. A shorter press (the 50 ms it was)
+#: went unseen on a board that had been quiet for two seconds and scanned at its idle rate.
+PRESS_TIME = 0.15
+
+
 class Simulation:
     """A person at a simulated board, playing the Pi (``mode="vs-ai"``) or refereed (``"referee"``).
 
     ``human`` is the person's colour against the Pi, ``level`` the Pi's level (1-9), ``seed``
-    its randomness. ``flying``, ``variant``, ``remove_from_mills``, ``double_mill_removes_two`` and the
-other settings come from ``config`` where not given.
+    its randomness. ``flying``, ``variant``, ``remove_from_mills``, ``double_mill_removes_two``
+    and the other settings come from ``config`` where not given.
     ``state_dir`` keeps the game across simulations (as the daemon does across restarts);
     ``insist`` names the settings given explicitly (``"mode"``, ``"level"`` ...) that a saved game
     must not contradict (see :meth:`morris.app.controller.Controller`: a different level is taken
@@ -144,10 +149,14 @@ other settings come from ``config`` where not given.
         self.place(target)
 
     def press(self, button: str) -> None:
-        """Press and release a button: ``"new"``, ``"takeback"``, ``"hint"`` or ``"mode"``."""
+        """Press and release a button: ``"new"``, ``"takeback"``, ``"hint"`` or ``"mode"``.
+
+        Held for :data:`PRESS_TIME`, as a finger does: long enough for the idle scan of a quiet
+        board (every 40 ms) to confirm it.
+        """
         name = ButtonName(button)
         self.hardware.press(name)
-        self.wait(0.05)
+        self.wait(PRESS_TIME)
         self.hardware.release(name)
 
     # -- time -------------------------------------------------------------------------------
