@@ -361,8 +361,8 @@ class SimulatorApp(App[None]):
         self._say("", error=False)
 
     def action_setup(self) -> None:
-        """Choose mode, colour, level and variant for a fresh game (starting from the game's own now:
-        the mode button may have changed the level since the last setup)."""
+        """Choose mode, colour, level and variant for a fresh game (starting from the game's own
+        now: the mode button may have changed the level since the last setup)."""
         snap = self.snapshot
         current = GameSettings(snap.mode, snap.human, snap.level, snap.variant)
         self.push_screen(NewGameScreen(current), self._start_new_game)
