@@ -111,6 +111,7 @@ def variant_lights(rules: Rules) -> dict[Point, Signal]:
     4 lasker) blinking ``slow`` on as many points of the outer square from a7. Six men's morris
     (5) leaves the outer square dark: its 16 points alone are lit.
 
+    >>> from morris.core import VARIANTS
     >>> sorted(variant_lights(VARIANTS["twelve"]).items())[:3]
     [(0, <Signal.SLOW: 'slow'>), (1, <Signal.SLOW: 'slow'>), (2, <Signal.ON: 'on'>)]
     """
