@@ -12,16 +12,21 @@ Terms (each for the side to move minus the same for the opponent):
   turn), running mills (a piece of a closed mill that can step out to close another: a mill every
   turn) and open mills (a closed mill with a piece free to step out and back).
 
-Flying sides have no mobility terms and every open two is a threat for them.
+Flying sides have no mobility terms and every open two is a threat for them. Only the points in
+play count (six men's morris plays on 16).
+
+The weights are the variant's (:func:`weights_for`): :data:`WEIGHTS` for the standard game, and
+for the variants on other boards or with other piece counts the weights that measured best there
+(:data:`VARIANT_WEIGHTS`, docs/ENGINE.md "Variants").
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from morris.core.points import ALL_POINTS, NUM_POINTS
+from morris.core.points import NUM_POINTS
 from morris.core.rules import Rules
 
 #: The value of a piece.
@@ -68,8 +73,18 @@ class Weights:
     threats_against: int = 40
 
 
-#: The weights the engine plays with.
+#: The weights the engine plays the standard game with (and any variant not in VARIANT_WEIGHTS).
 WEIGHTS: Final = Weights()
+
+#: The weights of the variants whose own weights measured better than :data:`WEIGHTS`, by
+#: variant name (docs/ENGINE.md, "Variants": the matches that chose them).
+VARIANT_WEIGHTS: Final[Mapping[str, Weights]] = {}
+
+
+def weights_for(rules: Rules) -> Weights:
+    """The evaluation's weights for the variant of ``rules`` (its settings do not matter)."""
+    return VARIANT_WEIGHTS.get(rules.name, WEIGHTS)
+
 
 Evaluator = Callable[[int, int, int, int], int]
 
@@ -151,7 +166,7 @@ def make_evaluator(rules: Rules, weights: Weights = WEIGHTS) -> Evaluator:
     masks = rules.mill_masks
     nb = rules.neighbours
     flying = rules.flying
-    everything = ALL_POINTS
+    everything = rules.points_in_play
     # The weights as plain locals of the closure: read once, not as attributes at every call.
     open_two, close_one, close_more = weights.open_two, weights.close_one, weights.close_more
     closings_against, point_link = weights.closings_against, weights.point_link

@@ -185,3 +185,23 @@ def random_turn(sim: Simulation, rng: random.Random) -> Move:
     """A legal turn for the side to move, chosen with ``rng``."""
     moves = sorted(sim.board.legal_moves, key=str)
     return rng.choice(moves)
+
+
+def play_against_the_pi(sim: Simulation, rng: random.Random) -> tuple[list[str], list[str]]:
+    """Play until the game ends; return (the person's turns, what the lights made them do)."""
+    mine: list[str] = []
+    done: list[str] = []
+    sim.wait(2.0)
+    for _ in range(400):
+        if sim.status()["game_over"] == "on":
+            break
+        if sim.status()["turn"] == "on":  # the person is to move
+            move = random_turn(sim, rng)
+            before = len(sim.board.move_stack)
+            make_turn(sim, move)
+            sim.wait(2.0)
+            assert moves(sim)[before : before + 1] == [str(move)], sim.describe()
+            mine.append(str(move))
+        else:
+            done.append(carry_out_pi_turn(sim))
+    return mine, done
