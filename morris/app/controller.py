@@ -217,6 +217,9 @@ class Controller:
         self.variant = config.game.variant
         self._pending_variant: str | None = None
         self._choosing_until = now  # until then the hint button steps the variant
+        # What the mode button changed, put back when the hint button turns it into a choice
+        # of variant: (the pending mode and level before, the level before).
+        self._before_mode: tuple[tuple[str, int] | None, int] | None = None
         # What the LEDs were told to show, and since when (the phase of their blinks).
         self._shown: BlinkClock[str] = BlinkClock()
         self._shown_status: BlinkClock[StatusLight] = BlinkClock()
@@ -524,6 +527,7 @@ class Controller:
 
         A level change applies to the Pi's next turn; a change of mode to the next game.
         """
+        self._before_mode = (self._pending_mode, self.level)
         mode, level = self._pending_mode or (self.mode, self.level)
         if mode == "referee":
             mode, level = "vs-ai", 1
@@ -551,8 +555,12 @@ class Controller:
 
         Cycles standard, twelve, morabaraba, lasker, six; the lights show the choice
         (:func:`~morris.referee.lights.variant_lights`) and the hint button may step on while
-        they do. Choosing the variant being played cancels the change.
+        they do. Choosing the variant being played cancels the change. The first such press
+        puts back what the mode button changed: choosing a variant leaves the mode and level.
         """
+        if self._before_mode is not None:
+            self._pending_mode, self.level = self._before_mode
+            self._before_mode = None
         current = self._pending_variant or self.board.variant_name
         name = VARIANT_NAMES[(VARIANT_NAMES.index(current) + 1) % len(VARIANT_NAMES)]
         self._pending_variant = None if name == self.board.variant_name else name

@@ -165,6 +165,7 @@ def test_the_variant_is_chosen_at_the_board_for_the_next_game() -> None:
         assert sim.controller.state.last_event == (
             "Twelve men's morris from the next game (press new game)"
         )
+        assert (sim.controller.mode, sim.controller._pending_mode) == ("referee", None)
         lights = sim.lights()
         assert [p for p, s in lights.items() if s == "slow"] == ["a7", "d7"]  # number 2
         assert sum(s == "on" for s in lights.values()) == 22
@@ -199,3 +200,14 @@ def test_every_variant_starts_with_its_pieces_in_hand(variant: str) -> None:
     with Simulation(mode="referee", variant=variant) as sim:
         pieces = find_variant(variant).pieces_per_side
         assert sim.board.pieces_in_hand(WHITE) == sim.board.pieces_in_hand(BLACK) == pieces
+
+
+def test_choosing_the_variant_leaves_the_level_as_it_was() -> None:
+    with Simulation(mode="vs-ai", human="white", level=3) as sim:
+        sim.press("mode")
+        sim.wait(0.5)
+        assert sim.controller.level == 4  # the mode button alone steps the level
+        sim.press("hint")
+        sim.wait(0.5)
+        assert sim.controller.level == 3
+        assert sim.controller.state.last_event.startswith("Twelve men's morris")
