@@ -18,7 +18,9 @@ only ``variant`` (see :mod:`morris.core.variant`).
 
 One concept, one module, though over 600 lines: the board's state, its move generation, legality,
 outcome and position text share the private state and the precomputed move tables, and splitting
-them would put the hot path of move generation behind module boundaries.
+them would put the hot path of move generation behind module boundaries. Every rule a variant
+changes (the points in play, slides while placing, Morabaraba's barred return, removal from mills,
+two removals for a double mill) is read from the same state here, so it is one concept still.
 """
 
 from __future__ import annotations
