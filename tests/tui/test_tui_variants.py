@@ -81,3 +81,12 @@ def test_game_settings_name_a_variant_other_than_the_standard_game() -> None:
     assert GameSettings("vs-ai", "black", 3, "lasker").describe() == (
         "you (black) vs the Pi, level 3, Lasker morris"
     )
+
+
+def test_a_typed_double_mill_takes_both_pieces_off() -> None:
+    from morris.tui.grammar import parse_actions
+
+    actions = parse_actions("a1xd6xf4", frozenset({"d6", "f4"}), 0.0)
+    assert [(a.kind, a.point) for a in actions] == [
+        ("place", "a1"), ("lift", "d6"), ("lift", "f4")
+    ]  # fmt: skip
