@@ -170,8 +170,13 @@ class LegalMoveView:
         return (
             board._keys[board._rep_start :],
             board.no_removal_count,
-            tuple(board._barred),
-            board.settings(),
+            board._barred[0],
+            board._barred[1],
+            board.flying,
+            board.threefold_repetition,
+            board.no_removal_limit,
+            board.remove_from_mills,
+            board.double_mill_removes_two,
         )
 
     def _moves(self) -> list[Move]:
