@@ -23,6 +23,8 @@ from morris.core import (
     BLACK,
     COLOR_NAMES,
     POINT_NAMES,
+    VARIANT_NAMES,
+    VARIANTS,
     WHITE,
     Board,
     Color,
@@ -46,7 +48,7 @@ from morris.referee import (
     TakenBack,
     TurnAccepted,
 )
-from morris.referee.lights import compute_lights, status_lights
+from morris.referee.lights import compute_lights, status_lights, variant_lights
 
 logger = logging.getLogger(__name__)
 
@@ -211,6 +213,13 @@ class Controller:
         self._overlay: dict[int, Signal] = {}
         self._overlay_until = 0.0
         self._pending_mode: tuple[str, int] | None = None
+        #: The variant of the next games, and one chosen at the board for the next new game.
+        self.variant = config.game.variant
+        self._pending_variant: str | None = None
+        self._choosing_until = now  # until then the hint button steps the variant
+        # What the mode button changed, put back when the hint button turns it into a choice
+        # of variant: (the pending mode and level before, the level before).
+        self._before_mode: tuple[tuple[str, int] | None, int] | None = None
         # What the LEDs were told to show, and since when (the phase of their blinks).
         self._shown: BlinkClock[str] = BlinkClock()
         self._shown_status: BlinkClock[StatusLight] = BlinkClock()
@@ -322,12 +331,14 @@ class Controller:
         logger.info("button %s", name.value)
         if name is ButtonName.NEW:
             self._cancel_search()
+            if self._pending_variant is not None:
+                self.variant, self._pending_variant = self._pending_variant, None
             if self._pending_mode is not None:
                 self.mode, self.level = self._pending_mode
                 self._pending_mode = None
                 # The Pi's colour changes with the mode: a fresh referee for the fresh game.
                 self.referee = Referee(
-                    board_from_config(self.config),
+                    board_for(self.config, self.variant),
                     pi_color=self.pi_color,
                     config=referee_config(self.config),
                     now=now,
@@ -335,11 +346,14 @@ class Controller:
                 )
                 self._handle([NewGame()], now)
             else:
-                self._handle(self.referee.new_game(now, board_from_config(self.config)), now)
+                self._handle(self.referee.new_game(now, board_for(self.config, self.variant)), now)
         elif name is ButtonName.TAKEBACK:
             self._handle(self.referee.takeback(now), now)
         elif name is ButtonName.HINT:
-            self._request_hint(now)
+            if now < self._choosing_until:  # just after the mode button: choose the variant
+                self._step_variant(now)
+            else:
+                self._request_hint(now)
         elif name is ButtonName.MODE:
             self._cycle_mode(now)
         self.render(now)
@@ -390,6 +404,7 @@ class Controller:
         mode, colour, variant and rules at the next game."""
         self.config = config
         self.referee.config = referee_config(config)
+        self.variant, self._pending_variant = config.game.variant, None
         if config.game.mode == self.mode and config.game.human == self.human:
             self.level = config.game.level
         else:
@@ -512,6 +527,7 @@ class Controller:
 
         A level change applies to the Pi's next turn; a change of mode to the next game.
         """
+        self._before_mode = (self._pending_mode, self.level)
         mode, level = self._pending_mode or (self.mode, self.level)
         if mode == "referee":
             mode, level = "vs-ai", 1
@@ -532,7 +548,33 @@ class Controller:
             self._overlay = {p: Signal.SLOW for p in range(16, 24)}
         else:
             self._overlay = {p: Signal.ON for p in range(level)}
-        self._overlay_until = now + MODE_DISPLAY_TIME
+        self._overlay_until = self._choosing_until = now + MODE_DISPLAY_TIME
+
+    def _step_variant(self, now: float) -> None:
+        """The hint button just after the mode button: the next variant, for the next new game.
+
+        Cycles standard, twelve, morabaraba, lasker, six; the lights show the choice
+        (:func:`~morris.referee.lights.variant_lights`) and the hint button may step on while
+        they do. Choosing the variant being played cancels the change. The first such press
+        puts back what the mode button changed: choosing a variant leaves the mode and level.
+        """
+        if self._before_mode is not None:
+            self._pending_mode, self.level = self._before_mode
+            self._before_mode = None
+        current = self._pending_variant or self.board.variant_name
+        name = VARIANT_NAMES[(VARIANT_NAMES.index(current) + 1) % len(VARIANT_NAMES)]
+        self._pending_variant = None if name == self.board.variant_name else name
+        if self._pending_variant is None:
+            self.variant = name
+        title = VARIANTS[name].title
+        logger.info("variant chosen at the board: %s", name)
+        self.state.last_event = (
+            f"{title}: the game being played"
+            if self._pending_variant is None
+            else f"{title} from the next game (press new game)"
+        )
+        self._overlay = variant_lights(VARIANTS[name])
+        self._overlay_until = self._choosing_until = now + MODE_DISPLAY_TIME
 
     # -- persistence ------------------------------------------------------------------------
 

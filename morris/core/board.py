@@ -18,7 +18,9 @@ only ``variant`` (see :mod:`morris.core.variant`).
 
 One concept, one module, though over 600 lines: the board's state, its move generation, legality,
 outcome and position text share the private state and the precomputed move tables, and splitting
-them would put the hot path of move generation behind module boundaries.
+them would put the hot path of move generation behind module boundaries. Every rule a variant
+changes (the points in play, slides while placing, Morabaraba's barred return, removal from mills,
+two removals for a double mill) is read from the same state here, so it is one concept still.
 """
 
 from __future__ import annotations
@@ -168,8 +170,13 @@ class LegalMoveView:
         return (
             board._keys[board._rep_start :],
             board.no_removal_count,
-            tuple(board._barred),
-            board.settings(),
+            board._barred[0],
+            board._barred[1],
+            board.flying,
+            board.threefold_repetition,
+            board.no_removal_limit,
+            board.remove_from_mills,
+            board.double_mill_removes_two,
         )
 
     def _moves(self) -> list[Move]:
@@ -1013,28 +1020,37 @@ class Board:
         return f"{type(self).__name__}({self.position()!r})"
 
     def __str__(self) -> str:
-        """The board drawn as in docs/RULES.md, ``W`` and ``B`` for the pieces."""
-        layout = (
-            "7  {a7}-----------{d7}-----------{g7}\n"
-            "   |           |           |\n"
-            "6  |   {b6}-------{d6}-------{f6}   |\n"
-            "   |   |       |       |   |\n"
-            "5  |   |   {c5}---{d5}---{e5}   |   |\n"
-            "   |   |   |       |   |   |\n"
-            "4  {a4}---{b4}---{c4}       {e4}---{f4}---{g4}\n"
-            "   |   |   |       |   |   |\n"
-            "3  |   |   {c3}---{d3}---{e3}   |   |\n"
-            "   |   |       |       |   |\n"
-            "2  |   {b2}-------{d2}-------{f2}   |\n"
-            "   |           |           |\n"
-            "1  {a1}-----------{d1}-----------{g1}\n"
-            "   a   b   c   d   e   f   g"
-        )
-        symbols = {}
-        for p, name in enumerate(POINT_NAMES):
+        """The board drawn as in docs/RULES.md, ``W`` and ``B`` for the pieces.
+
+        The lines are the variant's links: the diagonal corner lines of twelve men's morris and
+        morabaraba as ``\\`` and ``/``; points not in play (six men's morris) are left blank.
+        """
+        grid = [[" "] * 28 for _ in range(13)]
+
+        def at(point: Point) -> tuple[int, int]:  # (column, row) of a point in the drawing
+            name = POINT_NAMES[point]
+            return 3 + 4 * "abcdefg".index(name[0]), 2 * (7 - int(name[1]))
+
+        for p in range(NUM_POINTS):
+            for q in points_of(self.neighbours[p] & ~((2 << p) - 1)):
+                (x0, y0), (x1, y1) = sorted((at(p), at(q)), key=lambda c: (c[1], c[0]))
+                if y0 == y1:
+                    for x in range(x0 + 1, x1):
+                        grid[y0][x] = "-"
+                elif x0 == x1:
+                    for y in range(y0 + 1, y1):
+                        grid[y][x0] = "|"
+                else:  # a diagonal: its one midpoint
+                    grid[(y0 + y1) // 2][(x0 + x1) // 2] = "\\" if x1 > x0 else "/"
+        for p in points_of(self.points_in_play):
+            x, y = at(p)
             color = self.piece_at(p)
-            symbols[name] = "." if color is None else ("W" if color else "B")
-        return layout.format(**symbols)
+            grid[y][x] = "." if color is None else ("W" if color else "B")
+        rows = [
+            ((f"{7 - y // 2}  " if y % 2 == 0 else "   ") + "".join(cells[3:])).rstrip()
+            for y, cells in enumerate(grid)
+        ]
+        return "\n".join([*rows, "   a   b   c   d   e   f   g"])
 
 
 Board._read_variant()

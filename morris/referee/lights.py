@@ -21,11 +21,20 @@ While a board is flagged, the points of the Pi's own turn keep their signals (it
 from __future__ import annotations
 
 from device import Signal, StatusLight
-from morris.core import ALL_POINTS, NUM_POINTS, WHITE, Move, Point, points_of
+from morris.core import (
+    ALL_POINTS,
+    NUM_POINTS,
+    VARIANT_NAMES,
+    WHITE,
+    Move,
+    Point,
+    Rules,
+    points_of,
+)
 from morris.referee.reading import footprint
 from morris.referee.referee import Referee
 
-__all__ = ["compute_lights", "status_lights", "turn_lights"]
+__all__ = ["compute_lights", "status_lights", "turn_lights", "variant_lights"]
 
 
 def turn_lights(move: Move, sensed: int, *, removal_at_once: bool = False) -> dict[Point, Signal]:
@@ -92,6 +101,25 @@ def compute_lights(referee: Referee, now: float) -> dict[Point, Signal]:
             lights[p] = Signal.SLOW
         elif referee.targets & bit:
             lights[p] = Signal.ON
+    return lights
+
+
+def variant_lights(rules: Rules) -> dict[Point, Signal]:
+    """The variant chosen at the board (mode button, then hint), on all 24 points: its points in
+    play lit ``on``,
+    and its number in :data:`~morris.core.VARIANT_NAMES` (1 standard, 2 twelve, 3 morabaraba,
+    4 lasker) blinking ``slow`` on as many points of the outer square from a7. Six men's morris
+    (5) leaves the outer square dark: its 16 points alone are lit.
+
+    >>> from morris.core import VARIANTS
+    >>> sorted(variant_lights(VARIANTS["twelve"]).items())[:3]
+    [(0, <Signal.SLOW: 'slow'>), (1, <Signal.SLOW: 'slow'>), (2, <Signal.ON: 'on'>)]
+    """
+    lights = dict.fromkeys(range(NUM_POINTS), Signal.OFF)
+    lights.update(dict.fromkeys(points_of(rules.points_in_play), Signal.ON))
+    if rules.points_in_play & 1:  # the outer square is in play: count on it
+        for p in range(VARIANT_NAMES.index(rules.name) + 1):
+            lights[p] = Signal.SLOW
     return lights
 
 

@@ -15,6 +15,7 @@ import pytest
 from morris.core import BLACK, WHITE, Board, Move, find_variant, perft
 from tests.core import variant_reference as ref
 from tests.core.games import play_random_game
+from tests.core.test_perft import state_of as standard_state_of
 
 NAMES = tuple(ref.GAMES)
 #: The removal switches: (remove_from_mills, double_mill_removes_two).
@@ -24,7 +25,7 @@ SWITCHES = [(False, False), (True, False), (False, True), (True, True)]
 def board_of(name: str, **settings: bool | int | None) -> Board:
     """The core's board of variant ``name`` with the draw rules off, as in the reference."""
     cls = find_variant(name)
-    return cls(threefold_repetition=False, no_removal_limit=None, **settings)
+    return cls(threefold_repetition=False, no_removal_limit=None, **settings)  # type: ignore[arg-type]
 
 
 def game_of(board: Board) -> ref.Game:
@@ -39,25 +40,15 @@ def game_of(board: Board) -> ref.Game:
 
 def state_of(board: Board) -> ref.State:
     """The reference's state for ``board``'s position, its barred returns included."""
-    pieces = board.pieces()
 
     def bar(color: bool) -> tuple[str, str] | None:
         move = board.barred_return(color)
         if move is None:
             return None
-        text = str(move)
-        frm, _, to = text.partition("-")
+        frm, _, to = str(move).partition("-")
         return (frm, to)
 
-    return ref.State(
-        frozenset(p for p, c in pieces.items() if c == WHITE),
-        frozenset(p for p, c in pieces.items() if c == BLACK),
-        board.pieces_in_hand(WHITE),
-        board.pieces_in_hand(BLACK),
-        board.turn == WHITE,
-        bar(WHITE),
-        bar(BLACK),
-    )
+    return ref.State(**vars(standard_state_of(board)), white_bar=bar(WHITE), black_bar=bar(BLACK))
 
 
 def turns_of(board: Board) -> set[ref.Turn]:

@@ -221,3 +221,14 @@ def test_a_record_of_every_variant_round_trips(name: str) -> None:
 def test_a_record_of_an_unknown_variant_is_refused() -> None:
     with pytest.raises(GameRecordError, match="tag Variant: unknown variant 'shax'"):
         read_game('[Variant "shax"]\n\n1. d6 *').start_board()
+
+
+def test_the_drawing_shows_the_variants_lines_and_points() -> None:
+    twelve = str(find_variant("twelve")()).splitlines()
+    assert twelve[1] == "   | \\         |         / |"
+    assert twelve[11] == "   | /         |         \\ |"
+    assert "\\" not in str(Board()) and "/" not in str(Board())
+    six = str(SixMensMorris("......../W......./.B...... w 5 5 0 1 -")).splitlines()
+    assert six[0] == "7" and six[12] == "1"  # the outer square is not drawn
+    assert six[2] == "6      W-------.-------."
+    assert six[6] == "4      .---.       .---."

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
+from tests.core import reference
 from tests.core.reference import ADJACENT, DIAGONAL_LINES, MILLS
 
 Turn = tuple[str, frozenset[str]]
@@ -73,14 +74,9 @@ GAMES = {game.name: game for game in (STANDARD, TWELVE, MORABARABA, LASKER, SIX)
 
 
 @dataclass(frozen=True)
-class State:
-    """A position: pieces, hands, side to move, and each side's barred return (Morabaraba)."""
+class State(reference.State):
+    """A position of :mod:`tests.core.reference`, and each side's barred return (Morabaraba)."""
 
-    white: frozenset[str]
-    black: frozenset[str]
-    white_hand: int
-    black_hand: int
-    white_to_move: bool
     #: ``(from, to)``: the slide white (black) may not play next if it closes a mill.
     white_bar: tuple[str, str] | None = None
     black_bar: tuple[str, str] | None = None
