@@ -131,8 +131,7 @@ def second_removal_missing(board: Board, move: Move) -> bool:
     if board.removals_due(move) != 2:
         return False
     return any(
-        (m.from_point, m.to_point) == (move.from_point, move.to_point)
-        and move.remove in m.removals
+        (m.from_point, m.to_point) == (move.from_point, move.to_point) and move.remove in m.removals
         for m in board.legal_moves
     )
 
