@@ -12,24 +12,8 @@ from morris import Board, Move
 from morris.core.variant import VARIANT_NAMES, find_variant
 from morris.engine.client import UciEngine
 from morris.engine.tables import EndgameTables
-from morris.engine.uci import UciServer, apply_tokens, move_tokens
-from tests.engine.helpers import position
-
-
-class Conversation:
-    """A server with a scripted transport: ``send`` lines, read the answers."""
-
-    def __init__(self, tables: EndgameTables | None = None) -> None:
-        self.lines: list[str] = []
-        self.server = UciServer(self.lines.append, tables=tables)
-
-    def send(self, *lines: str) -> list[str]:
-        start = len(self.lines)
-        for line in lines:
-            self.server.handle(line)
-        self.server.wait()
-        return self.lines[start:]
-
+from morris.engine.uci import apply_tokens, move_tokens
+from tests.engine.helpers import Conversation, position
 
 #: White places on d6 and closes b6-d6-f6 and d7-d6-d5 at once; black's four pieces are free.
 DOUBLE = position("b6 f6 d7 d5", "a1 g1 c3 e3", white_hand=3, black_hand=3).position()

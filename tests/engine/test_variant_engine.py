@@ -20,7 +20,7 @@ from morris.engine.match import run_match
 from morris.engine.movegen import board_bar, decode, generate, has_moves
 from morris.engine.movegen import perft as fast_perft
 from morris.engine.players import GreedyPlayer, Player, RandomPlayer
-from morris.engine.search import NATIVE_AVAILABLE, Engine, SearchInfo, SearchResult
+from morris.engine.search import NATIVE_AVAILABLE, Engine, SearchResult
 from tests.engine.helpers import random_board
 
 #: Every game the engine must follow: the variants, and the standard game's switches (on twelve
@@ -179,30 +179,17 @@ def test_the_c_search_plays_set_up_positions_as_python(name: str, seed: int) -> 
 # -- strength: the top level against a random mover and a greedy player ---------------------------
 
 
-class _TopLevel:
+class _TopLevel(Engine):
     """The top level with a fixed node budget instead of its own, so the games are the same on
     any machine and short enough for the suite: 100 000 nodes, about what 30 ms a move gives it
     (benchmarks/ladder.py plays it at 100 ms a move; docs/ENGINE.md, "Variants")."""
 
     def __init__(self, nodes: int) -> None:
-        self.engine = Engine(MAX_LEVEL, seed=3)
+        super().__init__(MAX_LEVEL, seed=3)
         self.nodes = nodes
 
-    @property
-    def name(self) -> str:
-        return f"level {MAX_LEVEL} at {self.nodes} nodes"
-
-    def play(
-        self,
-        board: Board,
-        *,
-        movetime: float | None = None,
-        depth: int | None = None,
-        nodes: int | None = None,
-        stop: Callable[[], bool] | None = None,
-        info: Callable[[SearchInfo], None] | None = None,
-    ) -> SearchResult:
-        return self.engine.play(board, nodes=self.nodes)
+    def play(self, board: Board, **_: object) -> SearchResult:  # type: ignore[override]
+        return super().play(board, nodes=self.nodes)
 
 
 #: The games of the strength test: the variants, and the standard game with each switch. (Twelve
