@@ -43,8 +43,6 @@ from morris.core import Board, Move
 logger = logging.getLogger(__name__)
 
 _MIN_STEP = 0.001
-#: How long :meth:`Simulation.press` holds a button down, seconds.
-PRESS_TIME = 0.1
 
 
 class SimulationRunner(Protocol):
@@ -57,13 +55,19 @@ class SimulationRunner(Protocol):
     def close(self) -> None: ...
 
 
+#: How long :meth:`Simulation.press` holds a button, seconds. A shorter press (the 50 ms it was)
+#: went unseen on a board that had been quiet for two seconds and scanned at its idle rate.
+PRESS_TIME = 0.15
+
+
 class Simulation:
     """A person at a simulated board, playing the Pi (``mode="vs-ai"``), refereed
     (``"referee"``) or against a remote player (``"remote"``, whose turns come through
     :meth:`remote_move`).
 
     ``human`` is the person's colour against the Pi, ``level`` the Pi's level (1-9), ``seed``
-    its randomness. ``flying`` and the other settings come from ``config`` where not given.
+    its randomness. ``flying``, ``variant``, ``remove_from_mills``, ``double_mill_removes_two``
+    and the other settings come from ``config`` where not given.
     ``state_dir`` keeps the game across simulations (as the daemon does across restarts);
     ``insist`` names the settings given explicitly (``"mode"``, ``"level"`` ...) that a saved game
     must not contradict (see :meth:`morris.app.controller.Controller`: a different level is taken
@@ -82,6 +86,8 @@ class Simulation:
         *,
         flying: bool | None = None,
         variant: str | None = None,
+        remove_from_mills: bool | None = None,
+        double_mill_removes_two: bool | None = None,
         config: Config | None = None,
         profile: str | None = None,
         state_dir: str | Path | None = None,
@@ -98,6 +104,8 @@ class Simulation:
             game_level=level,
             game_flying=flying,
             game_variant=variant,
+            game_remove_from_mills=remove_from_mills,
+            game_double_mill_removes_two=double_mill_removes_two,
             engine_seed=seed,
             hardware_backend="sim",
         )
@@ -143,11 +151,13 @@ class Simulation:
         self.place(target)
 
     def press(self, button: str) -> None:
-        """Press and release a button: ``"new"``, ``"takeback"``, ``"hint"`` or ``"mode"``."""
+        """Press and release a button: ``"new"``, ``"takeback"``, ``"hint"`` or ``"mode"``.
+
+        Held for :data:`PRESS_TIME`, as a finger does: long enough for the idle scan of a quiet
+        board (every 40 ms) to confirm it.
+        """
         name = ButtonName(button)
         self.hardware.press(name)
-        # Held as long as a person holds it: a quiet board scans at its idle rate, and the
-        # press must last the first idle scan plus the debounce scans (40 + 30 ms).
         self.wait(PRESS_TIME)
         self.hardware.release(name)
 

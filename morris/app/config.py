@@ -22,7 +22,7 @@ from typing import Any
 from morris.app.errors import ConfigError
 from morris.app.paths import systemd_state_dir, tables_dir, user_state_dir
 from morris.core.rules import STANDARD
-from morris.core.variant import VARIANT_NAMES, describe_variants
+from morris.core.variant import VARIANT_NAMES, VARIANTS
 from morris.engine.levels import MAX_LEVEL
 
 logger = logging.getLogger(__name__)
@@ -40,9 +40,11 @@ class GameConfig:
     human: str = "white"
     level: int = 5
     variant: str = STANDARD.name
-    flying: bool = True
+    flying: bool = True  # false switches flying off; true keeps the variant's (six: none)
     threefold_repetition: bool = True
     no_removal_limit: int = 100  # 0 switches the rule off
+    remove_from_mills: bool = False
+    double_mill_removes_two: bool = False
 
 
 @dataclass(frozen=True)
@@ -347,14 +349,21 @@ mode = "vs-ai"
 human = "white"
 # The Pi's strength, 1 (a beginner can win) to 9 (the strongest). The mode button cycles it.
 level = 5
-# {variants}.
+# The game (docs/RULES.md has a section on each):
+{variants}
+# At the board, the mode button and then the hint button step through them for the next game.
 variant = "{standard}"
-# A player with three pieces left may move a piece to any empty point.
+# A player with three pieces left may move a piece to any empty point. true keeps the
+# variant's rule (six men's morris has no flying); false switches flying off in any variant.
 flying = true
 # The third occurrence of the same position is a draw.
 threefold_repetition = true
 # This many moving-phase turns in a row without a removal is a draw; 0 switches the rule off.
 no_removal_limit = 100
+# A mill may take a piece that stands in a mill even while others stand outside mills.
+remove_from_mills = false
+# A turn that closes two mills at once removes two pieces.
+double_mill_removes_two = false
 
 [engine]
 # Empty: the built-in engine. Else the command line of an engine speaking the UCI-style
@@ -411,4 +420,7 @@ listen = "127.0.0.1:8700"
 link = ""
 # The other board's control token (shown when it starts), if it listens beyond loopback.
 link_token = ""
-""".replace("{variants}", describe_variants()).replace("{standard}", STANDARD.name)
+""".replace(
+    "{variants}",
+    "\n".join(f'#   "{name}" ({VARIANTS[name].summary})' for name in VARIANT_NAMES),
+).replace("{standard}", STANDARD.name)

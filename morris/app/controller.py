@@ -39,6 +39,8 @@ from morris.core import (
     BLACK,
     COLOR_NAMES,
     POINT_NAMES,
+    VARIANT_NAMES,
+    VARIANTS,
     WHITE,
     Board,
     Color,
@@ -64,7 +66,7 @@ from morris.referee import (
     TakenBack,
     TurnAccepted,
 )
-from morris.referee.lights import compute_lights, status_lights
+from morris.referee.lights import compute_lights, status_lights, variant_lights
 
 logger = logging.getLogger(__name__)
 
@@ -185,12 +187,22 @@ def player_names(mode: str, human: str, level: int) -> tuple[str, str]:
 
 def board_from_config(config: Config) -> Board:
     """A new board with the variant and settings of ``config``."""
-    cls = find_variant(config.game.variant)
-    limit = config.game.no_removal_limit or None
-    return cls(
-        flying=config.game.flying,
-        threefold_repetition=config.game.threefold_repetition,
-        no_removal_limit=limit,
+    return board_for(config, config.game.variant)
+
+
+def board_for(config: Config, variant: str) -> Board:
+    """A new board of ``variant`` with the settings of ``config``.
+
+    ``game.flying = true`` keeps the variant's own flying rule (six men's morris has none);
+    ``false`` switches flying off.
+    """
+    game = config.game
+    return find_variant(variant)(
+        flying=None if game.flying else False,
+        threefold_repetition=game.threefold_repetition,
+        no_removal_limit=game.no_removal_limit or None,
+        remove_from_mills=game.remove_from_mills,
+        double_mill_removes_two=game.double_mill_removes_two,
     )
 
 
@@ -233,6 +245,13 @@ class Controller:
         self._overlay: dict[int, Signal] = {}
         self._overlay_until = 0.0
         self._pending_mode: tuple[str, int] | None = None
+        #: The variant of the next games, and one chosen at the board for the next new game.
+        self.variant = config.game.variant
+        self._pending_variant: str | None = None
+        self._choosing_until = now  # until then the hint button steps the variant
+        # What the mode button changed, put back when the hint button turns it into a choice
+        # of variant: (the pending mode and level before, the level before).
+        self._before_mode: tuple[tuple[str, int] | None, int] | None = None
         # What the LEDs were told to show, and since when (the phase of their blinks).
         self._shown: BlinkClock[str] = BlinkClock()
         self._shown_status: BlinkClock[StatusLight] = BlinkClock()
@@ -269,11 +288,17 @@ class Controller:
         """
         game = self.config.game
         board = saved.board
+        fresh = board_from_config(self.config)
         asked = {
             "mode": (saved.mode, game.mode),
             "human": (saved.human, game.human) if "vs-ai" in (saved.mode, game.mode) else None,
-            "variant": (board.variant_name, find_variant(game.variant).variant.name),
-            "flying": (board.flying, game.flying),
+            "variant": (board.variant_name, fresh.variant_name),
+            "flying": (board.flying, fresh.flying),
+            "remove_from_mills": (board.remove_from_mills, fresh.remove_from_mills),
+            "double_mill_removes_two": (
+                board.double_mill_removes_two,
+                fresh.double_mill_removes_two,
+            ),
         }
         clash = []
         for name, pair in asked.items():
@@ -387,20 +412,26 @@ class Controller:
         logger.info("button %s", name.value)
         if self._board_setup is not None:
             self._setup_button(name, now)
+        elif name is ButtonName.HINT and now < self._choosing_until:
+            # Just after the mode button the hint button steps the variant (and is no quick
+            # press towards the board setup).
+            self._step_variant(now)
         elif name is ButtonName.HINT and self._quick_hints(now):
             self._start_board_setup(now)
         elif name is ButtonName.NEW:
             self._cancel_search()
+            if self._pending_variant is not None:
+                self.variant, self._pending_variant = self._pending_variant, None
             if self._pending_mode is not None:
                 self.mode, self.level = self._pending_mode
                 self._pending_mode = None
                 # The Pi's colour changes with the mode: a fresh referee for the fresh game.
                 self.referee = self._new_referee(
-                    board_from_config(self.config), now, self.referee.sensed
+                    board_for(self.config, self.variant), now, self.referee.sensed
                 )
                 self._handle([NewGame()], now)
             else:
-                self._handle(self.referee.new_game(now, board_from_config(self.config)), now)
+                self._handle(self.referee.new_game(now, board_for(self.config, self.variant)), now)
         elif name is ButtonName.TAKEBACK:
             if self.mode == "remote":
                 self.state.last_event = "no takeback against a remote player"
@@ -577,6 +608,7 @@ class Controller:
         mode, colour, variant and rules at the next game."""
         self.config = config
         self.referee.config = referee_config(config)
+        self.variant, self._pending_variant = config.game.variant, None
         if config.game.mode == self.mode and config.game.human == self.human:
             self.level = config.game.level
         else:
@@ -668,7 +700,10 @@ class Controller:
             logger.info("%s", self.state.last_event)
             self._save_finished()
         elif isinstance(event, MillClosed):
-            self.state.last_event = f"mill with {event.action}: remove a piece"
+            if event.removals == 2:
+                self.state.last_event = f"double mill with {event.action}: remove two pieces"
+            else:
+                self.state.last_event = f"mill with {event.action}: remove a piece"
         elif isinstance(event, Flagged):
             self.state.last_event = f"board does not match: {event.reason}"
             logger.warning("%s", self.state.last_event)
@@ -716,6 +751,7 @@ class Controller:
 
         A level change applies to the Pi's next turn; a change of mode to the next game.
         """
+        self._before_mode = (self._pending_mode, self.level)
         mode, level = self._pending_mode or (self.mode, self.level)
         if mode == "referee":
             mode = "remote"
@@ -740,7 +776,33 @@ class Controller:
             self._overlay = {p: Signal.SLOW for p in range(8)}  # the outer square
         else:
             self._overlay = {p: Signal.ON for p in range(level)}
-        self._overlay_until = now + MODE_DISPLAY_TIME
+        self._overlay_until = self._choosing_until = now + MODE_DISPLAY_TIME
+
+    def _step_variant(self, now: float) -> None:
+        """The hint button just after the mode button: the next variant, for the next new game.
+
+        Cycles standard, twelve, morabaraba, lasker, six; the lights show the choice
+        (:func:`~morris.referee.lights.variant_lights`) and the hint button may step on while
+        they do. Choosing the variant being played cancels the change. The first such press
+        puts back what the mode button changed: choosing a variant leaves the mode and level.
+        """
+        if self._before_mode is not None:
+            self._pending_mode, self.level = self._before_mode
+            self._before_mode = None
+        current = self._pending_variant or self.board.variant_name
+        name = VARIANT_NAMES[(VARIANT_NAMES.index(current) + 1) % len(VARIANT_NAMES)]
+        self._pending_variant = None if name == self.board.variant_name else name
+        if self._pending_variant is None:
+            self.variant = name
+        title = VARIANTS[name].title
+        logger.info("variant chosen at the board: %s", name)
+        self.state.last_event = (
+            f"{title}: the game being played"
+            if self._pending_variant is None
+            else f"{title} from the next game (press new game)"
+        )
+        self._overlay = variant_lights(VARIANTS[name])
+        self._overlay_until = self._choosing_until = now + MODE_DISPLAY_TIME
 
     # -- persistence ------------------------------------------------------------------------
 
@@ -914,6 +976,7 @@ class Controller:
 
 def _flag(name: str, value: object) -> str:
     """A setting as a person types it on the command line (``--mode vs-ai``, ``--no-flying``)."""
+    flag = name.replace("_", "-")
     if isinstance(value, bool):
-        return f"--{name}" if value else f"--no-{name}"
-    return f"--{name} {value}"
+        return f"--{flag}" if value else f"--no-{flag}"
+    return f"--{flag} {value}"

@@ -105,9 +105,11 @@ def decode_game(text: str, *, source: str = "<text>") -> SavedGame:
             raise StoreError(f"{source}: settings must be a table")
         board = cls(
             str(data["start"]),
-            flying=bool(settings.get("flying", True)),
+            flying=bool(settings.get("flying", cls.variant.flying)),
             threefold_repetition=bool(settings.get("threefold_repetition", True)),
             no_removal_limit=settings.get("no_removal_limit", 100),
+            remove_from_mills=bool(settings.get("remove_from_mills", False)),
+            double_mill_removes_two=bool(settings.get("double_mill_removes_two", False)),
         )
         for index, text_move in enumerate(data["moves"], start=1):
             move = Move.parse(str(text_move))

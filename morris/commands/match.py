@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 from pathlib import Path
 from typing import Any
 
+from morris.commands.run import SWITCH_HELP
 from morris.commands.tables import add_tables_options, tables_from_args
+from morris.core.variant import VARIANT_NAMES, describe_variants
 from morris.engine.levels import MAX_LEVEL
 
 logger = logging.getLogger(__name__)
@@ -36,6 +39,14 @@ def register(subparsers: Any) -> None:
         "their own budgets, external engines 1000 ms)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the players' randomness")
+    parser.add_argument(
+        "--variant",
+        choices=VARIANT_NAMES,
+        default="standard",
+        help=f"the game: {describe_variants()} (default: %(default)s)",
+    )
+    for name, text in SWITCH_HELP.items():
+        parser.add_argument(f"--{name}", action="store_true", help=text)
     parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="save games here")
     add_tables_options(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -48,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
+    from morris.core.variant import find_variant
     from morris.engine.errors import ExternalEngineError
     from morris.engine.match import format_elo, make_player, run_match, save_games
 
@@ -66,6 +78,11 @@ def run(args: argparse.Namespace) -> int:
         _close(players)
         return 2
     first, second = players
+    board_factory = functools.partial(
+        find_variant(args.variant),
+        remove_from_mills=args.remove_from_mills or None,
+        double_mill_removes_two=args.double_mill_removes_two or None,
+    )
     try:
         with Progress(
             TextColumn("[bold]{task.description}"),
@@ -85,7 +102,14 @@ def run(args: argparse.Namespace) -> int:
                     score=f"+{result.wins} ={result.draws} -{result.losses}",
                 )
 
-            result = run_match(first, second, games=args.games, movetime=movetime, progress=advance)
+            result = run_match(
+                first,
+                second,
+                games=args.games,
+                movetime=movetime,
+                progress=advance,
+                board_factory=board_factory,
+            )
     finally:
         _close(players)
     diff, margin = result.elo()

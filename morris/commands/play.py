@@ -2,7 +2,8 @@
 
 Each turn shows the board, whose turn it is and the pieces in hand, then reads the turn in the
 notation of docs/RULES.md (``d6``, ``a1-a4``, ``d6xg7``). A turn that closes a mill without naming a
-removal is followed by a prompt for the piece to remove. ``undo`` takes back the last turn,
+removal is followed by a prompt for the piece (or, for a double mill that removes two, the two
+pieces) to remove. ``undo`` takes back the last turn,
 ``moves`` lists the legal turns, ``help`` explains the notation and ``quit`` ends the game.
 Illegal input is refused with the reason and the game goes on. With ``--save PATH`` the game is
 written as a game record when it ends. ``--load RECORD`` replays a game record (a finished game
@@ -22,6 +23,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, TextIO
 
+from morris.commands.run import SWITCH_HELP
 from morris.core import (
     COLOR_NAMES,
     STANDARD,
@@ -34,6 +36,7 @@ from morris.core import (
     Move,
     Phase,
     Termination,
+    describe_rules,
     describe_variants,
     find_variant,
     parse_point,
@@ -45,7 +48,8 @@ __all__ = ["play_game", "register", "run", "unwritable"]
 
 HELP = """\
 Turns: a placement is the point (d6); a slide or fly is from-to (a1-a4); when the turn closes
-a mill, add the piece to remove with x (d6xg7, a1-a4xg7) or name it when asked.
+a mill, add the piece to remove with x (d6xg7, a1-a4xg7) or name it when asked; where a
+double mill removes two, both (d6xg7xa1).
 Commands: undo (take back the last turn), moves (list the legal turns), help, quit."""
 
 ENDINGS = {
@@ -69,9 +73,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--flying",
         action=argparse.BooleanOptionalAction,
-        default=True,
-        help="a player with three pieces left may fly (default: on)",
+        default=None,
+        help="a player with three pieces left may fly (default: the variant's rule: on, but off "
+        "in six men's morris)",
     )
+    for name, text in SWITCH_HELP.items():
+        parser.add_argument(
+            f"--{name}", action=argparse.BooleanOptionalAction, default=False, help=text
+        )
     parser.add_argument(
         "--variant",
         default=STANDARD.name,
@@ -113,7 +122,11 @@ def run(args: argparse.Namespace) -> int:
         tags = {name: record.tags[name] for name in ("White", "Black") if name in record.tags}
         print(f"Loaded {args.load}: {_replay_text(record)}")
     else:
-        board = find_variant(args.variant)(flying=args.flying)
+        board = find_variant(args.variant)(
+            flying=args.flying,
+            remove_from_mills=args.remove_from_mills,
+            double_mill_removes_two=args.double_mill_removes_two,
+        )
     return play_game(
         board,
         sys.stdin,
@@ -259,17 +272,30 @@ def _read_turn(board: Board, text: str, ask: Any, say: Any) -> Move | None:
         say(f"Illegal: {reason}.")
         return None
     opponent = COLOR_NAMES[not board.turn]
+    due = board.removals_due(move)
+    question = (
+        f"{move} closes two mills. Remove which two {opponent} pieces? "
+        if due == 2
+        else f"{move} closes a mill. Remove which {opponent} piece? "
+    )
     while True:
-        answer = ask(f"{move} closes a mill. Remove which {opponent} piece? ")
+        answer = ask(question)
         if answer is None or answer.lower() in ("", "cancel", "undo", "quit"):
             say(f"{move} not played.")
             return None
         try:
-            point = parse_point(answer.lower().removeprefix("x"))
+            points = [parse_point(t.removeprefix("x")) for t in answer.lower().split()]
         except ValueError as exc:
             say(f"{exc}.")
             continue
-        candidate = Move(move.from_point, move.to_point, point)
+        if len(points) != due:
+            say(f"Name {'two pieces' if due == 2 else 'one piece'}, not {len(points)}.")
+            continue
+        try:
+            candidate = Move(move.from_point, move.to_point, *points)
+        except InvalidMoveError as exc:
+            say(f"{exc}.")
+            continue
         reason = board.illegal_reason(candidate)
         if reason is None:
             return candidate
@@ -292,7 +318,7 @@ def _replay_text(record: GameRecord) -> str:
 
 
 def _title(board: Board) -> str:
-    return f"{board.variant.title}, flying {'on' if board.flying else 'off'}"
+    return describe_rules(board.rules)
 
 
 def _status(board: Board) -> str:

@@ -18,6 +18,13 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
+#: The removal switches of the standard game (and every variant), as flags.
+SWITCH_HELP = {
+    "remove-from-mills": "a mill may take a piece that stands in a mill",
+    "double-mill-removes-two": "a turn closing two mills at once removes two pieces",
+}
+
+
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     """The flags that override the ``[game]`` keys (shared by ``run`` and ``sim``)."""
     parser.add_argument(
@@ -33,6 +40,11 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     flying = parser.add_mutually_exclusive_group()
     flying.add_argument("--flying", dest="flying", action="store_true", default=None)
     flying.add_argument("--no-flying", dest="flying", action="store_false")
+    for name, text in SWITCH_HELP.items():
+        switch = parser.add_mutually_exclusive_group()
+        dest = name.replace("-", "_")
+        switch.add_argument(f"--{name}", dest=dest, action="store_true", default=None, help=text)
+        switch.add_argument(f"--no-{name}", dest=dest, action="store_false")
     parser.add_argument("--seed", type=int, help="seed of the Pi's randomness")
 
 
@@ -127,6 +139,8 @@ def game_overrides(args: argparse.Namespace) -> dict[str, object]:
         "game_level": args.level,
         "game_variant": args.variant,
         "game_flying": args.flying,
+        "game_remove_from_mills": args.remove_from_mills,
+        "game_double_mill_removes_two": args.double_mill_removes_two,
         "engine_seed": args.seed,
     }
 

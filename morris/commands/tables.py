@@ -108,6 +108,12 @@ def register(subparsers: Any) -> None:
     info = sub.add_parser("info", help="won/drawn/lost counts and the longest win of each table")
     add_dir(info)
     add_men(info)
+    info.add_argument(
+        "--variant",
+        default=None,
+        metavar="NAME",
+        help="say only whether the tables serve this variant, and why not (exit 1 if not)",
+    )
     info.set_defaults(run=run_info)
 
     verify = sub.add_parser("verify", help="check every value against its successors")
@@ -198,6 +204,40 @@ def run_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def variant_lines() -> list[str]:
+    """One line per variant: whether the endgame tables serve it, and why not."""
+    from morris.core.variant import BOARD_CLASSES
+    from morris.engine.tables import table_refusal
+
+    lines = []
+    for cls in BOARD_CLASSES:
+        why = table_refusal(cls.variant)
+        name = cls.variant.name
+        lines.append(f"{name}: used" if why is None else f"{name}: not used ({why})")
+    return lines
+
+
+def _run_variant(name: str) -> int:
+    """``morris tables info --variant NAME``: whether the tables serve it (exit 0) or why not."""
+    from rich.console import Console
+
+    from morris.core.variant import find_variant
+    from morris.engine.tables import table_refusal
+
+    console = Console(highlight=False, soft_wrap=True)
+    try:
+        rules = find_variant(name).variant
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    why = table_refusal(rules)
+    if why is not None:
+        console.print(f"the endgame tables are not used for {rules.name}: {why}")
+        return 1
+    console.print(f"the endgame tables are used for {rules.name} (from its moving phase on)")
+    return 0
+
+
 def run_info(args: argparse.Namespace) -> int:
     """Print one row per table and side to move (a stored table answers for both colours)."""
     from rich.console import Console
@@ -208,6 +248,8 @@ def run_info(args: argparse.Namespace) -> int:
         from morris.commands.solution import run_solution_info
 
         return run_solution_info(args)
+    if args.variant is not None:
+        return _run_variant(args.variant)
     console = Console()
     directory = args.dir or default_tables_dir()
     try:
@@ -247,6 +289,7 @@ def run_info(args: argparse.Namespace) -> int:
         " reduction), for the side to move; the longest win is in turns (plies). The draw rules"
         " are not part of the tables."
     )
+    console.print("Variants: " + "; ".join(variant_lines()), highlight=False, soft_wrap=True)
     return 0
 
 

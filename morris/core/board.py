@@ -18,7 +18,9 @@ only ``variant`` (see :mod:`morris.core.variant`).
 
 One concept, one module, though over 600 lines: the board's state, its move generation, legality,
 outcome and position text share the private state and the precomputed move tables, and splitting
-them would put the hot path of move generation behind module boundaries.
+them would put the hot path of move generation behind module boundaries. Every rule a variant
+changes (the points in play, slides while placing, Morabaraba's barred return, removal from mills,
+two removals for a double mill) is read from the same state here, so it is one concept still.
 """
 
 from __future__ import annotations
@@ -29,8 +31,14 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from morris.core.moves import IllegalMoveError, InvalidMoveError, InvalidPositionError, Move
-from morris.core.points import ALL_POINTS, NUM_POINTS, POINT_NAMES, Point, parse_point, points_of
-from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT, STANDARD, Rules, UnsupportedVariant
+from morris.core.points import NUM_POINTS, POINT_NAMES, Point, parse_point, points_of
+from morris.core.rules import (
+    DEFAULT_NO_REMOVAL_LIMIT,
+    SETTING_NAMES,
+    STANDARD,
+    Rules,
+    UnsupportedVariant,
+)
 
 Color: TypeAlias = bool
 WHITE: Final[Color] = True
@@ -60,7 +68,7 @@ class Termination(enum.Enum):
     THREEFOLD_REPETITION = "threefold-repetition"
     #: The moving phase went on for the limit (100) of turns without a removal: a draw.
     NO_REMOVAL = "no-removal"
-    #: Twelve men's morris: the board is full at the end of placing: a draw.
+    #: Twelve men's morris: every point in play is taken at the end of placing: a draw.
     FULL_BOARD = "full-board"
 
 
@@ -162,9 +170,13 @@ class LegalMoveView:
         return (
             board._keys[board._rep_start :],
             board.no_removal_count,
+            board._barred[0],
+            board._barred[1],
             board.flying,
             board.threefold_repetition,
             board.no_removal_limit,
+            board.remove_from_mills,
+            board.double_mill_removes_two,
         )
 
     def _moves(self) -> list[Move]:
@@ -194,20 +206,31 @@ class LegalMoveView:
         return f"<LegalMoveView ({', '.join(str(m) for m in self)})>"
 
 
-# (white, black, white hand, black hand, no-removal count, repetition window start)
-_State: TypeAlias = tuple[int, int, int, int, int, int]
+# (white, black, white hand, black hand, no-removal count, repetition window start,
+#  white's barred return, black's barred return)
+_State: TypeAlias = tuple[int, int, int, int, int, int, int, int]
+
+
+def _bar_code(frm: Point, to: Point) -> int:
+    """The code of the barred return ``frm-to`` (Morabaraba); 0 means no bar."""
+    return frm * NUM_POINTS + to + 1
 
 
 class Board:
     """A game of nine men's morris: the position, the turns played, and the rules.
 
-    ``Board()`` is the standard game from the empty board with flying on. Keyword settings:
+    ``Board()`` is the standard game from the empty board with flying on. Keyword settings
+    (``None`` or absent: the variant's default, see :mod:`morris.core.variant`):
 
     - ``flying``: a player with exactly three pieces on the board and none in hand may move a piece
-      to any empty point (default ``True``);
+      to any empty point (default ``True``; six men's morris ``False``);
     - ``threefold_repetition``: the third occurrence of a position is a draw (default ``True``);
     - ``no_removal_limit``: that many consecutive moving-phase turns without a removal is a draw
-      (default 100; ``None`` switches the rule off).
+      (default 100; ``None`` switches the rule off);
+    - ``remove_from_mills``: a piece in a mill may be removed even when others stand outside mills
+      (default ``False``);
+    - ``double_mill_removes_two``: a turn closing two mills at once removes two pieces (default
+      ``False``).
 
     ``position`` starts from a position string (see :meth:`position`) instead of the empty board.
     """
@@ -228,6 +251,12 @@ class Board:
     mills_through: ClassVar[tuple[tuple[int, ...], ...]]
     #: Whether a full board at the end of placing is a draw (twelve men's morris).
     full_board_is_draw: ClassVar[bool]
+    #: The bitboard of the points in play (six men's morris: 16).
+    points_in_play: ClassVar[int]
+    #: Whether a piece may slide instead of a placement while pieces are in hand (Lasker morris).
+    move_while_placing: ClassVar[bool]
+    #: Whether Morabaraba's bar on going straight back into a mill holds.
+    return_mill_barred: ClassVar[bool]
     _partners: ClassVar[tuple[tuple[int, ...], ...]]
     _spread: ClassVar[tuple[tuple[int, ...], ...]]
 
@@ -242,7 +271,8 @@ class Board:
     def _read_variant(cls) -> None:
         """Copy the fields of :attr:`variant` to the class (refusing a class that sets them)."""
         copied = ("variant_name", "pieces_per_side", "neighbours", "mill_masks", "mills_through",
-                  "full_board_is_draw")  # fmt: skip
+                  "full_board_is_draw", "points_in_play", "move_while_placing",
+                  "return_mill_barred")  # fmt: skip
         for name in copied:
             if cls is not Board and name in vars(cls):
                 raise UnsupportedVariant(
@@ -250,12 +280,12 @@ class Board:
                     f"variant = Rules(...) (see morris.core.variant)"
                 )
         rules = cls.variant
-        defaults = (True, True, DEFAULT_NO_REMOVAL_LIMIT)
-        if (rules.flying, rules.threefold_repetition, rules.no_removal_limit) != defaults:
-            # The settings are the board's keywords (Board(flying=False)), not the variant's.
+        defaults = (True, DEFAULT_NO_REMOVAL_LIMIT)
+        if (rules.threefold_repetition, rules.no_removal_limit) != defaults:
+            # The draw rules are the board's keywords, the same default in every variant.
             raise UnsupportedVariant(
-                f"{cls.__qualname__}.variant: a variant's rules keep the default settings "
-                f"(flying, threefold_repetition, no_removal_limit {DEFAULT_NO_REMOVAL_LIMIT})"
+                f"{cls.__qualname__}.variant: a variant's rules keep the default draw settings "
+                f"(threefold_repetition, no_removal_limit {DEFAULT_NO_REMOVAL_LIMIT})"
             )
         cls.variant_name = rules.name
         cls.pieces_per_side = rules.pieces_per_side
@@ -263,6 +293,9 @@ class Board:
         cls.mill_masks = rules.mill_masks
         cls.mills_through = rules.mills_through
         cls.full_board_is_draw = rules.full_board_is_draw
+        cls.points_in_play = rules.points_in_play
+        cls.move_while_placing = rules.move_while_placing
+        cls.return_mill_barred = rules.return_mill_barred
         cls._partners = _partner_masks(rules.mills_through)
         cls._spread = _spread_tables(rules.neighbours)
 
@@ -270,15 +303,26 @@ class Board:
         self,
         position: str | None = None,
         *,
-        flying: bool = True,
+        flying: bool | None = None,
         threefold_repetition: bool = True,
         no_removal_limit: int | None = DEFAULT_NO_REMOVAL_LIMIT,
+        remove_from_mills: bool | None = None,
+        double_mill_removes_two: bool | None = None,
     ) -> None:
         if no_removal_limit is not None and no_removal_limit <= 0:
             raise ValueError(f"no_removal_limit must be positive or None, not {no_removal_limit}")
-        self.flying = flying
+        variant = self.variant
+        self.flying = variant.flying if flying is None else flying
         self.threefold_repetition = threefold_repetition
         self.no_removal_limit = no_removal_limit
+        self.remove_from_mills = (
+            variant.remove_from_mills if remove_from_mills is None else remove_from_mills
+        )
+        self.double_mill_removes_two = (
+            variant.double_mill_removes_two
+            if double_mill_removes_two is None
+            else double_mill_removes_two
+        )
         self._reset(position)
 
     @property
@@ -288,6 +332,8 @@ class Board:
             flying=self.flying,
             threefold_repetition=self.threefold_repetition,
             no_removal_limit=self.no_removal_limit,
+            remove_from_mills=self.remove_from_mills,
+            double_mill_removes_two=self.double_mill_removes_two,
         )
 
     # -- state ------------------------------------------------------------------------------
@@ -301,6 +347,8 @@ class Board:
         self.fullmove_number = 1
         self.move_stack = []
         self._stack: list[_State] = []
+        # Morabaraba: per colour ([black, white]) the return its last turn barred (_bar_code), or 0.
+        self._barred = [0, 0]
         self._keys: list[int] = []
         self._rep_start = 0
         # Reversible turns played before this board's first turn (kept by ``copy(stack=False)``),
@@ -361,6 +409,17 @@ class Board:
         """Every occupied point by name, with the colour of its piece."""
         return {POINT_NAMES[p]: color for color in COLORS for p in points_of(self._occ[color])}
 
+    def barred_return(self, color: Color) -> Move | None:
+        """The slide ``color`` may not play next if it closes a mill (Morabaraba), or ``None``.
+
+        A piece that left a mill and closed a mill with the same move may not go straight back
+        to the point it came from on its owner's next turn, if going back closes a mill.
+        """
+        code = self._barred[color] - 1
+        if code < 0 or not self._occ[color] >> (code // NUM_POINTS) & 1:
+            return None
+        return Move(code // NUM_POINTS, code % NUM_POINTS)
+
     def can_fly(self, color: Color) -> bool:
         """Whether ``color`` moves by flying now (flying on, three on the board, none in hand)."""
         return self.flying and self._hand[color] == 0 and self._occ[color].bit_count() == 3
@@ -371,9 +430,17 @@ class Board:
         """Whether ``own`` (a bitboard including ``point``) has a mill through ``point``."""
         return own >> point & 1 == 1 and any(own & m == m for m in self._partners[point])
 
+    def mills_closed(self, own: int, point: Point) -> int:
+        """How many mills through ``point`` the pieces ``own`` (including ``point``) make."""
+        if not own >> point & 1:
+            return 0
+        return sum(1 for need in self._partners[point] if own & need == need)
+
     def pieces_in_mills(self, color: Color) -> int:
         """The bitboard of ``color``'s pieces that stand in a mill."""
-        own = self._occ[color]
+        return self._in_mills(self._occ[color])
+
+    def _in_mills(self, own: int) -> int:
         in_mill = 0
         for m in self.mill_masks:
             if own & m == m:
@@ -383,11 +450,62 @@ class Board:
     def removable(self, color: Color) -> int:
         """The bitboard of ``color``'s pieces that an opponent's mill may remove.
 
-        Pieces in mills are protected unless every piece of ``color`` stands in a mill.
+        Pieces in mills are protected unless every piece of ``color`` stands in a mill, or the
+        ``remove_from_mills`` setting is on.
         """
-        own = self._occ[color]
-        free = own & ~self.pieces_in_mills(color)
-        return free if free else own
+        return self._removable_of(self._occ[color])
+
+    def _removable_of(self, pieces: int) -> int:
+        if self.remove_from_mills:
+            return pieces
+        free = pieces & ~self._in_mills(pieces)
+        return free if free else pieces
+
+    def _pair_removable(self, pieces: int, a: Point, b: Point) -> bool:
+        """Whether ``a`` and ``b`` can be taken from ``pieces`` one after the other, either way."""
+        for first, second in ((a, b), (b, a)):
+            if self._removable_of(pieces) >> first & 1 and (
+                self._removable_of(pieces & ~(1 << first)) >> second & 1
+            ):
+                return True
+        return False
+
+    def removals_due(self, move: Move) -> int:
+        """How many pieces the action of ``move`` must remove here (its removals ignored): 0, 1, 2.
+
+        Two when it closes two mills at once, ``double_mill_removes_two`` is on and the opponent
+        has two pieces on the board; none when it closes no mill or the opponent has none.
+        """
+        turn = self.turn
+        own = self._occ[turn]
+        if move.from_point is not None:
+            own &= ~(1 << move.from_point)
+        own |= 1 << move.to_point
+        mills = self.mills_closed(own, move.to_point)
+        opp = self._occ[not turn].bit_count()
+        if not mills or not opp:
+            return 0
+        return 2 if self.double_mill_removes_two and mills >= 2 and opp >= 2 else 1
+
+    def _mill_moves(self, frm: Point | None, to: Point, own: int) -> list[Move]:
+        """Every turn whose action ``frm``-``to`` closes a mill, ``own`` the pieces after it.
+
+        The slow path of move generation: Morabaraba's barred return and two removals.
+        """
+        turn = self.turn
+        if frm is not None and self._barred[turn] == _bar_code(frm, to):
+            return []
+        opp = self._occ[not turn]
+        if not opp:
+            return [Move(frm, to)]
+        first = self._removable_of(opp)
+        if self.double_mill_removes_two and opp.bit_count() >= 2 and self.mills_closed(own, to) > 1:
+            pairs = set()
+            for a in _points(first):
+                for b in _points(self._removable_of(opp & ~(1 << a))):
+                    pairs.add((a, b) if a < b else (b, a))
+            return [Move(frm, to, a, b) for a, b in sorted(pairs)]
+        return [Move(frm, to, r) for r in _points(first)]
 
     # -- move generation --------------------------------------------------------------------
 
@@ -399,17 +517,22 @@ class Board:
         turn = self.turn
         own = self._occ[turn]
         opp = self._occ[not turn]
-        empty = ALL_POINTS & ~(own | opp)
+        empty = self.points_in_play & ~(own | opp)
         partners = self._partners
         moves = _MOVES
         out: list[Move] = []
         append = out.append
         removable = -1  # computed when the first mill is found
+        # Two removals and Morabaraba's barred return take the slow path (_mill_moves).
+        slow = self.double_mill_removes_two or self._barred[turn]
         if self._hand[turn]:
             for to in _points(empty):
                 index = to * 25  # see _MOVES
                 for need in partners[to]:
                     if own & need == need:
+                        if slow:
+                            out += self._mill_moves(None, to, own | 1 << to)
+                            break
                         if removable < 0:
                             removable = self.removable(not turn)
                         if removable:
@@ -419,8 +542,11 @@ class Board:
                         break
                 else:
                     append(moves[index])
-            return iter(out)
-        flying = self.flying and own.bit_count() == 3
+            if not self.move_while_placing:
+                return iter(out)
+            flying = False  # flying needs an empty hand (settled point 5)
+        else:
+            flying = self.flying and own.bit_count() == 3
         neighbours = self.neighbours
         for frm in _points(own):
             rest = own ^ (1 << frm)
@@ -429,6 +555,9 @@ class Board:
                 index = (row + to) * 25
                 for need in partners[to]:
                     if rest & need == need:
+                        if slow:
+                            out += self._mill_moves(frm, to, rest | 1 << to)
+                            break
                         if removable < 0:
                             removable = self.removable(not turn)
                         if removable:
@@ -455,11 +584,14 @@ class Board:
         """Whether the side to move has any turn (ignoring whether the game is over)."""
         turn = self.turn
         own = self._occ[turn]
-        empty = ALL_POINTS & ~(own | self._occ[not turn])
+        empty = self.points_in_play & ~(own | self._occ[not turn])
         if not empty:
             return False
         if self._hand[turn] or (self.flying and own.bit_count() == 3):
             return True
+        if self._barred[turn]:
+            # The one barred return may be the only move: generate to know.
+            return any(True for _ in self.generate_moves())
         low, mid, high = self._spread
         return bool((low[own & 255] | mid[own >> 8 & 255] | high[own >> 16]) & empty)
 
@@ -474,38 +606,57 @@ class Board:
         opp = self._occ[not turn]
         occupied = own | opp
         to = move.to_point
+        if not self.points_in_play >> to & 1:
+            return f"{POINT_NAMES[to]} is not in play in {self.variant.title}"
         if occupied >> to & 1:
             return f"{POINT_NAMES[to]} is occupied"
-        if move.from_point is None:
+        frm = move.from_point
+        if frm is None:
             if not self._hand[turn]:
                 return f"{side} has no piece in hand and must move a piece on the board"
             new_own = own | 1 << to
         else:
-            frm = move.from_point
-            if self._hand[turn]:
+            if self._hand[turn] and not self.move_while_placing:
                 return f"{side} still has pieces in hand and must place one"
             if not own >> frm & 1:
                 return f"{POINT_NAMES[frm]} holds no {side} piece"
             if not self.can_fly(turn) and not self.neighbours[frm] >> to & 1:
                 return f"{POINT_NAMES[frm]} and {POINT_NAMES[to]} are not adjacent"
             new_own = own ^ (1 << frm) | 1 << to
-        if self.forms_mill(new_own, to):
-            if not opp:
-                if move.remove is not None:
-                    return f"{POINT_NAMES[move.remove]} holds no piece to remove"
-                return None
-            if move.remove is None:
-                return f"{move} closes a mill: a removal must be given (e.g. {move}x..)"
-            if not opp >> move.remove & 1:
-                return f"{POINT_NAMES[move.remove]} holds no {COLOR_NAMES[not turn]} piece"
-            if not self.removable(not turn) >> move.remove & 1:
-                return (
-                    f"{POINT_NAMES[move.remove]} stands in a mill and "
-                    f"{COLOR_NAMES[not turn]} has pieces outside mills"
-                )
+        if not self.forms_mill(new_own, to):
+            if move.remove is not None:
+                return f"{move.without_removal()} closes no mill, so nothing may be removed"
             return None
-        if move.remove is not None:
-            return f"{move.without_removal()} closes no mill, so nothing may be removed"
+        if frm is not None and self._barred[turn] == _bar_code(frm, to):
+            return (
+                f"{move.without_removal()} goes straight back into a mill: last turn this piece "
+                f"left a mill at {POINT_NAMES[to]} and closed one at {POINT_NAMES[frm]}, which "
+                f"bars the return"
+            )
+        return self._removal_reason(move, self.removals_due(move), opp)
+
+    def _removal_reason(self, move: Move, due: int, opp: int) -> str | None:
+        """Why the removals of ``move``, which must remove ``due`` pieces of ``opp``, are wrong."""
+        other = COLOR_NAMES[not self.turn]
+        removals = move.removals
+        if len(removals) < due:
+            if due == 1:
+                return f"{move} closes a mill: a removal must be given (e.g. {move}x..)"
+            return f"{move.without_removal()} closes two mills: two removals must be given"
+        if len(removals) > due:
+            if not due:
+                return f"{POINT_NAMES[removals[0]]} holds no piece to remove"
+            return f"{move.without_removal()} removes only one piece here"
+        for removed in removals:
+            if not opp >> removed & 1:
+                return f"{POINT_NAMES[removed]} holds no {other} piece"
+        if due == 1 and not self._removable_of(opp) >> removals[0] & 1:
+            return (
+                f"{POINT_NAMES[removals[0]]} stands in a mill and {other} has pieces outside mills"
+            )
+        if due == 2 and not self._pair_removable(opp, *removals):
+            names = " and ".join(POINT_NAMES[r] for r in removals)
+            return f"{names} cannot both be removed: {other} has other pieces outside mills"
         return None
 
     def closes_mill(self, move: Move) -> bool:
@@ -528,10 +679,13 @@ class Board:
         """Play ``move`` without checking it (fast; the search uses this). Undo with :meth:`pop`."""
         occ = self._occ
         turn = self.turn
+        barred = self._barred
         self._stack.append(
-            (occ[1], occ[0], self._hand[1], self._hand[0], self.no_removal_count, self._rep_start)
-        )
+            (occ[1], occ[0], self._hand[1], self._hand[0], self.no_removal_count, self._rep_start,
+             barred[1], barred[0])
+        )  # fmt: skip
         frm = move.from_point
+        before = occ[turn]
         if frm is None:
             self._hand[turn] -= 1
             occ[turn] |= 1 << move.to_point
@@ -539,8 +693,19 @@ class Board:
         else:
             occ[turn] ^= (1 << frm) | (1 << move.to_point)
             irreversible = False
+        if self.return_mill_barred:
+            # A piece that leaves a mill and closes one may not go straight back next turn.
+            barred[turn] = (
+                _bar_code(move.to_point, frm)
+                if frm is not None
+                and self.forms_mill(before, frm)
+                and self.forms_mill(occ[turn], move.to_point)
+                else 0
+            )
         if move.remove is not None:
             occ[not turn] &= ~(1 << move.remove)
+            if move.second_remove is not None:
+                occ[not turn] &= ~(1 << move.second_remove)
             irreversible = True
             self.no_removal_count = 0
         elif frm is not None:
@@ -556,7 +721,8 @@ class Board:
     def pop(self) -> Move:
         """Undo the last turn and return it. Raises :class:`IndexError` if there is none."""
         move = self.move_stack.pop()
-        white, black, hand_w, hand_b, self.no_removal_count, self._rep_start = self._stack.pop()
+        (white, black, hand_w, hand_b, self.no_removal_count, self._rep_start,
+         self._barred[1], self._barred[0]) = self._stack.pop()  # fmt: skip
         self._occ[1], self._occ[0] = white, black
         self._hand[1], self._hand[0] = hand_w, hand_b
         self.turn = not self.turn
@@ -608,7 +774,7 @@ class Board:
             self.full_board_is_draw
             and not self._hand[0]
             and not self._hand[1]
-            and self.occupied == ALL_POINTS
+            and self.occupied == self.points_in_play
         ):
             return Outcome(Termination.FULL_BOARD, None)
         if not self.has_moves():
@@ -639,7 +805,7 @@ class Board:
         return moves[len(moves) - reversible :]
 
     def position(self) -> str:
-        """The position as one line of seven space-separated fields.
+        """The position as one line of seven (Morabaraba: sometimes eight) space-separated fields.
 
         1. the 24 points in :data:`~morris.core.points.POINT_NAMES` order, ring by ring (outer,
            middle, inner) with ``/`` between rings: ``W`` white, ``B`` black, ``.`` empty;
@@ -648,7 +814,9 @@ class Board:
         5. moving-phase turns since the last removal (the no-removal rule);
         6. the turn number, starting at 1 and counting up after black's turn;
         7. the reversible turns since the last placement or removal, comma-separated, or ``-``:
-           what threefold repetition needs to know.
+           what threefold repetition needs to know;
+        8. only while a return is barred (Morabaraba): the barred returns, comma-separated
+           (``e4-d4``: the piece on e4 may not go back to d4 into a mill on its next turn).
 
         >>> Board().position()
         '......../......../........ w 9 9 0 1 -'
@@ -664,10 +832,14 @@ class Board:
             if p in (7, 15):
                 cells.append("/")
         history = ",".join(str(m) for m in self._history()) or "-"
-        return (
+        text = (
             f"{''.join(cells)} {'w' if self.turn else 'b'} {self._hand[1]} {self._hand[0]} "
             f"{self.no_removal_count} {self.fullmove_number} {history}"
         )
+        bars = [m for m in (self.barred_return(WHITE), self.barred_return(BLACK)) if m]
+        if bars:
+            text += " " + ",".join(str(m) for m in bars)
+        return text
 
     @classmethod
     def from_position(cls, text: str, **settings: bool | int | None) -> Board:
@@ -681,13 +853,14 @@ class Board:
         if not isinstance(text, str):
             raise InvalidPositionError(f"a position must be text, not {type(text).__name__}")
         fields = text.split()
-        if len(fields) not in (6, 7):
+        if len(fields) not in ((6, 7, 8) if self.return_mill_barred else (6, 7)):
             raise InvalidPositionError(
                 f"a position has 7 fields (board, side, white hand, black hand, no-removal count, "
                 f"turn number, history), got {len(fields)}: {text!r}"
             )
         board_field, side, hand_w, hand_b, count, fullmove = fields[:6]
-        history_field = fields[6] if len(fields) == 7 else "-"
+        history_field = fields[6] if len(fields) >= 7 else "-"
+        bars_field = fields[7] if len(fields) == 8 else "-"
         rings = board_field.split("/")
         if len(rings) != 3 or any(len(r) != 8 for r in rings):
             raise InvalidPositionError(
@@ -702,6 +875,11 @@ class Board:
             elif ch != ".":
                 raise InvalidPositionError(
                     f"board field: {ch!r} at {POINT_NAMES[p]} is not W, B or '.'"
+                )
+            if ch != "." and not self.points_in_play >> p & 1:
+                raise InvalidPositionError(
+                    f"board field: a piece on {POINT_NAMES[p]}, which is not in play in "
+                    f"{self.variant.title}"
                 )
         if side not in ("w", "b"):
             raise InvalidPositionError(f"side to move must be 'w' or 'b', not {side!r}")
@@ -762,16 +940,44 @@ class Board:
                 raise InvalidPositionError(f"history: {move} is not legal: {reason}")
             self.push(move)
         self.fullmove_number = int(fullmove)
+        self._barred = self._read_bars(bars_field)
+
+    def _read_bars(self, field: str) -> list[int]:
+        """The barred returns of a position's eighth field (Morabaraba), as ``_barred``."""
+        barred = [0, 0]
+        if field == "-":
+            return barred
+        if not self.return_mill_barred:
+            raise InvalidPositionError(
+                f"barred returns {field!r}: {self.variant.title} bars no return into a mill"
+            )
+        for token in field.split(","):
+            try:
+                move = Move.parse(token)
+            except InvalidMoveError as exc:
+                raise InvalidPositionError(f"barred returns: {exc}") from None
+            frm = move.from_point
+            if frm is None or move.remove is not None:
+                raise InvalidPositionError(f"barred returns: {token!r} is not a slide")
+            color = self.piece_at(frm)
+            if color is None:
+                raise InvalidPositionError(f"barred returns: {token!r}: no piece on its point")
+            if barred[color]:
+                raise InvalidPositionError(
+                    f"barred returns: {token!r}: {COLOR_NAMES[color]} has one barred already"
+                )
+            barred[color] = _bar_code(frm, move.to_point)
+        return barred
 
     # -- copies and display -----------------------------------------------------------------
 
     def copy(self, *, stack: bool = True) -> Board:
         """A copy of the board; with ``stack=False`` the copy has no turns to pop."""
         board = type(self).__new__(type(self))
-        board.flying = self.flying
-        board.threefold_repetition = self.threefold_repetition
-        board.no_removal_limit = self.no_removal_limit
+        for name in SETTING_NAMES:
+            setattr(board, name, getattr(self, name))
         board._occ = list(self._occ)
+        board._barred = list(self._barred)
         board._hand = list(self._hand)
         board.turn = self.turn
         board.no_removal_count = self.no_removal_count
@@ -792,12 +998,8 @@ class Board:
         return board
 
     def settings(self) -> dict[str, bool | int | None]:
-        """The keyword settings of this board (``flying`` and the draw rules)."""
-        return {
-            "flying": self.flying,
-            "threefold_repetition": self.threefold_repetition,
-            "no_removal_limit": self.no_removal_limit,
-        }
+        """The keyword settings of this board (flying, the draw rules, the removal switches)."""
+        return {name: getattr(self, name) for name in SETTING_NAMES}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
@@ -808,6 +1010,8 @@ class Board:
             and self._hand == other._hand
             and self.turn == other.turn
             and self.no_removal_count == other.no_removal_count
+            and (self.barred_return(WHITE), self.barred_return(BLACK))
+            == (other.barred_return(WHITE), other.barred_return(BLACK))
         )
 
     __hash__ = None  # type: ignore[assignment]  # boards are mutable
@@ -816,28 +1020,37 @@ class Board:
         return f"{type(self).__name__}({self.position()!r})"
 
     def __str__(self) -> str:
-        """The board drawn as in docs/RULES.md, ``W`` and ``B`` for the pieces."""
-        layout = (
-            "7  {a7}-----------{d7}-----------{g7}\n"
-            "   |           |           |\n"
-            "6  |   {b6}-------{d6}-------{f6}   |\n"
-            "   |   |       |       |   |\n"
-            "5  |   |   {c5}---{d5}---{e5}   |   |\n"
-            "   |   |   |       |   |   |\n"
-            "4  {a4}---{b4}---{c4}       {e4}---{f4}---{g4}\n"
-            "   |   |   |       |   |   |\n"
-            "3  |   |   {c3}---{d3}---{e3}   |   |\n"
-            "   |   |       |       |   |\n"
-            "2  |   {b2}-------{d2}-------{f2}   |\n"
-            "   |           |           |\n"
-            "1  {a1}-----------{d1}-----------{g1}\n"
-            "   a   b   c   d   e   f   g"
-        )
-        symbols = {}
-        for p, name in enumerate(POINT_NAMES):
+        """The board drawn as in docs/RULES.md, ``W`` and ``B`` for the pieces.
+
+        The lines are the variant's links: the diagonal corner lines of twelve men's morris and
+        morabaraba as ``\\`` and ``/``; points not in play (six men's morris) are left blank.
+        """
+        grid = [[" "] * 28 for _ in range(13)]
+
+        def at(point: Point) -> tuple[int, int]:  # (column, row) of a point in the drawing
+            name = POINT_NAMES[point]
+            return 3 + 4 * "abcdefg".index(name[0]), 2 * (7 - int(name[1]))
+
+        for p in range(NUM_POINTS):
+            for q in points_of(self.neighbours[p] & ~((2 << p) - 1)):
+                (x0, y0), (x1, y1) = sorted((at(p), at(q)), key=lambda c: (c[1], c[0]))
+                if y0 == y1:
+                    for x in range(x0 + 1, x1):
+                        grid[y0][x] = "-"
+                elif x0 == x1:
+                    for y in range(y0 + 1, y1):
+                        grid[y][x0] = "|"
+                else:  # a diagonal: its one midpoint
+                    grid[(y0 + y1) // 2][(x0 + x1) // 2] = "\\" if x1 > x0 else "/"
+        for p in points_of(self.points_in_play):
+            x, y = at(p)
             color = self.piece_at(p)
-            symbols[name] = "." if color is None else ("W" if color else "B")
-        return layout.format(**symbols)
+            grid[y][x] = "." if color is None else ("W" if color else "B")
+        rows = [
+            ((f"{7 - y // 2}  " if y % 2 == 0 else "   ") + "".join(cells[3:])).rstrip()
+            for y, cells in enumerate(grid)
+        ]
+        return "\n".join([*rows, "   a   b   c   d   e   f   g"])
 
 
 Board._read_variant()

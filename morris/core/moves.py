@@ -1,7 +1,8 @@
 """Turns of the game and their notation.
 
 A turn is one action (a placement, or a slide or fly from one point to another) plus at most one
-removal. The notation is the one of docs/RULES.md: ``d6``, ``a1-a4``, ``d6xg7``, ``a1-a4xg7``.
+removal, or two where a double mill removes two. The notation is the one of docs/RULES.md: ``d6``,
+``a1-a4``, ``d6xg7``, ``a1-a4xg7``, and ``d6xg7xa1`` for two removals (written in point order).
 
 >>> move = Move.parse("a1-a4xg7")
 >>> str(move)
@@ -39,11 +40,41 @@ class GameRecordError(MorrisError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One turn: a placement (``from_point is None``) or a slide/fly, plus an optional removal."""
+    """One turn: a placement (``from_point is None``) or a slide/fly, plus optional removals.
+
+    ``second_remove`` is the second piece taken by a turn that closes two mills at once where
+    the rules say a double mill removes two. The two removals are a set: they are kept in point
+    order (``remove < second_remove``), so one turn has one value and one notation.
+
+    >>> Move.parse("d6xa1xg7")
+    Move.parse('d6xg7xa1')
+    """
 
     from_point: Point | None
     to_point: Point
     remove: Point | None = None
+    second_remove: Point | None = None
+
+    def __post_init__(self) -> None:
+        second = self.second_remove
+        if second is not None:
+            first = self.remove
+            if first is None:
+                raise InvalidMoveError(f"a second removal ({POINT_NAMES[second]}) needs a first")
+            if first == second:
+                raise InvalidMoveError(f"the same piece removed twice: {POINT_NAMES[first]}")
+            if first > second:
+                object.__setattr__(self, "remove", second)
+                object.__setattr__(self, "second_remove", first)
+
+    @property
+    def removals(self) -> tuple[Point, ...]:
+        """The points whose pieces the turn removes (none, one or two)."""
+        if self.remove is None:
+            return ()
+        if self.second_remove is None:
+            return (self.remove,)
+        return (self.remove, self.second_remove)
 
     @property
     def is_placement(self) -> bool:
@@ -58,8 +89,8 @@ class Move:
         text = POINT_NAMES[self.to_point]
         if self.from_point is not None:
             text = f"{POINT_NAMES[self.from_point]}-{text}"
-        if self.remove is not None:
-            text = f"{text}x{POINT_NAMES[self.remove]}"
+        for removed in self.removals:
+            text = f"{text}x{POINT_NAMES[removed]}"
         return text
 
     def __repr__(self) -> str:
@@ -67,15 +98,17 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Parse ``d6``, ``a1-a4``, ``d6xg7`` or ``a1-a4xg7`` (case-insensitive).
+        """Parse ``d6``, ``a1-a4``, ``d6xg7``, ``a1-a4xg7`` or ``d6xg7xa1`` (case-insensitive).
 
         Raises :class:`InvalidMoveError` when the text is not a turn in that notation.
         """
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
         raw = text.strip().lower()
-        action, sep, removed = raw.partition("x")
-        if sep and not removed:
+        action, *removed = raw.split("x")
+        if len(removed) > 2:
+            raise InvalidMoveError(f"at most two removals in a turn: {text!r}")
+        if any(not r.strip() for r in removed):
             raise InvalidMoveError(f"no point after 'x' in move {text!r}")
         origin, dash, target = action.partition("-")
         try:
@@ -89,9 +122,13 @@ class Move:
             else:
                 from_point = None
                 to_point = parse_point(origin)
-            remove = parse_point(removed) if sep else None
+            taken = [parse_point(r) for r in removed]
         except InvalidMoveError:
             raise
         except ValueError as exc:
             raise InvalidMoveError(f"invalid move {text!r}: {exc}") from None
-        return cls(from_point, to_point, remove)
+        if len(taken) == 2 and taken[0] == taken[1]:
+            raise InvalidMoveError(f"the same piece removed twice in move {text!r}")
+        first = taken[0] if taken else None
+        second = taken[1] if len(taken) == 2 else None
+        return cls(from_point, to_point, first, second)

@@ -1,8 +1,13 @@
 """Counting the leaves of the turn tree, for verifying move generation and for benchmarks.
 
+It counts by the rules of the board it is given, so it serves every variant and setting:
+
 >>> from morris.core.board import Board
 >>> perft(Board(), 2)
 552
+>>> from morris.core.variant import LaskerMorris, SixMensMorris
+>>> perft(SixMensMorris(), 2), perft(LaskerMorris(), 3)
+(240, 13552)
 """
 
 from __future__ import annotations

@@ -170,5 +170,15 @@ DIAGONAL_NEIGHBOURS: Final = _neighbour_masks(DIAGONAL_LINKS)
 DIAGONAL_MILL_MASKS: Final = _mill_masks(DIAGONAL_MILLS)
 DIAGONAL_MILLS_THROUGH: Final = _mills_through(DIAGONAL_MILL_MASKS)
 
+#: Six men's morris: the middle and inner squares only (points 8..23, 16 points).
+SIX_POINTS: Final = ALL_POINTS & ~0xFF
+#: Its 20 links: the sides of the two squares and the four cross links between them.
+SIX_LINKS: Final = tuple((a, b) for a, b in LINKS if SIX_POINTS >> a & 1 and SIX_POINTS >> b & 1)
+#: Its 8 mills: the sides of the two squares (a cross line has only two points left).
+SIX_MILLS: Final = tuple(m for m in MILLS if all(SIX_POINTS >> p & 1 for p in m))
+SIX_NEIGHBOURS: Final = _neighbour_masks(SIX_LINKS)
+SIX_MILL_MASKS: Final = _mill_masks(SIX_MILLS)
+
 assert len(LINKS) == 32 and len(MILLS) == 16
+assert len(SIX_LINKS) == 20 and len(SIX_MILLS) == 8
 assert len(DIAGONAL_LINKS) == 40 and len(DIAGONAL_MILLS) == 20

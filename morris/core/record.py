@@ -54,8 +54,18 @@ TAG_ORDER = (
     "Flying",
     "ThreefoldRepetition",
     "NoRemovalLimit",
+    "RemoveFromMills",
+    "DoubleMillRemovesTwo",
     "Position",
     "Termination",
+)
+
+#: The tags of the on/off settings and the board keyword each sets.
+_BOOL_TAGS = (
+    ("Flying", "flying"),
+    ("ThreefoldRepetition", "threefold_repetition"),
+    ("RemoveFromMills", "remove_from_mills"),
+    ("DoubleMillRemovesTwo", "double_mill_removes_two"),
 )
 
 _TAG_RE = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
@@ -78,7 +88,7 @@ class GameRecord:
     def settings(self) -> dict[str, bool | int | None]:
         """The board settings the tags name (absent tags give the defaults)."""
         settings: dict[str, bool | int | None] = {}
-        for tag, key in (("Flying", "flying"), ("ThreefoldRepetition", "threefold_repetition")):
+        for tag, key in _BOOL_TAGS:
             if tag in self.tags:
                 settings[key] = _parse_bool(tag, self.tags[tag])
         if "NoRemovalLimit" in self.tags:
@@ -124,6 +134,10 @@ class GameRecord:
         record_tags["ThreefoldRepetition"] = "true" if board.threefold_repetition else "false"
         limit = board.no_removal_limit
         record_tags["NoRemovalLimit"] = "off" if limit is None else str(limit)
+        for tag, key in _BOOL_TAGS[2:]:
+            # The removal switches are written only when on, so older records stay as they were.
+            if getattr(board, key):
+                record_tags[tag] = "true"
         start = root.position()
         if start != type(root)().position():
             record_tags["Position"] = start

@@ -6,11 +6,18 @@ record or a saved game knows its variant by its type). Game records, saved games
 configuration (``game.variant``), the CLI (``--variant``) and the engine protocol
 (``setoption name Variant``) all take their names from :data:`VARIANTS`.
 
-Twelve men's morris is played on the same 24 points with the four diagonal corner lines added (each
-line two links and one more mill) and twelve pieces a side; if the board is full when placing ends,
-the game is a draw.
+Every variant is played on the same wooden board of 24 points (docs/RULES.md, a section each):
 
-To add a variant (morabaraba, say), write its :class:`Rules` and its board class here and list the
+- ``twelve``: twelve men's morris, the four diagonal corner lines added (each two links and one
+  more mill), twelve pieces a side; a full board when placing ends is a draw;
+- ``morabaraba``: the same lines, twelve pieces, flying with three, and its bar on going straight
+  back into a mill (Mind Sports South Africa's Generally Accepted Rules);
+- ``lasker``: Lasker morris, ten pieces, a piece may move instead of a placement while pieces are
+  in hand, flying with three;
+- ``six``: six men's morris on the middle and inner squares only (16 points, 8 mills), six pieces,
+  no flying.
+
+To add a variant, write its :class:`Rules` and its board class here and list the
 class in :data:`BOARD_CLASSES`. The engine (its move generator, the C search, the endgame tables)
 reads only the rules data, so a board class that overrides one of the methods of
 :data:`RULE_METHODS` plays by its own rules in the core, but the engine refuses it with
@@ -22,7 +29,7 @@ the core, the engine's move generator, the C search and the tables all honour.
 >>> board.pieces_in_hand(WHITE)
 12
 >>> VARIANT_NAMES
-('standard', 'twelve')
+('standard', 'twelve', 'morabaraba', 'lasker', 'six')
 >>> find_variant("nine-mens-morris") is Board
 True
 """
@@ -33,16 +40,31 @@ from collections.abc import Mapping
 from typing import Final
 
 from morris.core.board import WHITE, Board
-from morris.core.points import DIAGONAL_MILL_MASKS, DIAGONAL_NEIGHBOURS
+from morris.core.points import (
+    DIAGONAL_MILL_MASKS,
+    DIAGONAL_NEIGHBOURS,
+    MILL_MASKS,
+    NEIGHBOURS,
+    SIX_MILL_MASKS,
+    SIX_NEIGHBOURS,
+    SIX_POINTS,
+)
 from morris.core.rules import STANDARD, Rules, UnsupportedVariant
 
 __all__ = [
     "BOARD_CLASSES",
+    "LASKER",
+    "MORABARABA",
     "RULE_METHODS",
+    "SIX",
     "TWELVE",
     "VARIANTS",
     "VARIANT_NAMES",
+    "LaskerMorris",
+    "Morabaraba",
+    "SixMensMorris",
     "TwelveMensMorris",
+    "describe_rules",
     "describe_variants",
     "engine_rules",
     "find_variant",
@@ -68,8 +90,73 @@ class TwelveMensMorris(Board):
     variant = TWELVE
 
 
+#: Morabaraba (Mind Sports South Africa's Generally Accepted Rules): 12 pieces, diagonals, flying
+#: with three, no going straight back into a mill; a full board is not a draw (white is blocked).
+MORABARABA: Final = Rules(
+    name="morabaraba",
+    title="Morabaraba",
+    summary="12 pieces, diagonal lines, no straight return into a mill",
+    pieces_per_side=12,
+    neighbours=DIAGONAL_NEIGHBOURS,
+    mill_masks=DIAGONAL_MILL_MASKS,
+    return_mill_barred=True,
+    aliases=("umlabalaba",),
+)
+
+
+class Morabaraba(Board):
+    """Morabaraba: 12 pieces, diagonal lines, flying with three, no straight return into a mill."""
+
+    variant = MORABARABA
+
+
+#: Lasker morris: 10 pieces, a piece may move instead of a placement while pieces are in hand.
+LASKER: Final = Rules(
+    name="lasker",
+    title="Lasker morris",
+    summary="10 pieces, may move instead of placing",
+    pieces_per_side=10,
+    neighbours=NEIGHBOURS,
+    mill_masks=MILL_MASKS,
+    move_while_placing=True,
+    aliases=("lasker-morris",),
+)
+
+
+class LaskerMorris(Board):
+    """Lasker morris: 10 pieces; while pieces are in hand a turn may slide a piece instead."""
+
+    variant = LASKER
+
+
+#: Six men's morris: the middle and inner squares (16 points, 8 mills), 6 pieces, no flying.
+SIX: Final = Rules(
+    name="six",
+    title="Six men's morris",
+    summary="6 pieces on the middle and inner squares",
+    pieces_per_side=6,
+    neighbours=SIX_NEIGHBOURS,
+    mill_masks=SIX_MILL_MASKS,
+    points_in_play=SIX_POINTS,
+    flying=False,
+    aliases=("six-mens-morris",),
+)
+
+
+class SixMensMorris(Board):
+    """Six men's morris: 6 pieces on the 16 points of the middle and inner squares, no flying."""
+
+    variant = SIX
+
+
 #: The board class of each variant, the standard game first: the source of the registry.
-BOARD_CLASSES: Final[tuple[type[Board], ...]] = (Board, TwelveMensMorris)
+BOARD_CLASSES: Final[tuple[type[Board], ...]] = (
+    Board,
+    TwelveMensMorris,
+    Morabaraba,
+    LaskerMorris,
+    SixMensMorris,
+)
 
 #: The rules of each variant by name and by alias (the names game records and options accept).
 VARIANTS: Final[Mapping[str, Rules]] = {
@@ -88,6 +175,9 @@ assert BOARD_CLASSES[0].variant is STANDARD
 #: by the :class:`Rules` data alone, so a board class overriding one of them is refused.
 RULE_METHODS: Final = (
     "phase",
+    "barred_return",
+    "mills_closed",
+    "removals_due",
     "can_fly",
     "forms_mill",
     "pieces_in_mills",
@@ -120,12 +210,28 @@ def describe_variants() -> str:
     """The variants' names with their summaries, for help texts.
 
     >>> print(describe_variants())
-    "standard" (nine men's morris) or "twelve" (twelve men's morris, diagonal lines)
+    "standard" (nine men's morris), "twelve" (twelve men's morris, diagonal lines), ...
     """
     described = [f'"{cls.variant.name}" ({cls.variant.summary})' for cls in BOARD_CLASSES]
     if len(described) == 1:
         return described[0]
     return ", ".join(described[:-1]) + " or " + described[-1]
+
+
+def describe_rules(rules: Rules) -> str:
+    """The variant and its settings in a line of prose, for titles and event lines.
+
+    >>> describe_rules(SIX)
+    "Six men's morris, flying off"
+    >>> describe_rules(STANDARD.with_settings(double_mill_removes_two=True))
+    "Nine men's morris, flying on, a double mill removes two"
+    """
+    parts = [rules.title, f"flying {'on' if rules.flying else 'off'}"]
+    if rules.remove_from_mills:
+        parts.append("removal from mills")
+    if rules.double_mill_removes_two:
+        parts.append("a double mill removes two")
+    return ", ".join(parts)
 
 
 def engine_rules(board: Board) -> Rules:

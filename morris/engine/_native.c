@@ -106,7 +106,7 @@ static int check_idle(Core *self)
 /* ------------------------------------------------------------------------------------------ */
 /* configure(): the constants                                                                  */
 
-enum { AS_INT, AS_BB, AS_LONG };
+enum { AS_INT, AS_BB, AS_LONG, AS_U64 };
 
 typedef struct {
     const char *name;
@@ -115,21 +115,27 @@ typedef struct {
 } Field;
 
 #define INT_FIELD(f) {#f, offsetof(SearchParams, f), AS_INT}
+#define WEIGHT_FIELD(f) {#f, offsetof(SearchParams, weights.f), AS_INT}
 
 /* Every field of SearchParams, by the keyword configure() takes it as. */
 static const Field FIELDS[] = {
     INT_FIELD(points), {"all_points", offsetof(SearchParams, all_points), AS_BB},
-    INT_FIELD(none), INT_FIELD(move_space), INT_FIELD(mate), INT_FIELD(mate_bound),
+    INT_FIELD(none), INT_FIELD(move_space),
+    {"bar_mix_us", offsetof(SearchParams, bar_mix_us), AS_U64},
+    {"bar_mix_them", offsetof(SearchParams, bar_mix_them), AS_U64},
+    INT_FIELD(mate), INT_FIELD(mate_bound),
     INT_FIELD(inf), INT_FIELD(max_depth), INT_FIELD(near_limit),
     {"tt_max", offsetof(SearchParams, tt_max), AS_LONG},
     INT_FIELD(exact), INT_FIELD(lower), INT_FIELD(upper), INT_FIELD(draw), INT_FIELD(win),
     INT_FIELD(loss), INT_FIELD(reduce_depth), INT_FIELD(reduce_after), INT_FIELD(order_block),
-    INT_FIELD(order_two), INT_FIELD(piece), INT_FIELD(open_two), INT_FIELD(close_one),
-    INT_FIELD(close_more), INT_FIELD(closings_against), INT_FIELD(placing_mobility),
-    INT_FIELD(placing_blocked), INT_FIELD(point_link), INT_FIELD(opponent_blocked),
-    INT_FIELD(moving_mobility), INT_FIELD(moving_blocked), INT_FIELD(running_mill),
-    INT_FIELD(threat), INT_FIELD(per_threat), INT_FIELD(per_threat_against),
-    INT_FIELD(threats_against),
+    INT_FIELD(order_two), INT_FIELD(piece),
+    /* the weights, in the order of Weights (search.h) and of evaluate.Weights */
+    WEIGHT_FIELD(open_two), WEIGHT_FIELD(close_one), WEIGHT_FIELD(close_more),
+    WEIGHT_FIELD(closings_against), WEIGHT_FIELD(placing_mobility),
+    WEIGHT_FIELD(placing_blocked), WEIGHT_FIELD(point_link), WEIGHT_FIELD(opponent_blocked),
+    WEIGHT_FIELD(moving_mobility), WEIGHT_FIELD(moving_blocked), WEIGHT_FIELD(running_mill),
+    WEIGHT_FIELD(threat), WEIGHT_FIELD(per_threat), WEIGHT_FIELD(per_threat_against),
+    WEIGHT_FIELD(threats_against), WEIGHT_FIELD(contempt),
 };
 #define N_FIELDS (sizeof(FIELDS) / sizeof(FIELDS[0]))
 
@@ -149,6 +155,14 @@ static PyObject *native_configure(PyObject *Py_UNUSED(module), PyObject *args, P
             PyErr_Format(PyExc_TypeError, "configure(): %s missing", FIELDS[i].name);
             return NULL;
         }
+        char *at = (char *)&p + FIELDS[i].offset;
+        if (FIELDS[i].as == AS_U64) {
+            unsigned long long u = PyLong_AsUnsignedLongLong(v);
+            if (u == (unsigned long long)-1 && PyErr_Occurred())
+                return NULL;
+            *(uint64_t *)at = u;
+            continue;
+        }
         long long x = PyLong_AsLongLong(v);
         if (x == -1 && PyErr_Occurred())
             return NULL;
@@ -160,7 +174,6 @@ static PyObject *native_configure(PyObject *Py_UNUSED(module), PyObject *args, P
                          FIELDS[i].name, x);
             return NULL;
         }
-        char *at = (char *)&p + FIELDS[i].offset;
         if (FIELDS[i].as == AS_BB)
             *(bb *)at = (bb)x;
         else if (FIELDS[i].as == AS_LONG)
@@ -188,8 +201,11 @@ static PyObject *native_constants(PyObject *Py_UNUSED(module), PyObject *Py_UNUS
         const char *at = (const char *)p + FIELDS[i].offset;
         long long x = FIELDS[i].as == AS_BB     ? (long long)*(const bb *)at
                       : FIELDS[i].as == AS_LONG ? (long long)*(const long *)at
+                      : FIELDS[i].as == AS_U64  ? 0
                                                 : (long long)*(const int *)at;
-        PyObject *v = PyLong_FromLongLong(x);
+        PyObject *v = FIELDS[i].as == AS_U64
+                          ? PyLong_FromUnsignedLongLong(*(const uint64_t *)at)
+                          : PyLong_FromLongLong(x);
         if (v == NULL || PyDict_SetItemString(out, FIELDS[i].name, v) < 0) {
             Py_XDECREF(v);
             Py_DECREF(out);
@@ -207,9 +223,10 @@ static long python_turn(int t)
     int bits = 0;
     while ((none >> bits) != 0)
         bits++;
-    int frm = t & NO_POINT, to = t >> POINT_BITS & NO_POINT, rem = t >> 2 * POINT_BITS;
+    int frm = t & NO_POINT, to = t >> POINT_BITS & NO_POINT, rem = t >> 2 * POINT_BITS & NO_POINT;
+    long second = t >> SECOND_SHIFT; /* the second removal plus one in both encodings */
     return (frm == NO_POINT ? none : frm) | (long)to << bits |
-           (rem == NO_POINT ? none : rem) << 2 * bits;
+           (rem == NO_POINT ? none : rem) << 2 * bits | second << 3 * bits;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -313,21 +330,54 @@ static PyObject *Core_release(Core *self, PyObject *Py_UNUSED(ignored))
     Py_RETURN_NONE;
 }
 
+/* The weights given to a core (a sequence in the order of Weights) into *w. */
+static int read_weights(PyObject *seq, Weights *w)
+{
+    PyObject *fast = PySequence_Fast(seq, "weights");
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != N_WEIGHTS) {
+        PyErr_Format(PyExc_ValueError, "weights: %d numbers expected, not %zd", N_WEIGHTS,
+                     PySequence_Fast_GET_SIZE(fast));
+        Py_DECREF(fast);
+        return -1;
+    }
+    int *out = (int *)w;
+    for (int i = 0; i < N_WEIGHTS; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if ((v == -1 && PyErr_Occurred()) || v < -1000000 || v > 1000000) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "weights: %ld is out of range", v);
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
 static int Core_init(Core *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"neighbours", "mill_masks", "mills_through", "layers",
                              "pieces_per_side", "flying", "threefold", "limit",
                              "full_board_is_draw", "zp", "zh", "zside", "zn", "path",
-                             "root_index", "check", "probe", "table_pieces", "tt_size", NULL};
+                             "root_index", "check", "probe", "table_pieces", "tt_size",
+                             "in_play", "move_while_placing", "remove_from_mills",
+                             "double_mill_removes_two", "return_mill_barred", "weights", NULL};
     PyObject *neighbours, *mill_masks, *mills_through, *layers, *zp, *zh, *zn, *path, *check,
-        *probe;
+        *probe, *weights = NULL;
     int pieces, flying, threefold, limit, full, table_pieces;
+    int move_while_placing = 0, remove_from_mills = 0, double_mill = 0, barred = 0;
     unsigned long long zside;
+    unsigned long in_play = (unsigned long)-1;
     Py_ssize_t root_index, tt_size;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOippipOOKOOnOOin", kwlist, &neighbours,
-                                     &mill_masks, &mills_through, &layers, &pieces, &flying,
-                                     &threefold, &limit, &full, &zp, &zh, &zside, &zn, &path,
-                                     &root_index, &check, &probe, &table_pieces, &tt_size))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOippipOOKOOnOOin|$kppppO", kwlist,
+                                     &neighbours, &mill_masks, &mills_through, &layers, &pieces,
+                                     &flying, &threefold, &limit, &full, &zp, &zh, &zside, &zn,
+                                     &path, &root_index, &check, &probe, &table_pieces, &tt_size,
+                                     &in_play, &move_while_placing, &remove_from_mills,
+                                     &double_mill, &barred, &weights))
         return -1;
     Search *s = &self->s;
     if (s->tt != NULL || s->zn != NULL || self->released) {
@@ -377,6 +427,22 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds)
     s->threefold = threefold;
     s->limit = limit;
     s->full_board_is_draw = full;
+    /* Optional: the standard game's settings and the configured (standard) weights. */
+    if (in_play == (unsigned long)-1)
+        in_play = (unsigned long)params->all_points;
+    if (in_play & ~(unsigned long)params->all_points) {
+        PyErr_Format(PyExc_ValueError, "in_play: %lu is not a set of the %d points", in_play,
+                     points);
+        return -1;
+    }
+    s->in_play = (bb)in_play;
+    s->move_while_placing = move_while_placing;
+    s->remove_from_mills = remove_from_mills;
+    s->double_mill = double_mill;
+    s->return_mill_barred = barred;
+    s->w = params->weights;
+    if (weights != NULL && weights != Py_None && read_weights(weights, &s->w) < 0)
+        return -1;
     PyObject *zp_fast = PySequence_Fast(zp, "zp");
     if (zp_fast == NULL)
         return -1;
@@ -447,10 +513,10 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds)
 static PyObject *Core_root_move(Core *self, PyObject *args)
 {
     unsigned long us, them;
-    int uh, th, c, nrc, depth, alpha, beta, irreversible;
+    int uh, th, c, nrc, depth, alpha, beta, irreversible, bar = 0, obar = 0;
     unsigned long long key;
-    if (!PyArg_ParseTuple(args, "kkiiiKiiiip", &us, &them, &uh, &th, &c, &key, &nrc, &depth,
-                          &alpha, &beta, &irreversible))
+    if (!PyArg_ParseTuple(args, "kkiiiKiiiip|ii", &us, &them, &uh, &th, &c, &key, &nrc, &depth,
+                          &alpha, &beta, &irreversible, &bar, &obar))
         return NULL;
     Search *s = &self->s;
     if (check_idle(self) < 0)
@@ -461,7 +527,8 @@ static PyObject *Core_root_move(Core *self, PyObject *args)
         return NULL;
     }
     if ((us | them) & ~(unsigned long)search_params()->all_points || (us & them) || uh < 0 ||
-        th < 0 || c < 0 || c > 1 || depth >= MAX_PLY - 2 || nrc < 0) {
+        th < 0 || c < 0 || c > 1 || depth >= MAX_PLY - 2 || nrc < 0 || bar < 0 || obar < 0 ||
+        bar > 24 * 24 || obar > 24 * 24) {
         PyErr_SetString(PyExc_ValueError, "root_move: not a position of the board");
         return NULL;
     }
@@ -475,7 +542,7 @@ static PyObject *Core_root_move(Core *self, PyObject *args)
     self->busy = 1;
     drop_lock(self);
     int failed = search_root_move(s, (bb)us, (bb)them, uh, th, c, key, nrc, depth, alpha, beta,
-                                  irreversible, &score) < 0;
+                                  irreversible, bar, obar, &score) < 0;
     hold_lock(self);
     self->busy = 0;
     if (failed) {
@@ -498,12 +565,12 @@ static PyObject *Core_evaluate(Core *self, PyObject *args)
 static PyObject *Core_generate(Core *self, PyObject *args)
 {
     unsigned long us, them;
-    int uh;
-    if (!PyArg_ParseTuple(args, "kki", &us, &them, &uh))
+    int uh, bar = 0;
+    if (!PyArg_ParseTuple(args, "kki|i", &us, &them, &uh, &bar))
         return NULL;
-    int16_t mills[MAX_TURNS], quiet[MAX_TURNS];
+    static turn mills[MAX_TURNS], quiet[MAX_QUIET]; /* the interpreter lock is held */
     int nm, nq;
-    search_generate(&self->s, (bb)us, (bb)them, uh, mills, &nm, quiet, &nq);
+    search_generate(&self->s, (bb)us, (bb)them, uh, bar, mills, &nm, quiet, &nq);
     PyObject *a = PyList_New(nm), *b = PyList_New(nq);
     if (a == NULL || b == NULL) {
         Py_XDECREF(a);
@@ -527,17 +594,19 @@ static PyObject *Core_tt_get(Core *self, PyObject *arg)
     const TTEntry *e = search_tt_find(&self->s, key);
     if (e == NULL)
         Py_RETURN_NONE;
-    return Py_BuildValue("iiil", e->depth, e->stamp & 3, e->score, python_turn(e->move));
+    return Py_BuildValue("iiil", (int)e->depth, (int)(e->stamp & 3), (int)e->score,
+                         python_turn((int)e->move));
 }
 
 static PyMethodDef Core_methods[] = {
     {"root_move", (PyCFunction)Core_root_move, METH_VARARGS,
-     "root_move(us, them, uh, th, colour, key, nrc, depth, alpha, beta, irreversible)\n"
+     "root_move(us, them, uh, th, colour, key, nrc, depth, alpha, beta, irreversible[, bar,\n"
+     "obar])\n"
      "The negamax score (for the side to move there) of a child of the root at ply 1."},
     {"evaluate", (PyCFunction)Core_evaluate, METH_VARARGS,
      "evaluate(us, them, us_hand, them_hand): the static evaluation for the side to move."},
     {"generate", (PyCFunction)Core_generate, METH_VARARGS,
-     "generate(us, them, us_hand): (mill_turns, quiet_turns), as movegen.generate."},
+     "generate(us, them, us_hand[, bar]): (mill_turns, quiet_turns), as movegen.generate."},
     {"release", (PyCFunction)Core_release, METH_NOARGS,
      "release(): free the tables and drop the callbacks now (the core cannot search after it)."},
     {"tt_get", (PyCFunction)Core_tt_get, METH_O,

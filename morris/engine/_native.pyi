@@ -32,6 +32,12 @@ class Core:
         probe: Callable[[int, int, int], tuple[int, int] | None] | None,
         table_pieces: int,
         tt_size: int,
+        in_play: int = ...,
+        move_while_placing: bool = False,
+        remove_from_mills: bool = False,
+        double_mill_removes_two: bool = False,
+        return_mill_barred: bool = False,
+        weights: Sequence[int] | None = None,
     ) -> None: ...
     def root_move(
         self,
@@ -46,9 +52,13 @@ class Core:
         alpha: int,
         beta: int,
         irreversible: bool,
+        bar: int = 0,
+        obar: int = 0,
         /,
     ) -> int: ...
     def evaluate(self, us: int, them: int, uh: int, th: int, /) -> int: ...
-    def generate(self, us: int, them: int, uh: int, /) -> tuple[list[int], list[int]]: ...
+    def generate(
+        self, us: int, them: int, uh: int, bar: int = 0, /
+    ) -> tuple[list[int], list[int]]: ...
     def tt_get(self, key: int, /) -> tuple[int, int, int, int] | None: ...
     def release(self) -> None: ...

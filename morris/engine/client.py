@@ -24,12 +24,12 @@ from types import TracebackType
 
 from morris.core.board import Board
 from morris.core.moves import Move
-from morris.core.points import parse_point
+from morris.core.points import Point, parse_point
 from morris.core.rules import STANDARD
 from morris.core.variant import engine_rules
 from morris.engine.errors import EngineCrashed, EngineTimeout, ExternalEngineError
 from morris.engine.search import MATE, SearchInfo, SearchResult
-from morris.engine.uci import moves_to_tokens
+from morris.engine.uci import moves_to_tokens, second_removal_missing
 
 __all__ = ["UciEngine"]
 
@@ -61,6 +61,11 @@ def parse_score(words: Sequence[str]) -> int | None:
             return MATE - (2 * value - 1)
         return -(MATE - 2 * -value)
     return None
+
+
+def _check(value: bool) -> str:
+    """A check option's value."""
+    return "true" if value else "false"
 
 
 class UciEngine:
@@ -270,7 +275,7 @@ class UciEngine:
         """Ask the engine for its turn on ``board`` (not changed), removal included.
 
         Raises :class:`~morris.core.rules.UnsupportedVariant` for a board with rules beyond its
-        data (the engine is told only the variant's name and the flying setting),
+        data (the engine is told only the variant's name and its settings, as options),
         :class:`ValueError` if the game is over, :class:`ExternalEngineError` if the engine fails
         twice (it is restarted once) or answers an illegal turn.
         """
@@ -312,9 +317,7 @@ class UciEngine:
         start = time.monotonic()
         if self._proc is None:
             self._start()
-        self._setoption("Flying", "true" if board.flying else "false")
-        if board.variant is not STANDARD:
-            self._setoption("Variant", board.variant_name)
+        self._send_rules(board)
         self.send(self._position(board))
         token, last = self._go(board, movetime, depth, nodes, stop, info)
         try:
@@ -322,22 +325,14 @@ class UciEngine:
         except ValueError:
             raise ExternalEngineError(f"engine {self.name!r} answered {token!r}") from None
         if action.remove is None and board.is_legal(action) is False and board.closes_mill(action):
-            # The engine names the removal on the next go, as Mill engines do. The turn gets one
-            # movetime in all, as the built-in engine's does: the removal has what the action
-            # left, and at least a tenth.
-            self.send(self._position(board, [str(action)]))
-            left = None
-            if movetime is not None:
-                left = max(movetime - (time.monotonic() - start), movetime * REMOVAL_SHARE)
-            removal, _ = self._go(board, left, depth, nodes, stop, None)
-            if not removal.lower().startswith("x"):
-                raise ExternalEngineError(
-                    f"engine {self.name!r} answered {removal!r}, not a removal"
-                )
-            try:
-                action = Move(action.from_point, action.to_point, parse_point(removal[1:]))
-            except ValueError:
-                raise ExternalEngineError(f"engine {self.name!r} answered {removal!r}") from None
+            # The engine names the removal on the next go, as Mill engines do (and a double
+            # mill's second removal on the go after). The turn gets one movetime in all, as the
+            # built-in engine's does: each removal has what is left, and at least a tenth.
+            point = self._removal(board, action, start, movetime, depth, nodes, stop)
+            action = Move(action.from_point, action.to_point, point)
+            if second_removal_missing(board, action):
+                point = self._removal(board, action, start, movetime, depth, nodes, stop)
+                action = Move(action.from_point, action.to_point, action.remove, point)
         reason = board.illegal_reason(action)
         if reason is not None:
             raise ExternalEngineError(f"engine {self.name!r} played illegal {action}: {reason}")
@@ -347,6 +342,43 @@ class UciEngine:
         return SearchResult(
             action, score, depth_done, nodes_done, pv or [action], time.monotonic() - start
         )
+
+    def _send_rules(self, board: Board) -> None:
+        """The game's rules as options: Flying always, the variant and the removal switches when
+        they differ from the standard game or were sent before (an engine that knows only the
+        standard game, as Sanmill's console, is not asked about options it may lack)."""
+        self._setoption("Flying", "true" if board.flying else "false")
+        rules = board.rules
+        for name, value, default in (
+            ("Variant", board.variant_name, STANDARD.name),
+            ("RemoveFromMills", _check(rules.remove_from_mills), "false"),
+            ("DoubleMillRemovesTwo", _check(rules.double_mill_removes_two), "false"),
+        ):
+            if value != default or name in self._sent:
+                self._setoption(name, value)
+
+    def _removal(
+        self,
+        board: Board,
+        action: Move,
+        start: float,
+        movetime: float | None,
+        depth: int | None,
+        nodes: int | None,
+        stop: Callable[[], bool] | None,
+    ) -> Point:
+        """Ask for the next removal of ``action`` (its removals so far given with it)."""
+        self.send(self._position(board, moves_to_tokens([action])))
+        left = None
+        if movetime is not None:
+            left = max(movetime - (time.monotonic() - start), movetime * REMOVAL_SHARE)
+        removal, _ = self._go(board, left, depth, nodes, stop, None)
+        if not removal.lower().startswith("x"):
+            raise ExternalEngineError(f"engine {self.name!r} answered {removal!r}, not a removal")
+        try:
+            return parse_point(removal[1:])
+        except ValueError:
+            raise ExternalEngineError(f"engine {self.name!r} answered {removal!r}") from None
 
     def _go(
         self,

@@ -12,16 +12,21 @@ Terms (each for the side to move minus the same for the opponent):
   turn), running mills (a piece of a closed mill that can step out to close another: a mill every
   turn) and open mills (a closed mill with a piece free to step out and back).
 
-Flying sides have no mobility terms and every open two is a threat for them.
+Flying sides have no mobility terms and every open two is a threat for them. Only the points in
+play count (six men's morris plays on 16).
+
+The weights are the variant's (:func:`weights_for`): :data:`WEIGHTS` for the standard game, and
+for the variants on other boards or with other piece counts the weights that measured best there
+(:data:`VARIANT_WEIGHTS`, docs/ENGINE.md "Variants").
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Final
 
-from morris.core.points import ALL_POINTS, NUM_POINTS
+from morris.core.points import NUM_POINTS
 from morris.core.rules import Rules
 
 #: The value of a piece.
@@ -66,10 +71,30 @@ class Weights:
     per_threat_against: int = 10
     #: ... and more than one of them.
     threats_against: int = 40
+    #: Not a term of the evaluation but of the search: what a draw (repetition, the no-removal
+    #: limit, a full board, a drawn table position) costs the engine, the side to move at the
+    #: root; the opponent's draws gain it as much. 0: a draw is worth a level position.
+    contempt: int = 0
 
 
-#: The weights the engine plays with.
+#: The weights the engine plays the standard game with (and any variant not in VARIANT_WEIGHTS).
 WEIGHTS: Final = Weights()
+
+#: The weights of the variants whose own weights measured better than :data:`WEIGHTS`, by
+#: variant name (docs/ENGINE.md, "Variants": the matches that chose them). Six and twelve men's
+#: morris are drawn often (a blockade, a repetition, twelve's full board): without contempt the
+#: top level let a greedy player hold a draw there; with it, it won every game, at a cost within
+#: the noise against itself. No other weight beat the standard game's in any variant.
+VARIANT_WEIGHTS: Final[Mapping[str, Weights]] = {
+    "six": replace(WEIGHTS, contempt=50),
+    "twelve": replace(WEIGHTS, contempt=50),
+}
+
+
+def weights_for(rules: Rules) -> Weights:
+    """The evaluation's weights for the variant of ``rules`` (its settings do not matter)."""
+    return VARIANT_WEIGHTS.get(rules.name, WEIGHTS)
+
 
 Evaluator = Callable[[int, int, int, int], int]
 
@@ -151,7 +176,7 @@ def make_evaluator(rules: Rules, weights: Weights = WEIGHTS) -> Evaluator:
     masks = rules.mill_masks
     nb = rules.neighbours
     flying = rules.flying
-    everything = ALL_POINTS
+    everything = rules.points_in_play
     # The weights as plain locals of the closure: read once, not as attributes at every call.
     open_two, close_one, close_more = weights.open_two, weights.close_one, weights.close_more
     closings_against, point_link = weights.closings_against, weights.point_link

@@ -37,16 +37,21 @@ logger = logging.getLogger(__name__)
 MAX_TURNS = 1000
 
 
-def _openings(count: int, seed: int) -> list[tuple[str, ...]]:
-    """``count`` distinct openings of 2 to 4 placements with no mill, chosen with ``seed``."""
+def _openings(
+    count: int, seed: int, board_factory: Callable[[], Board] = Board
+) -> list[tuple[str, ...]]:
+    """``count`` distinct openings of 2 to 4 placements with no mill, chosen with ``seed``, on
+    the boards ``board_factory`` makes (a variant's points and mills)."""
     rng = random.Random(seed)
     seen: set[tuple[str, ...]] = set()
     out: list[tuple[str, ...]] = []
     while len(out) < count:
-        board = Board()
+        board = board_factory()
         turns: list[str] = []
         for _ in range(rng.choice((2, 2, 3, 4))):
-            quiet = [m for m in board.generate_legal_moves() if m.remove is None]
+            quiet = [
+                m for m in board.generate_legal_moves() if m.remove is None and m.from_point is None
+            ]
             move = rng.choice(quiet)
             board.push(move)
             turns.append(str(move))
@@ -57,8 +62,26 @@ def _openings(count: int, seed: int) -> list[tuple[str, ...]]:
     return out
 
 
-#: The openings of ``morris match``, in order.
-OPENINGS: tuple[tuple[str, ...], ...] = tuple(_openings(100, seed=20261129))
+#: The seed of the openings of ``morris match``.
+OPENINGS_SEED = 20261129
+#: The openings of ``morris match`` for the standard game, in order.
+OPENINGS: tuple[tuple[str, ...], ...] = tuple(_openings(100, seed=OPENINGS_SEED))
+
+
+def openings_for(board_factory: Callable[[], Board]) -> tuple[tuple[str, ...], ...]:
+    """The openings of ``morris match`` on the boards of ``board_factory``: :data:`OPENINGS` for
+    the standard game, drawn the same way on another variant's points and mills."""
+    cls = type(board_factory())
+    if cls is Board:
+        return OPENINGS
+    name = cls.variant.name
+    if name not in _VARIANT_OPENINGS:
+        _VARIANT_OPENINGS[name] = tuple(_openings(100, OPENINGS_SEED, cls))
+    return _VARIANT_OPENINGS[name]
+
+
+#: The openings of the other variants, drawn when first asked for.
+_VARIANT_OPENINGS: dict[str, tuple[tuple[str, ...], ...]] = {}
 
 
 def make_player(
@@ -233,7 +256,7 @@ def run_match(
     *,
     games: int,
     movetime: float | None = None,
-    openings: Sequence[Sequence[str]] = OPENINGS,
+    openings: Sequence[Sequence[str]] | None = None,
     board_factory: Callable[[], Board] = Board,
     progress: Callable[[MatchResult, GameOutcome], None] | None = None,
     event: str = "morris match",
@@ -242,13 +265,16 @@ def run_match(
     """Play ``games`` games, colours alternating, opening ``i // 2`` for games ``2i`` and ``2i+1``.
 
     ``movetime`` (seconds) is given to every player's ``play``; ``progress`` is called after each
-    game. ``first_game`` numbers the first game (from 0) when a match is played in parts: the
-    games, their openings, colours and ``Round`` tags are those of the whole match.
+    game. ``openings`` default to :func:`openings_for` the boards of ``board_factory`` (a
+    variant's board class). ``first_game`` numbers the first game (from 0) when a match is played
+    in parts: the games, their openings, colours and ``Round`` tags are those of the whole match.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
     if first_game < 0:
         raise ValueError(f"first_game must not be negative, not {first_game}")
+    if openings is None:
+        openings = openings_for(board_factory)
     result = MatchResult(first.name, second.name)
     for i in range(first_game, first_game + games):
         opening = openings[(i // 2) % len(openings)] if openings else ()

@@ -33,7 +33,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Collection
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from morris.core.board import Board
@@ -41,9 +41,26 @@ from morris.core.moves import Move
 from morris.core.points import ALL_POINTS, NUM_POINTS
 from morris.core.rules import Rules
 from morris.core.variant import engine_rules
-from morris.engine.evaluate import PIECE, WEIGHTS, make_evaluator, point_layers
+from morris.engine.evaluate import (
+    PIECE,
+    WEIGHTS,
+    Weights,
+    make_evaluator,
+    point_layers,
+    weights_for,
+)
 from morris.engine.levels import LEVELS, MAX_DEPTH, MAX_LEVEL, MIN_LEVEL
-from morris.engine.movegen import MOVE_SPACE, NONE, decode, encode, generate, has_moves
+from morris.engine.movegen import (
+    MOVE_SPACE,
+    NONE,
+    SECOND_SHIFT,
+    board_bar,
+    decode,
+    encode,
+    generate,
+    has_moves,
+    next_bar,
+)
 
 if TYPE_CHECKING:
     from morris.engine.solution import Solution
@@ -104,11 +121,24 @@ _ORDER_BLOCK: Final = 16
 _ORDER_TWO: Final = 4
 
 
+#: Mixers of the barred returns into the transposition table's key (odd, so no two small codes
+#: collide; the C search multiplies the same way, modulo 2**64).
+_BAR_MIX_US: Final = 0x9E37_79B9_7F4A_7C15
+_BAR_MIX_THEM: Final = 0xC2B2_AE3D_27D4_EB4F
+_MASK64: Final = (1 << 64) - 1
+
+
+def bar_key(bar: int, obar: int) -> int:
+    """What the barred returns of the side to move and of the other add to a table key."""
+    return (bar * _BAR_MIX_US ^ obar * _BAR_MIX_THEM) & _MASK64
+
+
 def _configure_native() -> None:
     """Give the C search the constants of this module, movegen.py, evaluate.py and the points:
     morris/engine/native/search.c has no copies of its own."""
     _native.configure(
         points=NUM_POINTS, all_points=ALL_POINTS, none=NONE, move_space=MOVE_SPACE,
+        bar_mix_us=_BAR_MIX_US, bar_mix_them=_BAR_MIX_THEM,
         mate=MATE, mate_bound=MATE_BOUND, inf=_INF, max_depth=MAX_DEPTH,
         near_limit=_NEAR_LIMIT, tt_max=_TT_MAX, exact=_EXACT, lower=_LOWER, upper=_UPPER,
         draw=_DRAW, win=_WIN, loss=_LOSS, reduce_depth=_REDUCE_DEPTH,
@@ -201,10 +231,13 @@ class _Search:
         clock: Callable[[], float],
         stop: Callable[[], bool] | None,
         native: bool = False,
+        weights: Weights | None = None,
     ) -> None:
         # The search plays by the rules data alone (refusing a board that is more than its data).
         self.rules = rules = engine_rules(board)
-        self.evaluate = make_evaluator(rules)
+        self.weights = weights = weights_for(rules) if weights is None else weights
+        self.evaluate = make_evaluator(rules, weights)
+        self.contempt = weights.contempt
         self.links = tuple(n.bit_count() for n in rules.neighbours)
         # Tables built for another board than this variant's are not asked (the search goes on).
         self.tables = tables if tables is not None and tables.supports(rules) else None
@@ -228,6 +261,9 @@ class _Search:
         self.uh = board.pieces_in_hand(turn)
         self.th = board.pieces_in_hand(not turn)
         self.nrc = board.no_removal_count
+        # Morabaraba: the returns barred for the side to move and the other (bar_code, 0: none).
+        self.bar = board_bar(board, turn)
+        self.obar = board_bar(board, not turn)
         self.key = self._key(self.us, self.them, self.uh, self.th, self.color)
         self.path = self._history(board)
         self.root_index = len(self.path) - 1
@@ -247,6 +283,7 @@ class _Search:
                 threefold=rules.threefold_repetition,
                 limit=-1 if rules.no_removal_limit is None else rules.no_removal_limit,
                 full_board_is_draw=rules.full_board_is_draw,
+                return_mill_barred=rules.return_mill_barred,
                 zp=self.zp,
                 zh=self.zh,
                 zside=self.zside,
@@ -258,6 +295,11 @@ class _Search:
                 table_pieces=self.table_pieces,
                 # A hint: the table grows as needed, like the Python one (a dict).
                 tt_size=4096 if node_limit is None else node_limit,
+                in_play=rules.points_in_play,
+                move_while_placing=rules.move_while_placing,
+                remove_from_mills=rules.remove_from_mills,
+                double_mill_removes_two=rules.double_mill_removes_two,
+                weights=astuple(weights),
             )
 
     def _native_check(self, nodes: int) -> int:
@@ -354,17 +396,22 @@ class _Search:
         beta: int,
         ply: int,
         rep_start: int,
+        bar: int = 0,
+        obar: int = 0,
     ) -> int:
-        """The score of the position for the side to move (fail-soft alpha-beta)."""
+        """The score of the position for the side to move (fail-soft alpha-beta); ``bar`` and
+        ``obar`` are the barred returns of the side to move and of the other (Morabaraba)."""
         self.nodes += 1
         if self.nodes >= self.check_at:
             self.check()
         rules = self.rules
         limit = rules.no_removal_limit
         path = self.path
+        # A draw's value for the side to move: the engine's (at even plies) is -contempt.
+        drawn = self.contempt if ply & 1 else -self.contempt
         # Draws. A side to move that is blocked has lost even then (losses are checked first).
-        if rules.full_board_is_draw and not uh and not th and us | them == ALL_POINTS:
-            return 0
+        if rules.full_board_is_draw and not uh and not th and us | them == rules.points_in_play:
+            return drawn
         draw = limit is not None and nrc >= limit
         if not draw and rules.threefold_repetition:
             i = len(path) - 3
@@ -382,7 +429,7 @@ class _Search:
                             break
                     i -= 2
         if draw:
-            return 0 if has_moves(rules, us, them, uh) else -(MATE - ply)
+            return drawn if has_moves(rules, us, them, uh, bar) else -(MATE - ply)
         # Endgame tables: exact, unless the no-removal limit could come first.
         if (
             self.tables is not None
@@ -394,15 +441,18 @@ class _Search:
             if found is not None:
                 value, dist = found
                 if value == _DRAW:
-                    return 0
+                    return drawn
                 if limit is None or nrc + dist < limit:
                     return MATE - ply - dist if value == _WIN else -(MATE - ply - dist)
         if depth <= 0:
-            if not has_moves(rules, us, them, uh):
+            if not has_moves(rules, us, them, uh, bar):
                 return -(MATE - ply)
             return self.evaluate(us, them, uh, th)
-        # Transposition table.
+        # Transposition table. A barred return changes the turns, so it is hashed in here (but
+        # not in the repetition keys: the core's repetition compares pieces, side and hands).
         tkey = key if limit is None or nrc < limit - _NEAR_LIMIT else key ^ self.zn[nrc]
+        if bar or obar:
+            tkey ^= bar_key(bar, obar)
         entry = self.tt.get(tkey)
         tt_move = -1
         if entry is not None:
@@ -419,7 +469,7 @@ class _Search:
                         return e_score
                 elif e_score <= alpha:
                     return e_score
-        mills, quiet = generate(rules, us, them, uh)
+        mills, quiet = generate(rules, us, them, uh, bar)
         if not mills and not quiet:
             return -(MATE - ply)
         history = self.history
@@ -433,8 +483,7 @@ class _Search:
                 if k >= 0 and k in quiet:
                     quiet.remove(k)
                     quiet.insert(0, k)
-        if len(mills) > 1:
-            mills.sort(key=history.__getitem__, reverse=True)
+        # Mill turns keep their order: the history table holds quiet turns only.
         moves = mills + quiet if mills else quiet
         if tt_move >= 0 and tt_move != moves[0] and tt_move in moves:
             moves.remove(tt_move)
@@ -450,10 +499,13 @@ class _Search:
         orig_alpha = alpha
         negamax = self.negamax
         th_left = them.bit_count() + th
+        barring = rules.return_mill_barred
+        nbar = 0
         for i, mv in enumerate(moves):
             frm = mv & 31
             to = mv >> 5 & 31
-            rem = mv >> 10
+            rem = mv >> 10 & 31
+            second = mv >> SECOND_SHIFT  # the second removal plus one, 0 for none
             if frm == NONE:
                 nus = us | 1 << to
                 nuh = uh - 1
@@ -467,7 +519,7 @@ class _Search:
                 nnrc = nrc + 1
                 irreversible = False
             if rem != NONE:
-                if th_left <= 3:
+                if th_left <= (4 if second else 3):
                     # The opponent is down to two pieces: won at once, nothing can be better.
                     score = MATE - ply - 1
                     best = score
@@ -475,16 +527,22 @@ class _Search:
                     break
                 nthem = them & ~(1 << rem)
                 nkey ^= zp_them[rem]
+                if second:
+                    nthem &= ~(1 << (second - 1))
+                    nkey ^= zp_them[second - 1]
                 nnrc = 0
                 irreversible = True
             else:
                 nthem = them
+            if barring:
+                nbar = next_bar(rules, us, frm, to, nus)
             path.append(nkey)
             nrs = len(path) - 1 if irreversible else rep_start
             if i == 0:
                 score = -negamax(
-                    nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta, -alpha, ply + 1, nrs
-                )
+                    nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta, -alpha, ply + 1, nrs,
+                    obar, nbar,
+                )  # fmt: skip
             else:
                 r = (
                     1
@@ -496,17 +554,17 @@ class _Search:
                 )
                 score = -negamax(
                     nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1 - r,
-                    -alpha - 1, -alpha, ply + 1, nrs,
+                    -alpha - 1, -alpha, ply + 1, nrs, obar, nbar,
                 )  # fmt: skip
                 if score > alpha and r:
                     score = -negamax(
                         nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1,
-                        -alpha - 1, -alpha, ply + 1, nrs,
+                        -alpha - 1, -alpha, ply + 1, nrs, obar, nbar,
                     )  # fmt: skip
                 if alpha < score < beta:
                     score = -negamax(
                         nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1,
-                        -beta, -alpha, ply + 1, nrs,
+                        -beta, -alpha, ply + 1, nrs, obar, nbar,
                     )  # fmt: skip
             path.pop()
             if score > best:
@@ -559,13 +617,13 @@ class _Search:
 
         return order
 
-    def child(self, mv: int) -> tuple[int, int, int, int, int, int, int, bool, bool]:
-        """The child of the root after ``mv``: its state, whether it is irreversible, and whether
-        the turn wins at once (the opponent is left with two pieces)."""
+    def child(self, mv: int) -> tuple[int, int, int, int, int, int, int, bool, bool, int]:
+        """The child of the root after ``mv``: its state, whether it is irreversible, whether
+        the turn wins at once (the opponent is left with two pieces) and the return it bars."""
         us, them, uh, th, c, key, nrc = (
             self.us, self.them, self.uh, self.th, self.color, self.key, self.nrc,
         )  # fmt: skip
-        frm, to, rem = mv & 31, mv >> 5 & 31, mv >> 10
+        frm, to, rem, second = mv & 31, mv >> 5 & 31, mv >> 10 & 31, mv >> SECOND_SHIFT
         if frm == NONE:
             nus, nuh = us | 1 << to, uh - 1
             key ^= self.zp[c][to] ^ self.zh[c][uh] ^ self.zh[c][nuh] ^ self.zside
@@ -580,14 +638,18 @@ class _Search:
         if rem != NONE:
             nthem = them & ~(1 << rem)
             key ^= self.zp[1 - c][rem]
+            if second:
+                nthem &= ~(1 << (second - 1))
+                key ^= self.zp[1 - c][second - 1]
             nrc = 0
             irreversible = True
             wins = nthem.bit_count() + th < 3
-        return nthem, nus, th, nuh, key, nrc, 1 - c, irreversible, wins
+        bar = next_bar(self.rules, us, frm, to, nus)
+        return nthem, nus, th, nuh, key, nrc, 1 - c, irreversible, wins, bar
 
     def search_root_move(self, mv: int, depth: int, alpha: int, beta: int) -> int:
         """The score of root move ``mv`` searched ``depth`` turns deep in the window."""
-        nthem, nus, th, nuh, key, nrc, nc, irreversible, wins = self.child(mv)
+        nthem, nus, th, nuh, key, nrc, nc, irreversible, wins, bar = self.child(mv)
         if wins:
             return MATE - 1
         core = self.core
@@ -596,36 +658,38 @@ class _Search:
             core.check_at = self.check_at
             try:
                 return core.root_move(
-                    nthem, nus, th, nuh, nc, key, nrc, depth - 1, -beta, -alpha, irreversible
-                )
+                    nthem, nus, th, nuh, nc, key, nrc, depth - 1, -beta, -alpha, irreversible,
+                    self.obar, bar,
+                )  # fmt: skip
             finally:
                 self.nodes = core.nodes
                 self.check_at = core.check_at
         self.path.append(key)
         rep_start = len(self.path) - 1 if irreversible else 0
         score = -self.negamax(
-            nthem, nus, th, nuh, nc, key, nrc, depth - 1, -beta, -alpha, 1, rep_start
-        )
+            nthem, nus, th, nuh, nc, key, nrc, depth - 1, -beta, -alpha, 1, rep_start,
+            self.obar, bar,
+        )  # fmt: skip
         self.path.pop()
         return score
 
     def pv(self, first: int, limit: int) -> list[int]:
         """The principal variation from the transposition table, starting with ``first``."""
         line = [first]
-        us, them, uh, th, c = self.us, self.them, self.uh, self.th, self.color
-        nthem, nus, th2, nuh, key, _, nc, _, wins = self.child(first)
-        us, them, uh, th, c = nthem, nus, th2, nuh, nc
+        nthem, nus, th2, nuh, key, _, nc, _, wins, nbar = self.child(first)
+        us, them, uh, th, c, bar, obar = nthem, nus, th2, nuh, nc, self.obar, nbar
         seen = {key}
         while len(line) < limit and not wins:
-            entry = self.tt_entry(key)
+            entry = self.tt_entry(key ^ bar_key(bar, obar) if bar or obar else key)
             if entry is None:
                 break
             mv = entry[3]
-            mills, quiet = generate(self.rules, us, them, uh)
+            mills, quiet = generate(self.rules, us, them, uh, bar)
             if mv not in mills and mv not in quiet:
                 break
             line.append(mv)
-            frm, to, rem = mv & 31, mv >> 5 & 31, mv >> 10
+            before = us
+            frm, to, rem, second = mv & 31, mv >> 5 & 31, mv >> 10 & 31, mv >> SECOND_SHIFT
             if frm == NONE:
                 key ^= self.zp[c][to] ^ self.zh[c][uh] ^ self.zh[c][uh - 1] ^ self.zside
                 us, uh = us | 1 << to, uh - 1
@@ -635,8 +699,12 @@ class _Search:
             if rem != NONE:
                 key ^= self.zp[1 - c][rem]
                 them &= ~(1 << rem)
+                if second:
+                    key ^= self.zp[1 - c][second - 1]
+                    them &= ~(1 << (second - 1))
                 wins = them.bit_count() + th < 3
-            us, them, uh, th, c = them, us, th, uh, 1 - c
+            nbar = next_bar(self.rules, before, frm, to, us)
+            us, them, uh, th, c, bar, obar = them, us, th, uh, 1 - c, obar, nbar
             if key in seen:
                 break
             seen.add(key)
@@ -651,7 +719,8 @@ class Engine:
     game, :mod:`morris.engine.solution`): where it covers a position the engine plays a turn that
     keeps its value, without searching. ``native`` picks the C inner loop (the
     default where it is built, unless ``MORRIS_NATIVE=0``) or the Python one: the same moves and
-    node counts either way, the C one many times faster.
+    node counts either way, the C one many times faster. ``weights`` replaces the evaluation's
+    weights of the board's variant (:func:`~morris.engine.evaluate.weights_for`; for tuning them).
     """
 
     def __init__(
@@ -663,6 +732,7 @@ class Engine:
         tables: EndgameTables | None = None,
         solution: Solution | None = None,
         native: bool | None = None,
+        weights: Weights | None = None,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"level must be {MIN_LEVEL}..{MAX_LEVEL}, not {level!r}")
@@ -676,6 +746,7 @@ class Engine:
         self.tables = tables
         self.solution = solution
         self.native = native
+        self.weights = weights
 
     @property
     def name(self) -> str:
@@ -737,6 +808,7 @@ class Engine:
             clock=self.clock,
             stop=stop,
             native=self.native,
+            weights=self.weights,
         )
         rng = random.Random(f"{self.seed}:{self.level}:{board.position()}")
         root = None if searchmoves is None else {encode(m) for m in searchmoves}
@@ -780,7 +852,7 @@ class Engine:
         root: set[int] | None,
     ) -> tuple[int, int, int]:
         """Iterative deepening at the root; returns (move, score, depth completed)."""
-        mills, quiet = generate(search.rules, search.us, search.them, search.uh)
+        mills, quiet = generate(search.rules, search.us, search.them, search.uh, search.bar)
         moves = mills + quiet
         if root is not None:
             moves = [m for m in moves if m in root]

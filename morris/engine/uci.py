@@ -16,8 +16,10 @@ stand in for the other::
     < bestmove xb4
 
 One token per action: a placement ``d6``, a slide or fly ``a1-a4``, a removal ``xg7`` as its own
-token after the action that closed the mill. The compound ``d6xg7`` is accepted too. After a
-mill-closing action, ``go`` answers the removal token. Unknown or malformed commands get an
+token after the action that closed the mill, and where a double mill removes two (a variant's
+rule) the second removal as one more token (``d6 xg7 xa1``). The compounds ``d6xg7`` and
+``d6xg7xa1`` are accepted too. After a mill-closing action, ``go`` answers the removal token, and
+after the first removal of a double mill the second. Unknown or malformed commands get an
 ``info string error ...`` line; nothing the peer sends makes the server crash.
 
 The search runs in a worker thread, so ``stop``, ``isready`` and ``quit`` are answered during
@@ -30,7 +32,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TextIO
 
 from morris.core.board import Board
@@ -52,11 +54,12 @@ ENGINE_AUTHOR = "the morris-board developers"
 
 
 def move_tokens(move: Move) -> list[str]:
-    """The protocol tokens of a turn: the action, then ``x..`` if it removes a piece."""
-    action = str(move.without_removal())
-    if move.remove is None:
-        return [action]
-    return [action, f"x{POINT_NAMES[move.remove]}"]
+    """The protocol tokens of a turn: the action, then ``x..`` for each piece it removes."""
+    tokens = [str(move.without_removal())]
+    for removed in (move.remove, move.second_remove):
+        if removed is not None:
+            tokens.append(f"x{POINT_NAMES[removed]}")
+    return tokens
 
 
 def moves_to_tokens(moves: Iterable[Move]) -> list[str]:
@@ -65,8 +68,9 @@ def moves_to_tokens(moves: Iterable[Move]) -> list[str]:
 
 
 def apply_tokens(board: Board, tokens: Iterable[str]) -> Move | None:
-    """Play protocol tokens on ``board``; return the pending action if the last one closed a mill
-    and its removal has not come yet (the action is then *not* pushed).
+    """Play protocol tokens on ``board``; return the pending turn if the last one closed a mill
+    and its removal has not come yet, or a double mill and its second removal has not (the turn
+    is then *not* pushed; its ``remove`` says which).
 
     Raises :class:`ProtocolError` naming the token for bad syntax or an illegal turn.
     """
@@ -77,7 +81,14 @@ def apply_tokens(board: Board, tokens: Iterable[str]) -> Move | None:
             if text[:1].lower() == "x":
                 if pending is None:
                     raise ProtocolError(f"{text!r}: a removal token without a mill before it")
-                move = Move(pending.from_point, pending.to_point, parse_point(text[1:]))
+                removed = parse_point(text[1:])
+                if pending.remove is None:
+                    move = Move(pending.from_point, pending.to_point, removed)
+                    if second_removal_missing(board, move):
+                        pending = move  # a double mill: its second removal must follow
+                        continue
+                else:
+                    move = Move(pending.from_point, pending.to_point, pending.remove, removed)
                 pending = None
             else:
                 if pending is not None:
@@ -87,6 +98,9 @@ def apply_tokens(board: Board, tokens: Iterable[str]) -> Move | None:
                 move = Move.parse(text)
                 if move.remove is None and _only_removal_missing(board, move):
                     pending = move  # legal once its removal comes: wait for the x.. token
+                    continue
+                if move.second_remove is None and second_removal_missing(board, move):
+                    pending = move  # d6xg7 of a double mill: wait for the second x.. token
                     continue
             reason = board.illegal_reason(move)
             if reason is not None:
@@ -99,27 +113,55 @@ def apply_tokens(board: Board, tokens: Iterable[str]) -> Move | None:
     return pending
 
 
-def _only_removal_missing(board: Board, action: Move) -> bool:
-    """Whether ``action`` closes a mill and is legal once a removal is added."""
-    if board.outcome() is not None or not board.closes_mill(action):
+def _still_due(move: Move, pending: Move | None) -> list[str]:
+    """The tokens of ``move`` the peer has not given yet: all of them, or after the action
+    (``pending``) its removals, or after a double mill's first removal the other one."""
+    tokens = move_tokens(move)
+    if pending is None:
+        return tokens
+    if pending.remove is None:
+        return tokens[1:]
+    return [f"x{POINT_NAMES[r]}" for r in move.removals if r != pending.remove]
+
+
+def second_removal_missing(board: Board, move: Move) -> bool:
+    """Whether ``move`` (an action and its first removal) is legal once a second is added."""
+    if move.remove is None or move.second_remove is not None or board.outcome() is not None:
         return False
-    opp = board.occupied_co(not board.turn)
+    if board.removals_due(move) != 2:
+        return False
     return any(
-        board.is_legal(Move(action.from_point, action.to_point, r))
-        for r in range(24)
-        if opp >> r & 1
+        (m.from_point, m.to_point) == (move.from_point, move.to_point) and move.remove in m.removals
+        for m in board.legal_moves
+    )
+
+
+def _only_removal_missing(board: Board, action: Move) -> bool:
+    """Whether ``action`` closes a mill and is legal once its removal (or removals) is added."""
+    if board.outcome() is not None or not board.removals_due(action):
+        return False
+    return any(
+        (m.from_point, m.to_point) == (action.from_point, action.to_point)
+        for m in board.legal_moves
     )
 
 
 @dataclass
 class Options:
-    """The settings a peer can change with ``setoption``."""
+    """The settings a peer can change with ``setoption``.
+
+    ``flying`` and the removal switches are ``None`` until the peer sets them: the variant's
+    default then (six men's morris flies not, the others do; no variant removes from mills or
+    two for a double mill by default).
+    """
 
     level: int = MAX_LEVEL
     movetime: float = 1.0
-    flying: bool = True
+    flying: bool | None = None
     variant: str = STANDARD.name
     seed: int = 0
+    remove_from_mills: bool | None = None
+    double_mill_removes_two: bool | None = None
 
 
 #: The largest node budget ``go nodes`` passes on (the C search counts in a signed 64-bit word);
@@ -152,6 +194,13 @@ def _parse_bool(value: str) -> bool:
         return False
     raise ProtocolError(f"{value!r} is not true or false")
 
+
+#: The check options of the board's settings, by their lower-case name, and the Options field.
+_SETTING_OPTIONS = {
+    "flying": "flying",
+    "removefrommills": "remove_from_mills",
+    "doublemillremovestwo": "double_mill_removes_two",
+}
 
 #: Commands answered at once while a search runs; the others wait for it to end.
 _DURING_SEARCH = frozenset({"stop", "isready", "quit", "ponderhit", "debug"})
@@ -255,7 +304,9 @@ class UciServer:
         self.send(
             f"option name MoveTime type spin default {int(o.movetime * 1000)} min 0 max 600000"
         )
-        self.send(f"option name Flying type check default {str(o.flying).lower()}")
+        self.send("option name Flying type check default true")
+        self.send("option name RemoveFromMills type check default false")
+        self.send("option name DoubleMillRemovesTwo type check default false")
         self.send("option name Threads type spin default 1 min 1 max 1")
         self.send(f"option name Seed type spin default {o.seed} min 0 max 2147483647")
         choices = " ".join(f"var {name}" for name in VARIANT_NAMES)
@@ -301,9 +352,14 @@ class UciServer:
                 if not 0 <= ms <= MAX_MILLISECONDS:
                     raise ProtocolError(f"MoveTime must be 0..{MAX_MILLISECONDS}, not {value!r}")
                 o.movetime = ms / 1000
-            elif key == "flying":
-                o.flying = _parse_bool(value)
-                self.board = self._rebuild(self.board)
+            elif key in _SETTING_OPTIONS:
+                # The game so far is replayed under the new setting; the option and the game
+                # stay as they were if it cannot be.
+                changed = replace(o)
+                setattr(changed, _SETTING_OPTIONS[key], _parse_bool(value))
+                self.board = self._rebuild(self.board, changed)
+                self.options = changed
+                self._say_tables()
             elif key == "threads":
                 if _parse_int(value, name) != 1:
                     raise ProtocolError(f"only Threads 1 is supported, not {value!r}")
@@ -313,10 +369,14 @@ class UciServer:
                     raise ProtocolError(f"Seed must be 0..{MAX_SEED}, not {value!r}")
                 o.seed = seed
             elif key == "variant":
-                find_variant(value)
-                o.variant = value.strip().lower()
+                try:
+                    cls = find_variant(value)
+                except ValueError as exc:
+                    raise ProtocolError(f"option {name!r}: {exc}") from None
+                o.variant = cls.variant.name
                 self.board = self._new_board()
                 self.pending = None
+                self._say_tables()
             else:
                 raise ProtocolError(f"no such option {name!r}")
         except ValueError as exc:
@@ -324,15 +384,47 @@ class UciServer:
                 raise
             raise ProtocolError(f"option {name!r}: bad value {value!r}") from None
 
-    def _new_board(self, position: str | None = None) -> Board:
-        cls = find_variant(self.options.variant)
-        return cls(position, flying=self.options.flying)
+    def _new_board(self, position: str | None = None, options: Options | None = None) -> Board:
+        o = self.options if options is None else options
+        cls = find_variant(o.variant)
+        return cls(
+            position,
+            flying=o.flying,
+            remove_from_mills=o.remove_from_mills,
+            double_mill_removes_two=o.double_mill_removes_two,
+        )
 
-    def _rebuild(self, board: Board) -> Board:
-        new = self._new_board()
+    def _rebuild(self, board: Board, options: Options) -> Board:
+        """The game so far under ``options``; :class:`ProtocolError` if a turn of it is not
+        legal under them (a removal from a mill, say)."""
+        new = self._new_board(self._root_position(board), options)
         for move in board.move_stack:
+            reason = new.illegal_reason(move)
+            if reason is not None:
+                raise ProtocolError(
+                    f"the game so far cannot be played with this setting: {move}: {reason} "
+                    f"(send ucinewgame or a new position first)"
+                )
             new.push(move)
         return new
+
+    @staticmethod
+    def _root_position(board: Board) -> str | None:
+        """The position the game of ``board`` started from (None: the empty board)."""
+        root = board.copy()
+        while root.move_stack:
+            root.pop()
+        return None if root.position() == type(root)().position() else root.position()
+
+    def _say_tables(self) -> None:
+        """Tell the peer when the endgame tables cannot serve the game now set (and why)."""
+        if self._tables is None:
+            return
+        from morris.engine.tables import table_refusal
+
+        why = table_refusal(self.board.rules)
+        if why is not None:
+            self.send(f"info string endgame tables not used: {why}")
 
     def _cmd_position(self, args: list[str]) -> None:
         if not args:
@@ -421,6 +513,7 @@ class UciServer:
                 m
                 for m in board.legal_moves
                 if (m.from_point, m.to_point) == (p.from_point, p.to_point)
+                and (p.remove is None or p.remove in m.removals)
             ]
         if searchmoves:
             wanted = []
@@ -438,7 +531,7 @@ class UciServer:
         self._stop.clear()
         worker = threading.Thread(
             target=self._search,
-            args=(engine, board.copy(), movetime, depth, nodes, allowed, self.pending is not None),
+            args=(engine, board.copy(), movetime, depth, nodes, allowed, self.pending),
             name="morris-uci-search",
             daemon=True,
         )
@@ -453,14 +546,13 @@ class UciServer:
         depth: int | None,
         nodes: int | None,
         allowed: list[Move] | None,
-        removal: bool,
+        pending: Move | None,
     ) -> None:
         start = self._clock()
 
         def info(i: SearchInfo) -> None:
-            pv = moves_to_tokens(i.pv)
-            if removal and pv:
-                pv = pv[1:]  # the action is already on the board
+            # The tokens of the turn already given are not repeated.
+            pv = [*_still_due(i.pv[0], pending), *moves_to_tokens(i.pv[1:])] if i.pv else []
             self.send(
                 f"info depth {i.depth} score {format_score(i.score)} nodes {i.nodes} "
                 f"nps {i.nps} time {int(i.elapsed * 1000)} pv {' '.join(pv)}".rstrip()
@@ -483,9 +575,8 @@ class UciServer:
             self.error(f"search failed: {exc}")
             self.send("bestmove (none)")
             return
-        tokens = move_tokens(result.move)
         logger.debug("search done in %.3f s", self._clock() - start)
-        self.send(f"bestmove {tokens[-1] if removal else tokens[0]}")
+        self.send(f"bestmove {_still_due(result.move, pending)[0]}")
 
     def _cmd_stop(self, args: list[str]) -> None:
         self._stop.set()

@@ -43,10 +43,15 @@ class TurnAccepted(Event):
 
 @dataclass(frozen=True)
 class MillClosed(Event):
-    """A person's action closed a mill; lifting one of ``removable`` (a bitmask) finishes it."""
+    """A person's action closed a mill; lifting one of ``removable`` (a bitmask) finishes it.
+
+    ``removals`` is 2 for a double mill where the rules say it removes two: the turn is finished
+    by lifting two pieces, one after the other (``removable`` is then the first one's choices).
+    """
 
     action: Move
     removable: int
+    removals: int = 1
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ lights, and nothing blinks because a sensor flickered below the debounce time.
 ========  ===================================================================================
 signal    shown on
 ========  ===================================================================================
-``on``    the Pi's placement or target; a lifted piece's legal targets; a missing piece
+``on``    the Pi's placement or target; a lifted piece's legal targets; a missing piece; at the
+          start of a game on fewer points (six men's morris), the points in play
 ``slow``  the Pi's origin; the Pi's removal once its action is carried out; every piece that
           may be removed after a person's mill
 ``fast``  an unexpected piece; an unremovable piece lifted after a mill
@@ -20,10 +21,20 @@ While a board is flagged, the points of the Pi's own turn keep their signals (it
 from __future__ import annotations
 
 from device import Signal, StatusLight
-from morris.core import NUM_POINTS, WHITE, Move, Point
+from morris.core import (
+    ALL_POINTS,
+    NUM_POINTS,
+    VARIANT_NAMES,
+    WHITE,
+    Move,
+    Point,
+    Rules,
+    points_of,
+)
+from morris.referee.reading import footprint
 from morris.referee.referee import Referee
 
-__all__ = ["compute_lights", "status_lights", "turn_lights"]
+__all__ = ["compute_lights", "status_lights", "turn_lights", "variant_lights"]
 
 
 def turn_lights(move: Move, sensed: int, *, removal_at_once: bool = False) -> dict[Point, Signal]:
@@ -40,17 +51,15 @@ def turn_lights(move: Move, sensed: int, *, removal_at_once: bool = False) -> di
     if not sensed >> move.to_point & 1:
         lights[move.to_point] = Signal.ON
     done = (origin is None or not sensed >> origin & 1) and bool(sensed >> move.to_point & 1)
-    if move.remove is not None and sensed >> move.remove & 1 and (done or removal_at_once):
-        lights[move.remove] = Signal.SLOW
+    for removed in move.removals:  # two for a double mill where it removes two
+        if sensed >> removed & 1 and (done or removal_at_once):
+            lights[removed] = Signal.SLOW
     return lights
 
 
 def _mask(move: Move) -> int:
-    mask = 1 << move.to_point
-    for p in (move.from_point, move.remove):
-        if p is not None:
-            mask |= 1 << p
-    return mask
+    fills, clears = footprint(move)
+    return fills | clears
 
 
 def compute_lights(referee: Referee, now: float) -> dict[Point, Signal]:
@@ -80,6 +89,10 @@ def compute_lights(referee: Referee, now: float) -> dict[Point, Signal]:
         return lights
     if expected is not None:
         lights.update(turn_lights(expected, sensed))
+    elif _at_start(referee) and referee.board.points_in_play != ALL_POINTS:
+        # Six men's morris: before the first piece, the points in play show where to place.
+        for p in points_of(referee.board.points_in_play):
+            lights[p] = Signal.ON
     for p in range(NUM_POINTS):
         bit = 1 << p
         if referee.illegal_removal & bit:
@@ -89,6 +102,36 @@ def compute_lights(referee: Referee, now: float) -> dict[Point, Signal]:
         elif referee.targets & bit:
             lights[p] = Signal.ON
     return lights
+
+
+def variant_lights(rules: Rules) -> dict[Point, Signal]:
+    """The variant chosen at the board (mode button, then hint), on all 24 points: its points in
+    play lit ``on``,
+    and its number in :data:`~morris.core.VARIANT_NAMES` (1 standard, 2 twelve, 3 morabaraba,
+    4 lasker) blinking ``slow`` on as many points of the outer square from a7. Six men's morris
+    (5) leaves the outer square dark: its 16 points alone are lit.
+
+    >>> from morris.core import VARIANTS
+    >>> sorted(variant_lights(VARIANTS["twelve"]).items())[:3]
+    [(0, <Signal.SLOW: 'slow'>), (1, <Signal.SLOW: 'slow'>), (2, <Signal.ON: 'on'>)]
+    """
+    lights = dict.fromkeys(range(NUM_POINTS), Signal.OFF)
+    lights.update(dict.fromkeys(points_of(rules.points_in_play), Signal.ON))
+    if rules.points_in_play & 1:  # the outer square is in play: count on it
+        for p in range(VARIANT_NAMES.index(rules.name) + 1):
+            lights[p] = Signal.SLOW
+    return lights
+
+
+def _at_start(referee: Referee) -> bool:
+    """Whether the game is at its very start: no turn played, nothing on the board."""
+    board = referee.board
+    return (
+        not board.move_stack
+        and not board.occupied
+        and not referee.sensed
+        and not referee.pi_to_move
+    )
 
 
 def status_lights(referee: Referee, thinking: bool) -> dict[StatusLight, Signal]:

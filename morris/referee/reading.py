@@ -25,13 +25,19 @@ def _index(mask: int) -> Point:
     return mask.bit_length() - 1
 
 
+def removal_mask(move: Move) -> int:
+    """The points whose pieces a turn removes (none, one, or two for a double mill)."""
+    mask = 0
+    for point in move.removals:
+        mask |= 1 << point
+    return mask
+
+
 def footprint(move: Move) -> tuple[int, int]:
     """The points a turn fills and the points it clears."""
-    cleared = 0
+    cleared = removal_mask(move)
     if move.from_point is not None:
         cleared |= 1 << move.from_point
-    if move.remove is not None:
-        cleared |= 1 << move.remove
     return 1 << move.to_point, cleared
 
 
@@ -59,7 +65,8 @@ class Reading:
     kind: Kind
     moves: tuple[Move, ...] = ()  # TURN: turns to accept; COMMIT: the Pi's turn
     action: Move | None = None  # MILL, ILLEGAL: the mill-closing action
-    removable: int = 0  # MILL, ILLEGAL: opponent pieces that may be removed
+    removable: int = 0  # MILL, ILLEGAL: opponent pieces that may be removed (next)
+    removals: int = 0  # MILL, ILLEGAL: how many pieces the action removes in all (1, or 2)
     illegal: int = 0  # ILLEGAL: unremovable opponent pieces lifted
     targets: int = 0  # PARTIAL, COMMIT: where a piece may go
     undo: int = 0  # TAKEBACK: turns to undo
@@ -90,24 +97,11 @@ def read_person_turn(board: Board, sensed: int) -> Reading | None:
             return None
         if actions[0].remove is None:  # no mill (or nothing to remove): the action is the turn
             return None if opp_lifted else Reading(Kind.TURN, moves=(actions[0],))
-        action = actions[0].without_removal()
-        removable = 0
-        for m in actions:
-            assert m.remove is not None
-            removable |= 1 << m.remove
-        if not opp_lifted:
-            return Reading(Kind.MILL, action=action, removable=removable)
-        if _single(opp_lifted) and opp_lifted & removable:
-            return Reading(Kind.TURN, moves=(Move(origin, to, _index(opp_lifted)),))
-        if not opp_lifted & removable:
-            return Reading(Kind.ILLEGAL, action=action, removable=removable, illegal=opp_lifted)
-        return None
-    if opp_lifted:  # the removal before the action ("removal first")
-        if not _single(opp_lifted):
-            return None
+        return _read_removals(actions, opp_lifted)
+    if opp_lifted:  # the removals before the action ("removal first")
         targets = 0
         for m in legal:
-            if m.remove == _index(opp_lifted):
+            if not opp_lifted & ~removal_mask(m):
                 targets |= 1 << m.to_point
         return Reading(Kind.PARTIAL, targets=targets) if targets else None
     if own_lifted:
@@ -116,6 +110,35 @@ def read_person_turn(board: Board, sensed: int) -> Reading | None:
             targets |= 1 << m.to_point
         return Reading(Kind.PARTIAL, targets=targets) if targets else None
     return None
+
+
+def _read_removals(actions: list[Move], lifted: int) -> Reading | None:
+    """Read the opponent pieces ``lifted`` after a mill-closing action whose turns are ``actions``.
+
+    A double mill (where it removes two) is read one piece at a time: after the first removal
+    the reading is still a mill, whose removable pieces are those that may go with the first.
+    """
+    action = actions[0].without_removal()
+    count = len(actions[0].removals)
+    fitting = [m for m in actions if not lifted & ~removal_mask(m)]  # the lifted ones, and more
+    done = [m for m in fitting if removal_mask(m) == lifted]
+    if done:
+        return Reading(Kind.TURN, moves=(done[0],))
+    if lifted.bit_count() > count:
+        return None
+    if lifted.bit_count() < count and fitting:
+        removable = 0
+        for m in fitting:
+            removable |= removal_mask(m)
+        return Reading(Kind.MILL, action=action, removable=removable & ~lifted, removals=count)
+    anywhere = 0  # every piece some turn of this action removes
+    for m in actions:
+        anywhere |= removal_mask(m)
+    # The pieces no turn may take are wrong; two that may each go, but not together, both are.
+    illegal = (lifted & ~anywhere) or lifted
+    return Reading(
+        Kind.ILLEGAL, action=action, removable=anywhere & ~lifted, illegal=illegal, removals=count
+    )
 
 
 def read_pi_turn(board: Board, move: Move, sensed: int) -> Reading | None:

@@ -443,6 +443,9 @@ class Referee:
                 parts.append(f"the Pi's turn {self._expected} is carried out wrongly")
         else:
             parts.append(f"no legal turn of {COLOR_NAMES[board.turn]} explains the board")
+        outside = added & ~board.points_in_play
+        if outside:
+            parts.append(f"{' '.join(names_of(outside))} not in play in {board.variant.title}")
         if added:
             parts.append("new pieces on " + " ".join(names_of(added)))
         if removed:
@@ -528,7 +531,7 @@ class Referee:
             assert r.action is not None
             if self._announced != r.action:
                 self._announced = r.action
-                events.append(MillClosed(r.action, r.removable))
+                events.append(MillClosed(r.action, r.removable, r.removals))
             if kind is Kind.ILLEGAL:
                 self._flag(events)
                 for p in points_of(r.illegal):

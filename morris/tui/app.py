@@ -36,7 +36,7 @@ from morris.app.controller import Snapshot
 from morris.app.errors import InputError
 from morris.app.jobs import BackgroundRunner, make_search
 from morris.app.view import point_views
-from morris.core import COLOR_NAMES
+from morris.core import COLOR_NAMES, describe_rules
 from morris.sim import Simulation
 from morris.tui import colours
 from morris.tui.board import BoardView
@@ -128,7 +128,7 @@ class SimulatorApp(App[None]):
         self.autoplay = autoplay
         self.threaded = autoplay if threaded is None else threaded
         game = self.config.game
-        self.settings = GameSettings(game.mode, game.human, game.level)
+        self.settings = GameSettings(game.mode, game.human, game.level, game.variant)
         self.events: deque[str] = deque(maxlen=EVENT_LINES)
         self._last_event: str | None = None
         self._pending: list[HandAction] = []
@@ -153,6 +153,7 @@ class SimulatorApp(App[None]):
             mode=settings.mode,
             human=settings.human,
             level=settings.level,
+            variant=settings.variant,
             seed=self.config.engine.seed,
             config=self.config,
             state_dir=self.state_dir,
@@ -170,7 +171,7 @@ class SimulatorApp(App[None]):
             for name in sim.board.pieces():
                 sim.place(name)
             ctl = sim.controller
-            self.settings = GameSettings(ctl.mode, ctl.human, ctl.level)
+            self.settings = GameSettings(ctl.mode, ctl.human, ctl.level, sim.board.variant_name)
         self._anchor = (time.monotonic(), sim.now)
         return sim
 
@@ -381,10 +382,10 @@ class SimulatorApp(App[None]):
         self._say("", error=False)
 
     def action_setup(self) -> None:
-        """Choose mode, colour and level for a fresh game (starting from the game's own now:
-        the mode button may have changed the level since the last setup)."""
+        """Choose mode, colour, level and variant for a fresh game (starting from the game's own
+        now: the mode button may have changed the level since the last setup)."""
         snap = self.snapshot
-        current = GameSettings(snap.mode, snap.human, snap.level)
+        current = GameSettings(snap.mode, snap.human, snap.level, snap.variant)
         self.push_screen(NewGameScreen(current), self._start_new_game)
 
     def action_quit(self) -> None:  # type: ignore[override]
@@ -455,7 +456,10 @@ class SimulatorApp(App[None]):
         views = point_views(snap.pieces, self._present(), snap.lights, snap.lights_since, now)
         if not self._drawn:
             return
-        self.query_one(BoardView).show(views)
+        board_view = self.query_one(BoardView)
+        if board_view.variant != snap.variant:  # a variant chosen at the board (mode, hint, new)
+            board_view.set_links(self.sim.board)
+        board_view.show(views)
         events_text = Text("Events\n", Style(bold=True))
         events_text.append("\n".join(self.events), Style(color="#c0c0c0"))
         self._show("game", self.game_text())
@@ -478,14 +482,13 @@ class SimulatorApp(App[None]):
     def mode_text(self) -> str:
         """Who plays, as the controller has it now."""
         snap = self.snapshot
-        flying = "flying" if snap.flying else "no flying"
         if snap.mode == "referee":
             who = "referee: two players"
         elif snap.mode == "remote":
             who = f"you ({snap.human}) vs a remote player ({snap.link})"
         else:
             who = f"you ({snap.human}) vs the Pi, level {snap.level}"
-        return f"{who} · {snap.variant}, {flying}"
+        return f"{who} · {describe_rules(self.sim.board.rules)}"
 
     def turn_text(self) -> str:
         """Whose turn it is, in a few words."""

@@ -1,4 +1,9 @@
-"""The board widget: the 24 points on the 7x7 grid with lines, pieces and LEDs; clicks on them."""
+"""The board widget: the 24 points on the 7x7 grid with lines, pieces and LEDs; clicks on them.
+
+The lines are the variant's links: the diagonal corner lines of twelve men's morris and
+morabaraba are drawn with ``╲`` and ``╱``; in six men's morris the outer square, not in play,
+has no lines and its points are marked ``×``.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ from textual.widget import Widget
 
 from device import POINT_NAMES
 from morris.app.view import PointView
-from morris.core import Board
+from morris.core import ALL_POINTS, Board
 from morris.tui import colours
 
 _FILES = "abcdefg"
@@ -51,17 +56,20 @@ class BoardView(Widget):
         super().__init__(id=id)
         self.views: dict[str, PointView] = {}
         self._links: list[tuple[str, str]] = []
+        self.in_play = ALL_POINTS
+        #: The variant whose lines are drawn.
+        self.variant = ""
 
     def set_links(self, board: Board) -> None:
-        """Draw the lines of ``board``'s variant (diagonal links are not drawn)."""
+        """Draw the lines and the points in play of ``board``'s variant."""
         links = []
         for p, mask in enumerate(board.neighbours):
             for q in range(p + 1, len(POINT_NAMES)):
                 if mask >> q & 1:
-                    a, b = POINT_NAMES[p], POINT_NAMES[q]
-                    if a[0] == b[0] or a[1] == b[1]:
-                        links.append((a, b))
+                    links.append((POINT_NAMES[p], POINT_NAMES[q]))
         self._links = links
+        self.in_play = board.points_in_play
+        self.variant = board.variant_name
         self.refresh()
 
     def show(self, views: dict[str, PointView]) -> None:
@@ -119,9 +127,15 @@ class BoardView(Widget):
             if ay == by:
                 for x in range(min(ax, bx) + 2, max(ax, bx) - 1):
                     put(x, ay, "─", colours.LINE)
-            else:
+            elif ax == bx:
                 for y in range(min(ay, by) + 1, max(ay, by)):
                     put(ax, y, "│", colours.LINE)
+            else:  # a diagonal corner line: one slanted stroke per row between the points
+                if ay > by:
+                    (ax, ay), (bx, by) = (bx, by), (ax, ay)
+                stroke = "╲" if bx > ax else "╱"
+                for y in range(ay + 1, by):
+                    put(ax + (bx - ax) * (y - ay) // (by - ay), y, stroke, colours.LINE)
         for rank in range(1, 8):
             put(g.x0, g.y0 + (7 - rank) * g.dy, str(rank), colours.LABEL)
         for col, letter in enumerate(_FILES):
@@ -152,6 +166,8 @@ class BoardView(Widget):
     def _cell(self, name: str, view: PointView | None) -> tuple[str, Style]:
         bg = colours.LIT if view is not None and view.lit else colours.PAD
         if view is None or (view.piece is None and view.lifted is None):
+            if not self.in_play >> POINT_NAMES.index(name) & 1:
+                return "×", Style(color=colours.OUT_OF_PLAY, bgcolor=bg)
             return "·", Style(color=colours.EMPTY, bgcolor=bg)
         if view.piece is not None:
             glyph = colours.PIECE_GLYPHS[view.piece]

@@ -15,6 +15,7 @@ PAD = "#6e5238"  # a point of the wooden board, LED dark
 LIT = "#ff8c1a"  # the LED glowing
 PIECE_COLOURS = {"white": "#ffffff", "black": "#000000", "unknown": "#e040fb"}
 EMPTY = "#c8ad8a"
+OUT_OF_PLAY = "#8a7760"  # a point the variant does not use (six men's morris: the outer square)
 
 #: The glyph of what stands on a point (see the module docstring).
 PIECE_GLYPHS = {"white": "W", "black": "B", "unknown": "?"}

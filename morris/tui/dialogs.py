@@ -1,4 +1,4 @@
-"""The dialogs: mode, colour and level for a fresh game; quitting a game in progress."""
+"""The dialogs: mode, colour, level and variant for a fresh game; quitting a game in progress."""
 
 from __future__ import annotations
 
@@ -11,26 +11,33 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, RadioButton, RadioSet, Select
 
+from morris.core import VARIANT_NAMES, VARIANTS
 from morris.engine.levels import MAX_LEVEL
 
 
 @dataclass(frozen=True)
 class GameSettings:
-    """Who plays the next game."""
+    """Who plays the next game, and which game."""
 
     mode: str = "vs-ai"
     human: str = "white"
     level: int = 5
+    variant: str = "standard"
 
     def describe(self) -> str:
-        """``you (white) vs the Pi, level 5`` or ``referee: two players``."""
+        """``you (white) vs the Pi, level 5`` or ``referee: two players``, and the variant
+        unless it is the standard game (``..., Lasker morris``)."""
         if self.mode == "referee":
-            return "referee: two players"
-        return f"you ({self.human}) vs the Pi, level {self.level}"
+            who = "referee: two players"
+        else:
+            who = f"you ({self.human}) vs the Pi, level {self.level}"
+        if self.variant == VARIANT_NAMES[0]:
+            return who
+        return f"{who}, {VARIANTS[self.variant].title}"
 
 
 class NewGameScreen(ModalScreen[GameSettings | None]):
-    """Choose mode, colour and level, then start a fresh game on a cleared board."""
+    """Choose mode, colour, level and variant, then start a fresh game on a cleared board."""
 
     DEFAULT_CSS = """
     NewGameScreen { align: center middle; }
@@ -51,7 +58,7 @@ class NewGameScreen(ModalScreen[GameSettings | None]):
         self.current = current
 
     def compose(self) -> ComposeResult:
-        """The three choices and the buttons."""
+        """The four choices and the buttons."""
         with Vertical(id="dialog"):
             yield Label("[b]New game[/b] — the board is cleared")
             yield Label("Mode")
@@ -77,6 +84,14 @@ class NewGameScreen(ModalScreen[GameSettings | None]):
                 allow_blank=False,
                 id="level",
             )
+            yield Label("The game")
+            yield Select(
+                [(f"{VARIANTS[name].title}: {VARIANTS[name].summary}", name)
+                 for name in VARIANT_NAMES],
+                value=self.current.variant,
+                allow_blank=False,
+                id="variant",
+            )  # fmt: skip
             with Horizontal(id="dialog-buttons"):
                 yield Button("Start", variant="primary", id="start")
                 yield Button("Cancel", id="cancel")
@@ -86,10 +101,12 @@ class NewGameScreen(ModalScreen[GameSettings | None]):
         mode = self.query_one("#mode", RadioSet).pressed_index
         human = self.query_one("#human", RadioSet).pressed_index
         level = self.query_one("#level", Select).value
+        variant = self.query_one("#variant", Select).value
         return GameSettings(
             mode="referee" if mode == 1 else "vs-ai",
             human="black" if human == 1 else "white",
             level=level if isinstance(level, int) else self.current.level,
+            variant=variant if isinstance(variant, str) else self.current.variant,
         )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

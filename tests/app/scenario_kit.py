@@ -158,29 +158,50 @@ def carry_out_pi_turn(sim: Simulation, *, pause: float = 0.3) -> str:
         raise AssertionError(f"the lights ask for no clear turn: on={on} slow={slow}")
     sim.wait(SETTLE)  # the removal is shown once the action stands, and must be decoded
     on, slow = lit(sim, "on"), lit(sim, "slow")
-    if len(slow) == 1 and not on:
-        sim.lift(slow[0])
-        sim.wait(SETTLE)
-        text += f"x{slow[0]}"
+    if slow and len(slow) <= 2 and not on:  # one removal, or two for a double mill
+        for point in slow:
+            sim.lift(point)
+            sim.wait(SETTLE)
+            text += f"x{point}"
     else:
         assert not on and not slow, f"unclear lights after the Pi's turn: on={on} slow={slow}"
     return text
 
 
 def make_turn(sim: Simulation, move: Move, *, pause: float = 0.3) -> None:
-    """Carry out ``move`` by hand: place or slide the piece, then take the removed piece."""
+    """Carry out ``move`` by hand: place or slide the piece, then take the removed pieces."""
     if move.from_point is None:
         sim.place(POINT_NAMES[move.to_point])
     else:
         sim.lift(POINT_NAMES[move.from_point])
         sim.wait(pause)
         sim.place(POINT_NAMES[move.to_point])
-    if move.remove is not None:
+    for removed in move.removals:
         sim.wait(pause)
-        sim.lift(POINT_NAMES[move.remove])
+        sim.lift(POINT_NAMES[removed])
 
 
 def random_turn(sim: Simulation, rng: random.Random) -> Move:
     """A legal turn for the side to move, chosen with ``rng``."""
     moves = sorted(sim.board.legal_moves, key=str)
     return rng.choice(moves)
+
+
+def play_against_the_pi(sim: Simulation, rng: random.Random) -> tuple[list[str], list[str]]:
+    """Play until the game ends; return (the person's turns, what the lights made them do)."""
+    mine: list[str] = []
+    done: list[str] = []
+    sim.wait(2.0)
+    for _ in range(400):
+        if sim.status()["game_over"] == "on":
+            break
+        if sim.status()["turn"] == "on":  # the person is to move
+            move = random_turn(sim, rng)
+            before = len(sim.board.move_stack)
+            make_turn(sim, move)
+            sim.wait(2.0)
+            assert moves(sim)[before : before + 1] == [str(move)], sim.describe()
+            mine.append(str(move))
+        else:
+            done.append(carry_out_pi_turn(sim))
+    return mine, done

@@ -59,6 +59,8 @@ def test_a_file_sets_keys_and_keeps_defaults(tmp_path: Path) -> None:
         ('[game]\nmode = "chess"\n', "game.mode"),
         ('[game]\nhuman = "red"\n', "game.human"),
         ("[game]\nflying = 1\n", "game.flying"),
+        ('[game]\nremove_from_mills = "yes"\n', "game.remove_from_mills"),
+        ("[game]\ndouble_mill_removes_two = 2\n", "game.double_mill_removes_two"),
         ("[game]\ncolour = 1\n", "game.colour"),
         ("[sound]\nvolume = 3\n", "[sound]"),
         ("[referee]\naccept_delay = 2.0\n", "referee.accept_delay"),
@@ -169,3 +171,18 @@ def test_a_link_needs_mode_remote_and_an_address() -> None:
         parse_config('[web]\nlink = "http://192.168.1.30:8700"\n')
     with pytest.raises(ConfigError, match=r"web\.link"):
         parse_config('[game]\nmode = "remote"\n[web]\nlink = "192.168.1.30"\n')
+
+
+def test_the_removal_switches_and_flying_reach_the_board() -> None:
+    from morris.app.controller import board_from_config
+
+    config = parse_config(
+        '[game]\nvariant = "six"\nremove_from_mills = true\ndouble_mill_removes_two = true\n'
+    )
+    board = board_from_config(config)
+    assert board.variant_name == "six"
+    assert (board.remove_from_mills, board.double_mill_removes_two) == (True, True)
+    assert board.flying is False  # flying = true keeps six men's morris's rule: no flying
+    standard = board_from_config(parse_config("[game]\nflying = false\n"))
+    assert standard.flying is False
+    assert board_from_config(Config()).flying is True

@@ -84,6 +84,20 @@ def test_a_mill_closed_without_a_removal_asks_for_one() -> None:
     assert "Last turn: g1xd2." in out
 
 
+def test_a_double_mill_asks_for_two_removals_with_the_switch_on() -> None:
+    board = Board("W...WW.W/.B.B.BB./........ w 5 5 0 20 -", double_mill_removes_two=True)
+    _, out = drive(["a1", "d6", "d6 xf4", "quit"], board)
+    assert "a1 closes two mills. Remove which two black pieces? " in out
+    assert "Name two pieces, not 1." in out
+    assert "Last turn: a1xd6xf4." in out
+
+
+def test_play_takes_the_variant_and_the_switches() -> None:
+    args = parser().parse_args(["play", "--variant", "six", "--remove-from-mills"])
+    assert (args.variant, args.flying, args.remove_from_mills) == ("six", None, True)
+    assert args.double_mill_removes_two is False
+
+
 def test_the_removal_prompt_can_be_cancelled() -> None:
     _, out = drive(["a1", "b2", "d1", "d2", "g1", "cancel", "g1xb2", "quit"])
     assert "g1 not played." in out
@@ -134,7 +148,7 @@ def test_options_choose_flying_and_the_variant() -> None:
     assert args.variant == "twelve"
     assert args.save == Path("g.txt")
     defaults = parser().parse_args(["play"])
-    assert defaults.flying is True and defaults.variant == "standard" and defaults.save is None
+    assert defaults.flying is None and defaults.variant == "standard" and defaults.save is None
     with pytest.raises(SystemExit):
         parser().parse_args(["play", "--variant", "chess"])
 

@@ -17,6 +17,7 @@ from tests.app.scenario_kit import (
     make_turn,
     moves,
     play,
+    play_against_the_pi,
     random_turn,
     strong_games,
 )
@@ -25,26 +26,6 @@ from tests.app.scenario_kit import (
 TERMINATION = {"n-move": "no-removal"}
 
 # -- against the Pi -------------------------------------------------------------------------
-
-
-def _play_against_the_pi(sim: Simulation, rng: random.Random) -> tuple[list[str], list[str]]:
-    """Play until the game ends; return (the person's turns, what the lights made them do)."""
-    mine: list[str] = []
-    done: list[str] = []
-    sim.wait(2.0)
-    for _ in range(400):
-        if sim.status()["game_over"] == "on":
-            break
-        if sim.status()["turn"] == "on":  # the person is to move
-            move = random_turn(sim, rng)
-            before = len(sim.board.move_stack)
-            make_turn(sim, move)
-            sim.wait(2.0)
-            assert moves(sim)[before : before + 1] == [str(move)], sim.describe()
-            mine.append(str(move))
-        else:
-            done.append(carry_out_pi_turn(sim))
-    return mine, done
 
 
 @pytest.mark.parametrize(
@@ -59,7 +40,7 @@ def _play_against_the_pi(sim: Simulation, rng: random.Random) -> tuple[list[str]
 def test_a_whole_game_against_the_pi(tmp_path: Path, level: int, human: str, seed: int) -> None:
     rng = random.Random(seed)
     with Simulation(mode="vs-ai", human=human, level=level, seed=seed, state_dir=tmp_path) as sim:
-        mine, done = _play_against_the_pi(sim, rng)
+        mine, done = play_against_the_pi(sim, rng)
         outcome = sim.board.outcome()
         assert outcome is not None, sim.describe()
         assert sim.status()["game_over"] == "on"

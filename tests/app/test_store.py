@@ -47,6 +47,25 @@ def test_settings_and_variant_survive(tmp_path: Path) -> None:
     assert loaded.board.no_removal_limit is None
 
 
+@pytest.mark.parametrize("name", morris.VARIANT_NAMES)
+def test_every_variant_and_the_removal_switches_survive(tmp_path: Path, name: str) -> None:
+    import random
+
+    from tests.core.games import play_random_game
+
+    board = morris.find_variant(name)(remove_from_mills=True, double_mill_removes_two=True)
+    boards = play_random_game(board, random.Random(name))
+    middle = boards[len(boards) // 2]  # a game going on, Morabaraba's bar and all
+    store = GameStore(tmp_path)
+    store.save(SavedGame(middle))
+    loaded = store.load()
+    assert loaded is not None
+    assert type(loaded.board) is type(board)
+    assert loaded.board.position() == middle.position()
+    assert loaded.board.settings() == middle.settings()
+    assert loaded.board.move_stack == middle.move_stack
+
+
 def test_a_game_saved_at_a_level_that_no_longer_exists_resumes_at_the_top(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -9,7 +9,7 @@ from morris.cli import build_parser
 from morris.core import VARIANT_NAMES, VARIANTS, find_variant
 from morris.engine.uci import UciServer
 
-NOT_VARIANTS = ["chess", "morabaraba", ""]
+NOT_VARIANTS = ["chess", "shax", ""]
 
 
 @pytest.mark.parametrize("name", VARIANT_NAMES)

@@ -152,12 +152,22 @@ def test_settings_report_the_keyword_settings() -> None:
         "flying": True,
         "threefold_repetition": True,
         "no_removal_limit": 100,
+        "remove_from_mills": False,
+        "double_mill_removes_two": False,
     }
-    board = Board(flying=False, threefold_repetition=False, no_removal_limit=None)
+    board = Board(
+        flying=False,
+        threefold_repetition=False,
+        no_removal_limit=None,
+        remove_from_mills=True,
+        double_mill_removes_two=True,
+    )
     assert board.settings() == {
         "flying": False,
         "threefold_repetition": False,
         "no_removal_limit": None,
+        "remove_from_mills": True,
+        "double_mill_removes_two": True,
     }
     assert board.copy().settings() == board.settings()
     assert Board.from_position(board.position(), **board.settings()).settings() == board.settings()

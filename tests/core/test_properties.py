@@ -1,4 +1,8 @@
-"""Properties over random games (hypothesis): undo, notation, position strings, counts, ends."""
+"""Properties over random games of every variant (hypothesis): undo, notation, positions, counts.
+
+Each property draws the variant (standard, twelve, morabaraba, lasker, six) and the removal
+switches (remove_from_mills, double_mill_removes_two) along with the game's seed.
+"""
 
 from __future__ import annotations
 
@@ -8,22 +12,36 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from morris.core import COLORS, Board, Move, Phase, TwelveMensMorris
+from morris.core import COLORS, VARIANT_NAMES, Board, Move, Phase, find_variant
 from tests.core.games import play_random_game
 
 seeds = st.integers(0, 2**32 - 1)
+variants = st.sampled_from(VARIANT_NAMES)
+#: The settings a game is drawn with: the removal switches and flying (None: the variant's).
+game_settings = st.fixed_dictionaries(
+    {
+        "remove_from_mills": st.booleans(),
+        "double_mill_removes_two": st.booleans(),
+        "flying": st.sampled_from([None, True, False]),
+    }
+)
 
 
-def random_game(seed: int, flying: bool = True, twelve: bool = False) -> Board:
-    board: Board = TwelveMensMorris(flying=flying) if twelve else Board(flying=flying)
+def new_board(variant: str, settings: dict[str, bool | None]) -> Board:
+    """The empty board of ``variant`` with ``settings``."""
+    return find_variant(variant)(**settings)  # type: ignore[arg-type]
+
+
+def random_game(seed: int, variant: str = "standard", **settings: bool | None) -> Board:
+    board = new_board(variant, settings)
     play_random_game(board, random.Random(seed))
     return board
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=seeds, flying=st.booleans(), twelve=st.booleans())
-def test_every_random_game_ends(seed: int, flying: bool, twelve: bool) -> None:
-    board = random_game(seed, flying, twelve)
+@settings(max_examples=60, deadline=None)
+@given(seed=seeds, variant=variants, chosen=game_settings)
+def test_every_random_game_ends(seed: int, variant: str, chosen: dict[str, bool | None]) -> None:
+    board = random_game(seed, variant, **chosen)
     outcome = board.outcome()
     assert outcome is not None
     assert board.is_game_over()
@@ -32,12 +50,14 @@ def test_every_random_game_ends(seed: int, flying: bool, twelve: bool) -> None:
     assert len(board.move_stack) <= 2 * board.pieces_per_side + (2 * board.pieces_per_side) * 100
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=seeds, flying=st.booleans())
-def test_pop_restores_the_position_exactly(seed: int, flying: bool) -> None:
-    board = random_game(seed, flying)
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, variant=variants, chosen=game_settings)
+def test_pop_restores_the_position_exactly(
+    seed: int, variant: str, chosen: dict[str, bool | None]
+) -> None:
+    board = random_game(seed, variant, **chosen)
     positions = []
-    replay = Board(flying=flying)
+    replay = new_board(variant, chosen)
     for move in board.move_stack:
         positions.append((replay.position(), replay.outcome(), replay.legal_moves.count()))
         replay.push(move)
@@ -47,13 +67,15 @@ def test_pop_restores_the_position_exactly(seed: int, flying: bool) -> None:
         assert board.position() == position
         assert board.outcome() == outcome
         assert board.legal_moves.count() == count
-    assert board == Board()
+    assert board == new_board(variant, chosen)
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=seeds)
-def test_push_then_pop_of_every_legal_move_changes_nothing(seed: int) -> None:
-    board = random_game(seed)
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, variant=variants, chosen=game_settings)
+def test_push_then_pop_of_every_legal_move_changes_nothing(
+    seed: int, variant: str, chosen: dict[str, bool | None]
+) -> None:
+    board = random_game(seed, variant, **chosen)
     rng = random.Random(seed)
     while len(board.move_stack) > rng.randrange(len(board.move_stack) + 1):
         board.pop()
@@ -66,35 +88,41 @@ def test_push_then_pop_of_every_legal_move_changes_nothing(seed: int) -> None:
         assert board.is_repetition(2) == repetition
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=seeds, twelve=st.booleans())
-def test_notation_and_position_strings_round_trip(seed: int, twelve: bool) -> None:
-    board = random_game(seed, twelve=twelve)
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, variant=variants, chosen=game_settings)
+def test_notation_and_position_strings_round_trip(
+    seed: int, variant: str, chosen: dict[str, bool | None]
+) -> None:
+    board = random_game(seed, variant, **chosen)
     cls = type(board)
-    replay = cls()
+    replay = new_board(variant, chosen)
     for move in board.move_stack:
         for legal in replay.legal_moves:
             assert Move.parse(str(legal)) == legal
+            assert replay.is_legal(legal)
         assert replay.push_notation(str(move)) == move
-        again = cls.from_position(replay.position())
+        again = cls.from_position(replay.position(), **replay.settings())
         assert again == replay
         assert again.position() == replay.position()
         assert again.outcome() == replay.outcome()
         assert set(again.legal_moves) == set(replay.legal_moves)
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=seeds, flying=st.booleans(), twelve=st.booleans())
-def test_piece_counts_stay_consistent(seed: int, flying: bool, twelve: bool) -> None:
-    board = random_game(seed, flying, twelve)
+@settings(max_examples=60, deadline=None)
+@given(seed=seeds, variant=variants, chosen=game_settings)
+def test_piece_counts_stay_consistent(
+    seed: int, variant: str, chosen: dict[str, bool | None]
+) -> None:
+    board = random_game(seed, variant, **chosen)
     cls = type(board)
-    replay = cls(flying=flying)
+    replay = new_board(variant, chosen)
     removed = {color: 0 for color in COLORS}
     for move in board.move_stack:
         mover = replay.turn
+        assert len(move.removals) == replay.removals_due(move)
         replay.push(move)
-        if move.remove is not None:
-            removed[not mover] += 1
+        removed[not mover] += len(move.removals)
+        assert not replay.occupied & ~cls.points_in_play  # never a piece off the points in play
         for color in COLORS:
             on_board = replay.pieces_on_board(color)
             assert on_board == sum(1 for c in replay.pieces().values() if c == color)

@@ -123,8 +123,11 @@ def test_every_variant_name_is_found() -> None:
 
 
 def test_the_registry_names_each_variant_once_with_its_aliases() -> None:
-    assert VARIANT_NAMES == ("standard", "twelve")
-    assert set(VARIANTS) == {"standard", "nine", "nine-mens-morris", "twelve", "twelve-mens-morris"}
+    assert VARIANT_NAMES == ("standard", "twelve", "morabaraba", "lasker", "six")
+    assert set(VARIANTS) == {
+        "standard", "nine", "nine-mens-morris", "twelve", "twelve-mens-morris", "morabaraba",
+        "umlabalaba", "lasker", "lasker-morris", "six", "six-mens-morris",
+    }  # fmt: skip
     assert VARIANTS["standard"] is STANDARD is Board.variant
     assert VARIANTS["twelve"] is TWELVE is TwelveMensMorris.variant
 
@@ -162,17 +165,17 @@ def test_a_variant_sets_its_rules_not_the_tables_of_the_board() -> None:
         class _Diagonals(Board):
             neighbours = TWELVE.neighbours
 
-    with pytest.raises(UnsupportedVariant, match="keep the default settings"):
+    with pytest.raises(UnsupportedVariant, match="keep the default draw settings"):
 
-        class _NoFlying(Board):
+        class _NoRepetition(Board):
             variant = Rules(
-                name="no-flying",
-                title="No flying",
-                summary="flying off",
+                name="no-repetition",
+                title="No repetition",
+                summary="threefold repetition off",
                 pieces_per_side=9,
                 neighbours=STANDARD.neighbours,
                 mill_masks=STANDARD.mill_masks,
-                flying=False,
+                threefold_repetition=False,
             )
 
 
@@ -199,7 +202,7 @@ def test_rules_that_describe_no_game_are_refused(change: dict[str, object], mess
         Rules(**(fields | change))  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("name", ["morabaraba", "", "chess"])
+@pytest.mark.parametrize("name", ["three", "", "chess"])
 def test_find_variant_errors_name_the_variant_and_the_known_ones(name: str) -> None:
     with pytest.raises(ValueError) as info:
         find_variant(name)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 from morris import POINT_NAMES, Board, parse_point
+from morris.engine.tables import EndgameTables
+from morris.engine.uci import UciServer
 
 
 def position(
@@ -50,6 +52,21 @@ def random_board(seed: int, plies: int, cls: type[Board] = Board, **settings: ob
             break
         board.push(rng.choice(moves))
     return board
+
+
+class Conversation:
+    """A protocol server with a scripted transport: ``send`` lines, read the answers."""
+
+    def __init__(self, tables: EndgameTables | None = None) -> None:
+        self.lines: list[str] = []
+        self.server = UciServer(self.lines.append, tables=tables)
+
+    def send(self, *lines: str) -> list[str]:
+        start = len(self.lines)
+        for line in lines:
+            self.server.handle(line)
+        self.server.wait()
+        return self.lines[start:]
 
 
 assert len(POINT_NAMES) == 24

@@ -194,24 +194,26 @@ def test_evaluation_and_turns_the_same(
 
 
 def test_the_c_search_takes_its_constants_from_the_python_source() -> None:
-    # search.py configures the C search at import: one source. A weight changed there changes
-    # the C evaluation exactly as the Python one.
+    # search.py configures the C search at import: one source. The weights a search evaluates
+    # with (its variant's, evaluate.weights_for) are handed to its core by the Python search, so
+    # a weight changed there changes the C evaluation exactly as the Python one.
     stored = _native.constants()
     assert (stored["mate"], stored["none"], stored["piece"]) == (search.MATE, NONE, PIECE)
     assert {k: stored[k] for k in asdict(WEIGHTS)} == asdict(WEIGHTS)
     changed = replace(WEIGHTS, open_two=21, point_link=3, threat=1, moving_blocked=33)
     rng = random.Random(11)
-    try:
-        _native.configure(**{**stored, **asdict(changed)})
-        for cls in (Board, TwelveMensMorris):
-            board = cls()
-            core, evaluate = _core(board), make_evaluator(engine_rules(board), changed)
-            for _ in range(300):
-                a, b = rng.getrandbits(24), rng.getrandbits(24)
-                us, them, uh, th = a & ~b, b, rng.choice([0, 0, 3]), rng.choice([0, 0, 4])
-                assert core.evaluate(us, them, uh, th) == evaluate(us, them, uh, th)
-    finally:
-        _native.configure(**stored)
+    for cls in (Board, TwelveMensMorris):
+        board = cls()
+        core = search._Search(
+            board, tables=None, node_limit=1000, deadline=None, clock=lambda: 0.0, stop=None,
+            native=True, weights=changed,
+        ).core  # fmt: skip
+        assert core is not None
+        evaluate = make_evaluator(engine_rules(board), changed)
+        for _ in range(300):
+            a, b = rng.getrandbits(24), rng.getrandbits(24)
+            us, them, uh, th = a & ~b, b, rng.choice([0, 0, 3]), rng.choice([0, 0, 4])
+            assert core.evaluate(us, them, uh, th) == evaluate(us, them, uh, th)
     assert _native.constants() == stored
 
 

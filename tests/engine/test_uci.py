@@ -13,23 +13,9 @@ from hypothesis import strategies as st
 from morris import Board, Move
 from morris.engine.errors import ProtocolError
 from morris.engine.uci import UciServer, apply_tokens, moves_to_tokens
+from tests.engine.helpers import Conversation
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class Conversation:
-    """A server with a scripted transport: ``send`` lines, read the answers."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.server = UciServer(self.lines.append)
-
-    def send(self, *lines: str) -> list[str]:
-        start = len(self.lines)
-        for line in lines:
-            self.server.handle(line)
-        self.server.wait()
-        return self.lines[start:]
 
 
 @pytest.fixture

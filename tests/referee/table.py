@@ -123,9 +123,8 @@ class Table:
         if move.from_point is not None:
             steps.append(("lift", _name(move.from_point)))
         steps.append(("place", _name(move.to_point)))
-        if move.remove is not None:
-            removal = ("lift", _name(move.remove))
-            steps = [removal, *steps] if removal_first else [*steps, removal]
+        removals = [("lift", _name(point)) for point in move.removals]
+        steps = [*removals, *steps] if removal_first else [*steps, *removals]
         events: list[Event] = []
         for i, (action, name) in enumerate(steps):
             if i:

@@ -190,12 +190,14 @@ def test_the_new_game_button_blinks_leftover_pieces_until_the_board_is_empty() -
 
 
 def test_the_new_game_button_keeps_the_variant_and_settings() -> None:
-    table = Table(Board(flying=False, no_removal_limit=50))
+    table = Table(Board(flying=False, no_removal_limit=50, double_mill_removes_two=True))
     table.new_game()
     assert table.referee.board.settings() == {
         "flying": False,
         "threefold_repetition": True,
         "no_removal_limit": 50,
+        "remove_from_mills": False,
+        "double_mill_removes_two": True,
     }
 
 

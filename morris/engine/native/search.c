@@ -113,10 +113,10 @@ static int tt_store(Search *s, uint64_t key, int depth, int flag, int score, int
         e->key = key;
         s->tt_count++;
     }
-    e->depth = (int8_t)depth;
-    e->stamp = (uint8_t)(s->generation << 2 | flag);
+    e->depth = (uint32_t)depth;
+    e->stamp = (uint32_t)(s->generation << 2 | flag);
     e->score = score;
-    e->move = (int16_t)move;
+    e->move = (uint32_t)move;
     return 0;
 }
 
@@ -125,6 +125,8 @@ static int tt_store(Search *s, uint64_t key, int depth, int flag, int score, int
 
 static bb removable(const Search *s, bb them)
 {
+    if (s->remove_from_mills)
+        return them;
     bb in_mill = 0;
     for (int i = 0; i < s->n_masks; i++) {
         bb m = s->mill_masks[i];
@@ -135,19 +137,25 @@ static bb removable(const Search *s, bb them)
     return free_ ? free_ : them;
 }
 
+/* The mills new_us closes at `to`: 0, 1, or (counted on only where a double mill removes two)
+ * 2. */
 static inline int closes(const Search *s, bb new_us, int to)
 {
+    int n = 0;
     for (int k = 0; k < s->n_through[to]; k++) {
         bb m = s->mills_through[to][k];
-        if ((new_us & m) == m)
-            return 1;
+        if ((new_us & m) == m) {
+            if (!s->double_mill)
+                return 1;
+            n++;
+        }
     }
-    return 0;
+    return n > 2 ? 2 : n;
 }
 
 /* The turns being generated: mill turns (one per removable piece) and quiet turns. */
 typedef struct {
-    int16_t *mills, *quiet;
+    turn *mills, *quiet;
     int n_mills, n_quiet;
     int have_removable;
     bb removable;
@@ -156,39 +164,88 @@ typedef struct {
 /* Adds the action frm -> to (frm NO_POINT: a placement) that leaves our pieces on new_us. */
 static inline void add_action(const Search *s, Turns *t, int frm, int to, bb new_us, bb them)
 {
-    if (closes(s, new_us, to) && them) {
+    int closed = them ? closes(s, new_us, to) : 0;
+    if (closed) {
         if (!t->have_removable) {
             t->removable = removable(s, them);
             t->have_removable = 1;
         }
         int base = frm | to << POINT_BITS;
+        if (closed == 2 && (them & (them - 1))) {
+            /* Two removals: every pair taken one after the other, either way round, once as
+             * remove < second (movegen._add_removals). */
+            bb first_set = t->removable;
+            for (bb r = first_set; r; r &= r - 1) {
+                int a = lowbit(r);
+                bb rl = 1u << a;
+                for (bb r2 = removable(s, them ^ rl); r2; r2 &= r2 - 1) {
+                    int b = lowbit(r2);
+                    bb low = 1u << b;
+                    if (b > a)
+                        t->mills[t->n_mills++] =
+                            (turn)(base | a << 2 * POINT_BITS | (b + 1) << SECOND_SHIFT);
+                    else if (!((first_set & low) && (removable(s, them ^ low) & rl)))
+                        t->mills[t->n_mills++] =
+                            (turn)(base | b << 2 * POINT_BITS | (a + 1) << SECOND_SHIFT);
+                }
+            }
+            return;
+        }
         for (bb r = t->removable; r; r &= r - 1)
-            t->mills[t->n_mills++] = (int16_t)(base | lowbit(r) << 2 * POINT_BITS);
+            t->mills[t->n_mills++] = (turn)(base | lowbit(r) << 2 * POINT_BITS);
     } else {
-        t->quiet[t->n_quiet++] = (int16_t)(frm | to << POINT_BITS | NO_POINT << 2 * POINT_BITS);
+        t->quiet[t->n_quiet++] = (turn)(frm | to << POINT_BITS | NO_POINT << 2 * POINT_BITS);
     }
 }
 
-/* Mill turns into mills[], quiet turns into quiet[], in movegen.generate's order. */
-static void generate(const Search *s, bb us, bb them, int us_hand, int16_t *mills, int *n_mills,
-                     int16_t *quiet, int *n_quiet)
+/* Mill turns into mills[], quiet turns into quiet[], in movegen.generate's order: placements,
+ * then (while placing only where a piece may move instead) steps or flights. */
+static inline int bar_code(int frm, int to) { return frm * 24 + to + 1; }
+
+/* The return the turn frm-to bars (us before it, new_us after), or 0 (movegen.next_bar). */
+static inline int next_bar(const Search *s, bb us, int frm, int to, bb new_us)
 {
-    bb empty = P.all_points & ~(us | them);
+    if (!s->return_mill_barred || frm == NO_POINT)
+        return 0;
+    int left = 0;
+    for (int k = 0; k < s->n_through[frm]; k++) {
+        bb m = s->mills_through[frm][k];
+        if ((us & m) == m)
+            left = 1;
+    }
+    if (!left)
+        return 0;
+    for (int k = 0; k < s->n_through[to]; k++) {
+        bb m = s->mills_through[to][k];
+        if ((new_us & m) == m)
+            return bar_code(to, frm);
+    }
+    return 0;
+}
+
+static void generate(const Search *s, bb us, bb them, int us_hand, int bar, turn *mills,
+                     int *n_mills, turn *quiet, int *n_quiet)
+{
+    bb empty = s->in_play & ~(us | them);
     Turns t = {mills, quiet, 0, 0, 0, 0};
     if (us_hand) {
         for (bb e = empty; e; e &= e - 1) {
             int to = lowbit(e);
             add_action(s, &t, NO_POINT, to, us | (1u << to), them);
         }
-    } else {
-        int flies = s->flying && popcount(us) == 3;
+    }
+    if (!us_hand || s->move_while_placing) {
+        int flies = !us_hand && s->flying && popcount(us) == 3;
         for (bb own = us; own; own &= own - 1) {
             int frm = lowbit(own);
             bb base_us = us ^ (1u << frm);
             for (bb to_set = flies ? empty : (s->neighbours[frm] & empty); to_set;
                  to_set &= to_set - 1) {
                 int to = lowbit(to_set);
-                add_action(s, &t, frm, to, base_us | (1u << to), them);
+                bb new_us = base_us | (1u << to);
+                if (bar && bar == bar_code(frm, to) && closes(s, new_us, to))
+                    continue; /* the barred return into a mill */
+                add_action(s, &t, frm, to, new_us, them);
             }
         }
     }
@@ -196,13 +253,20 @@ static void generate(const Search *s, bb us, bb them, int us_hand, int16_t *mill
     *n_quiet = t.n_quiet;
 }
 
-static int has_moves(const Search *s, bb us, bb them, int us_hand)
+static int has_moves(const Search *s, bb us, bb them, int us_hand, int bar)
 {
-    bb empty = P.all_points & ~(us | them);
+    bb empty = s->in_play & ~(us | them);
     if (!empty)
         return 0;
     if (us_hand || (s->flying && popcount(us) == 3))
         return 1;
+    if (bar) {
+        /* The barred return may be the only turn: generate to know (rare: Morabaraba only). */
+        turn mills[MAX_TURNS], quiet[MAX_QUIET];
+        int n_mills, n_quiet;
+        generate(s, us, them, us_hand, bar, mills, &n_mills, quiet, &n_quiet);
+        return n_mills + n_quiet > 0;
+    }
     bb own = us;
     while (own) {
         int p = lowbit(own);
@@ -262,7 +326,7 @@ static int evaluate(const Search *s, bb us, bb them, int uh, int th)
     int pu = popcount(us);
     int pt = popcount(them);
     int score = (pu + uh - pt - th) * P.piece;
-    bb empty = P.all_points ^ (us | them);
+    bb empty = s->in_play ^ (us | them);
     if (uh || th) {
         int twos_us = 0, twos_them = 0;
         bb close_us = 0, close_them = 0;
@@ -280,20 +344,20 @@ static int evaluate(const Search *s, bb us, bb them, int uh, int th)
                 close_them |= m ^ b;
             }
         }
-        score += P.open_two * (twos_us - twos_them);
+        score += s->w.open_two * (twos_us - twos_them);
         if (close_us && uh)
-            score += (close_us & (close_us - 1)) == 0 ? P.close_one : P.close_more;
+            score += (close_us & (close_us - 1)) == 0 ? s->w.close_one : s->w.close_more;
         if (close_them && th && (close_them & (close_them - 1)))
-            score -= P.closings_against;
+            score -= s->w.closings_against;
         int mob_us, blocked_us, mob_them, blocked_them;
         mobility(s, us, empty, &mob_us, &blocked_us);
         mobility(s, them, empty, &mob_them, &blocked_them);
-        score += P.placing_mobility * (mob_us - mob_them) -
-                 P.placing_blocked * (blocked_us - blocked_them);
+        score += s->w.placing_mobility * (mob_us - mob_them) -
+                 s->w.placing_blocked * (blocked_us - blocked_them);
         int held = 0;
         for (int k = 0; k < s->n_layers; k++)
             held += popcount(us & s->layers[k]) - popcount(them & s->layers[k]);
-        return score + P.point_link * held;
+        return score + s->w.point_link * held;
     }
     int fly_us = s->flying && pu == 3;
     int fly_them = s->flying && pt == 3;
@@ -303,9 +367,9 @@ static int evaluate(const Search *s, bb us, bb them, int uh, int th)
     if (!fly_them)
         mobility(s, them, empty, &mob_them, &blocked_them);
     if (!fly_them && !mob_them)
-        score += P.opponent_blocked;
-    score += P.moving_mobility * (mob_us - mob_them) -
-             P.moving_blocked * (blocked_us - blocked_them);
+        score += s->w.opponent_blocked;
+    score += s->w.moving_mobility * (mob_us - mob_them) -
+             s->w.moving_blocked * (blocked_us - blocked_them);
     bb closed_us = 0, closed_them = 0;
     int threats_us = 0, threats_them = 0;
     for (int i = 0; i < s->n_masks; i++) {
@@ -332,11 +396,11 @@ static int evaluate(const Search *s, bb us, bb them, int uh, int th)
     }
     int running_us = (closed_us && !fly_us) ? running(s, closed_us, us, empty) : 0;
     int running_them = (closed_them && !fly_them) ? running(s, closed_them, them, empty) : 0;
-    score += P.running_mill * (running_us - running_them);
+    score += s->w.running_mill * (running_us - running_them);
     if (threats_us)
-        score += P.threat + P.per_threat * threats_us;
+        score += s->w.threat + s->w.per_threat * threats_us;
     if (threats_them)
-        score -= P.per_threat_against * threats_them + (threats_them > 1 ? P.threats_against : 0);
+        score -= s->w.per_threat_against * threats_them + (threats_them > 1 ? s->w.threats_against : 0);
     return score;
 }
 
@@ -345,10 +409,10 @@ static int evaluate(const Search *s, bb us, bb them, int uh, int th)
 
 /* Stable sort of turns by history, highest first (Python's sort(reverse=True) keeps the order
  * of equal keys). Insertion sort: the lists are short. */
-static void sort_by_history(const long long *history, int16_t *a, int n)
+static void sort_by_history(const long long *history, turn *a, int n)
 {
     for (int i = 1; i < n; i++) {
-        int16_t x = a[i];
+        turn x = a[i];
         long long hx = history[x];
         int j = i - 1;
         while (j >= 0 && history[a[j]] < hx) {
@@ -363,9 +427,9 @@ static void sort_by_history(const long long *history, int16_t *a, int n)
    _Search._placing_order): P.order_block for each line through the point that holds two of the
    opponent's pieces and none of ours (a block), P.order_two for each that holds one of ours and
    none of theirs (a new two), 1 for each link of the point. */
-static void sort_placements(const Search *s, bb us, bb them, int16_t *a, int n)
+static void sort_placements(const Search *s, bb us, bb them, turn *a, int n)
 {
-    int key[MAX_TURNS];
+    int key[MAX_QUIET];
     for (int i = 0; i < n; i++) {
         int to = a[i] >> POINT_BITS & NO_POINT;
         int k = popcount(s->neighbours[to]);
@@ -380,7 +444,7 @@ static void sort_placements(const Search *s, bb us, bb them, int16_t *a, int n)
         key[i] = k;
     }
     for (int i = 1; i < n; i++) {
-        int16_t x = a[i];
+        turn x = a[i];
         int kx = key[i], j = i - 1;
         while (j >= 0 && key[j] < kx) {
             a[j + 1] = a[j];
@@ -393,14 +457,14 @@ static void sort_placements(const Search *s, bb us, bb them, int16_t *a, int n)
 }
 
 /* Moves a[k] to the front, keeping the order of the others. */
-static inline void to_front(int16_t *a, int k)
+static inline void to_front(turn *a, int k)
 {
-    int16_t x = a[k];
-    memmove(a + 1, a, (size_t)k * sizeof(int16_t));
+    turn x = a[k];
+    memmove(a + 1, a, (size_t)k * sizeof(turn));
     a[0] = x;
 }
 
-static inline int find(const int16_t *a, int n, int x)
+static inline int find(const turn *a, int n, turn x)
 {
     for (int i = 0; i < n; i++)
         if (a[i] == x)
@@ -409,7 +473,8 @@ static inline int find(const int16_t *a, int n, int x)
 }
 
 static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t key, int nrc,
-                   int depth, int alpha, int beta, int ply, ptrdiff_t rep_start)
+                   int depth, int alpha, int beta, int ply, ptrdiff_t rep_start, int bar,
+                   int obar)
 {
     s->nodes++;
     if (s->nodes >= s->check_at && host_check(s) < 0) {
@@ -417,9 +482,11 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
         return 0;
     }
     int limit = s->limit;
+    /* A draw's value for the side to move: the engine's (at even plies) is -contempt. */
+    int drawn = (ply & 1) ? s->w.contempt : -s->w.contempt;
     /* Draws. A side to move that is blocked has lost even then (losses are checked first). */
-    if (s->full_board_is_draw && !uh && !th && (us | them) == P.all_points)
-        return 0;
+    if (s->full_board_is_draw && !uh && !th && (us | them) == s->in_play)
+        return drawn;
     int draw = limit >= 0 && nrc >= limit;
     if (!draw && s->threefold) {
         ptrdiff_t i = s->path_len - 3;
@@ -442,7 +509,7 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
         }
     }
     if (draw)
-        return has_moves(s, us, them, uh) ? 0 : -(P.mate - ply);
+        return has_moves(s, us, them, uh, bar) ? drawn : -(P.mate - ply);
     /* Endgame tables: exact, unless the no-removal limit could come first. */
     if (s->has_probe && !uh && !th && popcount(us) + popcount(them) <= s->table_pieces) {
         int value, dist;
@@ -453,18 +520,20 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
         }
         if (got) {
             if (value == P.draw)
-                return 0;
+                return drawn;
             if (limit < 0 || nrc + dist < limit)
                 return value == P.win ? P.mate - ply - dist : -(P.mate - ply - dist);
         }
     }
     if (depth <= 0) {
-        if (!has_moves(s, us, them, uh))
+        if (!has_moves(s, us, them, uh, bar))
             return -(P.mate - ply);
         return evaluate(s, us, them, uh, th);
     }
     /* Transposition table. */
     uint64_t tkey = (limit < 0 || nrc < limit - P.near_limit) ? key : key ^ s->zn[nrc];
+    if (bar || obar) /* search.py, bar_key: a barred return changes the turns */
+        tkey ^= (uint64_t)bar * P.bar_mix_us ^ (uint64_t)obar * P.bar_mix_them;
     int tt_move = -1;
     TTEntry *entry = tt_find(s, tkey);
     if (entry != NULL) {
@@ -486,14 +555,14 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
             }
         }
     }
-    int16_t *moves = s->buf[ply];
-    int16_t quiet[MAX_TURNS];
+    turn *moves = s->buf[ply];
+    turn *quiet = s->quiet[ply];
     int n_mills, n_quiet;
-    generate(s, us, them, uh, moves, &n_mills, quiet, &n_quiet);
+    generate(s, us, them, uh, bar, moves, &n_mills, quiet, &n_quiet);
     if (!n_mills && !n_quiet)
         return -(P.mate - ply);
     long long *history = s->history;
-    int *killers = s->killers[ply];
+    turn *killers = s->killers[ply];
     if (n_quiet > 1) {
         if (uh)
             sort_placements(s, us, them, quiet, n_quiet);
@@ -509,9 +578,8 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
             }
         }
     }
-    if (n_mills > 1)
-        sort_by_history(history, moves, n_mills);
-    memcpy(moves + n_mills, quiet, (size_t)n_quiet * sizeof(int16_t));
+    /* Mill turns keep their order: the history table holds quiet turns only. */
+    memcpy(moves + n_mills, quiet, (size_t)n_quiet * sizeof(turn));
     int n = n_mills + n_quiet;
     if (tt_move >= 0 && tt_move != moves[0]) {
         int at = find(moves, n, tt_move);
@@ -527,11 +595,13 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
     int best_move = moves[0];
     int orig_alpha = alpha;
     int th_left = popcount(them) + th;
+    int nbar = 0;
     for (int i = 0; i < n; i++) {
         int mv = moves[i];
         int frm = mv & NO_POINT;
         int to = mv >> POINT_BITS & NO_POINT;
-        int rem = mv >> 2 * POINT_BITS;
+        int rem = mv >> 2 * POINT_BITS & NO_POINT;
+        int second = mv >> SECOND_SHIFT; /* the second removal plus one, 0 for none */
         bb nus, nthem;
         int nuh, nnrc, irreversible, score;
         uint64_t nkey;
@@ -549,7 +619,7 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
             irreversible = 0;
         }
         if (rem != NO_POINT) {
-            if (th_left <= 3) {
+            if (th_left <= (second ? 4 : 3)) {
                 /* The opponent is down to two pieces: won at once, nothing can be better. */
                 best = P.mate - ply - 1;
                 best_move = mv;
@@ -557,29 +627,35 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
             }
             nthem = them & ~(1u << rem);
             nkey ^= zp_them[rem];
+            if (second) {
+                nthem &= ~(1u << (second - 1));
+                nkey ^= zp_them[second - 1];
+            }
             nnrc = 0;
             irreversible = 1;
         } else {
             nthem = them;
         }
+        if (s->return_mill_barred)
+            nbar = next_bar(s, us, frm, to, nus);
         s->path[s->path_len++] = nkey;
         ptrdiff_t nrs = irreversible ? s->path_len - 1 : rep_start;
         if (i == 0) {
             score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta, -alpha,
-                             ply + 1, nrs);
+                             ply + 1, nrs, obar, nbar);
         } else {
             int r = (depth >= P.reduce_depth && i >= P.reduce_after && i >= n_mills && mv != killers[0] &&
                      mv != killers[1])
                         ? 1
                         : 0;
             score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1 - r, -alpha - 1,
-                             -alpha, ply + 1, nrs);
+                             -alpha, ply + 1, nrs, obar, nbar);
             if (!s->error && score > alpha && r)
                 score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -alpha - 1,
-                                 -alpha, ply + 1, nrs);
+                                 -alpha, ply + 1, nrs, obar, nbar);
             if (!s->error && alpha < score && score < beta)
                 score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1, -beta,
-                                 -alpha, ply + 1, nrs);
+                                 -alpha, ply + 1, nrs, obar, nbar);
         }
         s->path_len--;
         if (s->error)
@@ -620,6 +696,7 @@ int search_start(Search *s, long long tt_size)
 {
     s->history = host_calloc(TURN_SPACE, sizeof(long long));
     s->buf = host_calloc(MAX_PLY + 2, sizeof(*s->buf));
+    s->quiet = host_calloc(MAX_PLY + 2, sizeof(*s->quiet));
     /* Sized for the expected entries (at most tt_max) at a load of at most about 40%; it grows
      * past half full. */
     uint64_t want = (uint64_t)(tt_size < 1 ? 1 : tt_size);
@@ -631,7 +708,7 @@ int search_start(Search *s, long long tt_size)
     s->tt = host_calloc((size_t)cap, sizeof(TTEntry));
     s->tt_mask = cap - 1;
     s->generation = 1;
-    if (s->history == NULL || s->buf == NULL || s->tt == NULL)
+    if (s->history == NULL || s->buf == NULL || s->quiet == NULL || s->tt == NULL)
         return -1;
     for (int p = 0; p < MAX_PLY + 2; p++)
         s->killers[p][0] = s->killers[p][1] = -1;
@@ -647,6 +724,8 @@ void search_release(Search *s)
     host_free(s->history);
     host_free(s->tt);
     host_free(s->buf);
+    host_free(s->quiet);
+    s->quiet = NULL;
     s->zn = NULL;
     s->path = NULL;
     s->history = NULL;
@@ -655,14 +734,16 @@ void search_release(Search *s)
 }
 
 int search_root_move(Search *s, bb us, bb them, int uh, int th, int c, uint64_t key, int nrc,
-                     int depth, int alpha, int beta, int irreversible, int *score)
+                     int depth, int alpha, int beta, int irreversible, int bar, int obar,
+                     int *score)
 {
     /* search.py, _Search.search_root_move: the child of the root at ply 1. */
     ptrdiff_t base = s->path_len;
     s->path[s->path_len++] = key;
     ptrdiff_t rep_start = irreversible ? s->path_len - 1 : 0;
     s->error = 0;
-    *score = -negamax(s, us, them, uh, th, c, key, nrc, depth, alpha, beta, 1, rep_start);
+    *score = -negamax(s, us, them, uh, th, c, key, nrc, depth, alpha, beta, 1, rep_start, bar,
+                      obar);
     s->path_len = base;
     if (s->error) {
         s->error = 0;
@@ -676,10 +757,10 @@ int search_evaluate(const Search *s, bb us, bb them, int uh, int th)
     return evaluate(s, us, them, uh, th);
 }
 
-void search_generate(const Search *s, bb us, bb them, int us_hand, int16_t *mills, int *n_mills,
-                     int16_t *quiet, int *n_quiet)
+void search_generate(const Search *s, bb us, bb them, int us_hand, int bar, turn *mills,
+                     int *n_mills, turn *quiet, int *n_quiet)
 {
-    generate(s, us, them, us_hand, mills, n_mills, quiet, n_quiet);
+    generate(s, us, them, us_hand, bar, mills, n_mills, quiet, n_quiet);
 }
 
 const TTEntry *search_tt_find(const Search *s, uint64_t key)

@@ -19,7 +19,8 @@
 
 #define MAX_POINTS 32   /* a bitboard is 32 bits */
 #define MAX_PLY 72      /* plies of the per-ply buffers; the depth cap must stay below */
-#define MAX_TURNS 1024  /* more than any position has: 3 flyers x 21 points x 12 removals */
+#define MAX_TURNS 4096  /* more than any position has, two removals of 12 pieces included */
+#define MAX_QUIET 256   /* turns without removal: 24 placements and 12 x 4 steps at most */
 #define MAX_MASKS 32
 #define MAX_THROUGH 4   /* mills through one point */
 #define MAX_LAYERS 8
@@ -27,13 +28,28 @@
 #define GENERATIONS 64  /* transposition-table generations before a real wipe */
 
 /* C's own turn encoding, fixed at compile time (the hot loop decodes it): from | to << POINT_BITS
- * | remove << 2 * POINT_BITS, NO_POINT for no origin (a placement) or no removal. The glue
- * translates turns into movegen.py's encoding (configure's `none`) where they leave C. */
+ * | remove << 2 * POINT_BITS | (second + 1) << 3 * POINT_BITS, NO_POINT for no origin (a
+ * placement) or no removal, 0 in the top field for no second removal (a double mill's), so that a
+ * turn without one stays below TURN_SPACE. The glue translates turns into movegen.py's encoding
+ * (configure's `none`) where they leave C. */
 #define POINT_BITS 5
 #define NO_POINT ((1 << POINT_BITS) - 1)
-#define TURN_SPACE (1 << 3 * POINT_BITS)
+#define SECOND_SHIFT (3 * POINT_BITS)
+#define TURN_SPACE (1 << SECOND_SHIFT) /* the history table: turns without removal index it */
+
+typedef int32_t turn;
 
 typedef uint32_t bb;
+
+/* The evaluation's weights: the fields of evaluate.Weights, in their order. */
+typedef struct {
+    int open_two, close_one, close_more, closings_against, placing_mobility, placing_blocked,
+        point_link;
+    int opponent_blocked, moving_mobility, moving_blocked, running_mill, threat, per_threat,
+        per_threat_against, threats_against;
+    int contempt; /* what a draw costs the engine (the side to move at the root) */
+} Weights;
+#define N_WEIGHTS ((int)(sizeof(Weights) / sizeof(int)))
 
 /* The constants of the Python source, given once by search_configure(). */
 typedef struct {
@@ -44,6 +60,7 @@ typedef struct {
      * for no point; only the glue uses it, to translate C's turns */
     int none;            /* NONE */
     int move_space;      /* MOVE_SPACE */
+    uint64_t bar_mix_us, bar_mix_them; /* _BAR_MIX_US, _BAR_MIX_THEM: barred returns in keys */
     /* search.py */
     int mate, mate_bound, inf, max_depth, near_limit;
     long tt_max;
@@ -51,27 +68,28 @@ typedef struct {
     int draw, win, loss;      /* the probe's values */
     int reduce_depth, reduce_after;      /* late-move reduction: from this depth, after n turns */
     int order_block, order_two;          /* placement order: a block, a new two */
-    /* evaluate.py: PIECE and the fields of Weights */
+    /* evaluate.py: PIECE and the fields of WEIGHTS (a search's own weights, a variant's, may
+     * replace these defaults: Search.w) */
     int piece;
-    int open_two, close_one, close_more, closings_against, placing_mobility, placing_blocked,
-        point_link;
-    int opponent_blocked, moving_mobility, moving_blocked, running_mill, threat, per_threat,
-        per_threat_against, threats_against;
+    Weights weights;
 } SearchParams;
 
 /* 16 bytes. `stamp` is generation << 2 | flag: an entry of another generation is an empty slot,
- * so emptying the table is one increment (and a real wipe every GENERATIONS - 1). */
+ * so emptying the table is one increment (and a real wipe every GENERATIONS - 1). Scores stay
+ * within MATE plus the plies (24 bits hold them), a turn within 4 point fields (20 bits), a
+ * depth below MAX_PLY. */
 typedef struct {
     uint64_t key;
-    int32_t score;
-    int16_t move;
-    int8_t depth;
-    uint8_t stamp;
+    int32_t score : 24;
+    uint32_t stamp : 8;
+    uint32_t move : 24;
+    uint32_t depth : 8;
 } TTEntry;
 
 /* The state of one search: rules, keys, tables, heuristics. */
 typedef struct {
     /* rules */
+    bb in_play; /* the points of the board in play (six men's morris: 16) */
     bb neighbours[MAX_POINTS];
     bb mill_masks[MAX_MASKS];
     int n_masks;
@@ -83,6 +101,11 @@ typedef struct {
     int threefold;
     int limit; /* no-removal limit, -1 for none */
     int full_board_is_draw;
+    int move_while_placing; /* Lasker: a piece may move instead of being placed */
+    int remove_from_mills;  /* a piece in a mill may be removed even when others are not */
+    int double_mill;        /* an action closing two mills at once removes two pieces */
+    int return_mill_barred; /* Morabaraba: no straight return into a mill (bar codes) */
+    Weights w;              /* the evaluation's weights (the variant's) */
     /* zobrist keys */
     uint64_t zp[2][MAX_POINTS];
     uint64_t zh[2][MAX_HAND + 1];
@@ -101,14 +124,15 @@ typedef struct {
     int error;     /* a callback failed or memory ran out: unwind */
     /* heuristics */
     long long *history; /* TURN_SPACE */
-    int killers[MAX_PLY + 2][2];
+    turn killers[MAX_PLY + 2][2];
     /* transposition table: open addressing, exact 64-bit keys */
     TTEntry *tt;
     uint64_t tt_mask;
     long tt_count;
     uint8_t generation; /* 1 .. GENERATIONS - 1 */
-    /* per-ply turn buffers */
-    int16_t (*buf)[MAX_TURNS];
+    /* per-ply turn buffers: every turn, and the quiet ones while they are ordered */
+    turn (*buf)[MAX_TURNS];
+    turn (*quiet)[MAX_QUIET];
 } Search;
 
 /* Provided by the host. */
@@ -129,10 +153,11 @@ void search_release(Search *s);
 
 /* The negamax score of a child of the root at ply 1 into *score; -1 on error (s->error). */
 int search_root_move(Search *s, bb us, bb them, int uh, int th, int c, uint64_t key, int nrc,
-                     int depth, int alpha, int beta, int irreversible, int *score);
+                     int depth, int alpha, int beta, int irreversible, int bar, int obar,
+                     int *score);
 int search_evaluate(const Search *s, bb us, bb them, int uh, int th);
-void search_generate(const Search *s, bb us, bb them, int us_hand, int16_t *mills, int *n_mills,
-                     int16_t *quiet, int *n_quiet);
+void search_generate(const Search *s, bb us, bb them, int us_hand, int bar, turn *mills,
+                     int *n_mills, turn *quiet, int *n_quiet);
 const TTEntry *search_tt_find(const Search *s, uint64_t key);
 
 #endif

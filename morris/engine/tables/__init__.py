@@ -45,7 +45,7 @@ from morris.engine.tables.keys import (
     Turn,
     Value,
 )
-from morris.engine.tables.probe import EndgameTables
+from morris.engine.tables.probe import EndgameTables, table_refusal
 from morris.engine.tables.rules import IndexFunction
 from morris.engine.tables.solve import table_keys
 from morris.engine.tables.storage import (
@@ -79,5 +79,6 @@ __all__ = [
     "read_manifest",
     "summarize",
     "table_keys",
+    "table_refusal",
     "verify_tables",
 ]

@@ -21,6 +21,42 @@ from morris.engine.tables.keys import (
 from morris.engine.tables.storage import TableInfo, load_codes, read_manifest
 
 
+def table_refusal(rules: Rules) -> str | None:
+    """Why the tables cannot answer for a game by ``rules``, or ``None`` where they can.
+
+    The tables hold the moving phase with every piece placed on the standard board, by its
+    removal rule (pieces in mills protected while others are not, one piece a turn); the flying
+    setting is part of each table's key, and the pieces each side started with, moving while
+    placing and the draw rules do not matter there (the search keeps the draw rules itself). So
+    they apply to the standard game with flying on or off and to Lasker morris, and to nothing
+    whose moving phase differs.
+
+    >>> table_refusal(STANDARD) is None
+    True
+    """
+    name = rules.name
+    if rules.points_in_play != ALL_POINTS:
+        return (
+            f"{name} is played on {rules.points_in_play.bit_count()} points, the tables on "
+            f"{ALL_POINTS.bit_count()}"
+        )
+    if not rules.same_board(STANDARD):
+        return (
+            f"{name} is played on other links and mills than the standard board the tables are "
+            f"built on"
+        )
+    if rules.return_mill_barred:
+        return f"{name} bars a straight return into a mill, which the tables do not know"
+    if rules.remove_from_mills:
+        return (
+            f"{name} with removal from mills: in the tables a piece in a mill is protected while "
+            f"others are not"
+        )
+    if rules.double_mill_removes_two:
+        return f"{name} with a double mill removing two: in the tables every mill removes one piece"
+    return None
+
+
 def result_of(code: int) -> TableResult:
     """The result a stored code stands for (``distance + 1``, 0 a draw)."""
     if code == 0:
@@ -75,8 +111,9 @@ class EndgameTables:
 
     def supports(self, rules: Rules) -> bool:
         """Whether these tables hold the positions of ``rules``: they are built (and probed) on
-        the links and mills of the standard board, so any other variant's board is refused."""
-        return rules.same_board(STANDARD)
+        the standard board by its removal rule, so any variant whose moving phase differs is
+        refused (:func:`table_refusal` says why)."""
+        return table_refusal(rules) is None
 
     def covers(self, white_count: int, black_count: int, white_to_move: bool, flying: bool) -> bool:
         """Whether positions with this material (all pieces placed) are in the tables."""
