@@ -191,7 +191,11 @@ def test_a_hint_press_long_after_the_mode_button_is_a_hint() -> None:
         sim.wait(5.0)
         sim.press("hint")
         sim.wait(SETTLE)
-        assert "next game" not in sim.controller.state.last_event
+        # The mode button's own choice (remote mode after referee) stays on the event line; no
+        # variant was chosen, so the next game is still the standard one.
+        assert "Twelve men's morris" not in sim.controller.state.last_event
+        sim.press("new")
+        sim.wait(SETTLE)
         assert sim.board.variant_name == "standard"
 
 
@@ -211,3 +215,18 @@ def test_choosing_the_variant_leaves_the_level_as_it_was() -> None:
         sim.wait(0.5)
         assert sim.controller.level == 3
         assert sim.controller.state.last_event.startswith("Twelve men's morris")
+
+
+def test_three_quick_hints_after_the_mode_button_step_the_variant_not_the_board_setup() -> None:
+    # Three quick hint presses start the board setup, but right after the mode button the hint
+    # button chooses the variant: a person stepping to Lasker must not land in the setup.
+    with Simulation(mode="referee") as sim:
+        sim.press("mode")
+        for _ in range(3):
+            sim.press("hint")
+            sim.wait(0.2)  # a finger lifts between presses
+        assert sim.controller.state.last_event.startswith("Lasker morris from the next game")
+        assert not sim.controller.is_setting_up
+        sim.press("new")
+        sim.wait(SETTLE)
+        assert sim.board.variant_name == "lasker"
