@@ -35,7 +35,9 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
-        "source", metavar="POSITION|RECORD", help="a position text, or a game record file"
+        "source",
+        metavar="POSITION|startpos|RECORD",
+        help="a position text, startpos (the variant's empty board), or a game record file",
     )
     parser.add_argument(
         "--turn",
@@ -105,12 +107,14 @@ def picture_of(source: str, *, turn: int | None = None, variant: str = "standard
         return Picture(board.position(), record.tags.get("Variant", "standard"), last)
     if turn is not None:
         raise RenderError("--turn is for a game record; a position is drawn as it is")
-    if len(source.split()) < 6:
-        raise RenderError(f"{source!r} is neither a game record file nor a position text")
     try:
         cls = find_variant(variant)
     except (KeyError, ValueError) as exc:
         raise RenderError(f"--variant: {exc}") from None
+    if source.strip() == "startpos":  # as in `morris analyse` and the engine protocol
+        return Picture(cls().position(), variant, None)
+    if len(source.split()) < 6:
+        raise RenderError(f"{source!r} is neither startpos, a game record file nor a position text")
     try:
         board = cls.from_position(source)
     except ValueError as exc:

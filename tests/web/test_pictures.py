@@ -103,6 +103,16 @@ def test_render_a_turn_of_a_record(
     assert 'data-point="d1" data-signal="off" data-mark="taken"' in svg
 
 
+def test_render_startpos_draws_the_variants_empty_board(
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    from morris.core.variant import TwelveMensMorris
+
+    assert main(["render", "startpos", "--variant", "twelve"]) == 0
+    svg = capsysbinary.readouterr().out.decode()
+    assert svg == render_svg(scene_of_position(TwelveMensMorris().position(), variant="twelve"))
+
+
 def test_render_png_to_a_file(record_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "end.png"
     assert main(["render", str(record_file), "-o", str(out), "--width", "240"]) == 0
@@ -120,7 +130,7 @@ def test_render_png_to_a_file(record_file: Path, tmp_path: Path) -> None:
         (["{record}", "--turn", "-1"], "--turn -1"),
         ([POSITION, "--turn", "3"], "--turn is for a game record"),
         (["......../......../........ x 9 9 0 1 -"], "side to move"),
-        (["nothing.txt"], "neither a game record file nor a position text"),
+        (["nothing.txt"], "neither startpos, a game record file nor a position text"),
         ([POSITION, "--variant", "chess"], "--variant"),
         ([POSITION, "--format", "png", "--width", "5", "-o", "{tmp}/x.png"], "width must be"),
     ],
