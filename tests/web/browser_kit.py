@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -13,8 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 #: Debian's chromium: Playwright never downloads a browser of its own here.
 CHROMIUM = "/usr/bin/chromium"
+#: The browser tests skip on a machine without Debian's chromium, but never in CI: .ci/run installs
+#: it and sets MORRIS_REQUIRE_BROWSER=1, and a missing browser is then a failure.
+needs_chromium = pytest.mark.skipif(
+    not Path(CHROMIUM).exists() and os.environ.get("MORRIS_REQUIRE_BROWSER") != "1",
+    reason="no /usr/bin/chromium (apt install chromium; .ci/run does)",
+)
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

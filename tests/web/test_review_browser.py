@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 
 from morris.core import Board, read_game
-from tests.web.browser_kit import CHROMIUM, box_of, browser_page, sim_web
+from tests.web.browser_kit import box_of, browser_page, needs_chromium, sim_web
 from tests.web.test_web_browser import BLOCKING_GAME, WAIT, point, tap, wait_for_event
 
 pytestmark = [
     pytest.mark.realtime,
     pytest.mark.browser,
     pytest.mark.slow,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=".ci/run installs chromium"),
+    needs_chromium,
 ]
 
 #: The turn of BLOCKING_GAME the engine judges to have thrown the game away: 8. e3 lets black

@@ -4,18 +4,17 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.browser_kit import CHROMIUM, box_of, browser_page, free_port, sim_web
+from tests.web.browser_kit import box_of, browser_page, free_port, needs_chromium, sim_web
 
 pytestmark = [
     pytest.mark.realtime,
     pytest.mark.browser,
     pytest.mark.slow,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=".ci/run installs chromium"),
+    needs_chromium,
 ]
 
 #: A placing phase without a mill that leaves White no move: Black wins, blocked (0-1).

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser_kit import CHROMIUM, browser_page
+from tests.web.browser_kit import browser_page, needs_chromium
 from tests.web.link_kit import Board
 
 pytestmark = [
     pytest.mark.realtime,
     pytest.mark.browser,
     pytest.mark.slow,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=".ci/run installs chromium"),
+    needs_chromium,
 ]
 
 WAIT = 20_000  # ms: an upper bound, never a fixed pause
