@@ -971,6 +971,11 @@ class Controller:
                 state += ", Pi thinking"
         if self.referee.is_flagged:
             state += ", board does not match"
+        if self.link == "waiting":
+            state += ", waiting for the remote player"
+        elif self.link == "up":
+            where = "a linked board" if self.remote_player == "board" else "a page"
+            state += f", remote player on {where}"
         return f"{who}; {state}"
 
 

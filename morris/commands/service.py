@@ -308,6 +308,7 @@ def run_status(args: argparse.Namespace) -> int:
         ("mode", status.mode + (f", level {status.level}" if status.level is not None else "")),
         ("backend", status.backend),
         ("link", status.link),
+        *([("remote", status.remote)] if status.remote else []),
         ("board", status.board),
         ("game", f"{status.move_count} moves, {game}"),
         ("position", status.position),

@@ -410,6 +410,7 @@ class Daemon:
             last_event=event,
             outcome=None if outcome is None else outcome.result(),
             engine=self._engine,
+            remote=_remote_status(controller),
             engine_warning=controller.state.engine_warning or native_warning(),
         )
         try:
@@ -468,3 +469,12 @@ class Daemon:
         device.show({})
         for light in StatusLight:
             device.set_status(light, Signal.OFF)
+
+
+def _remote_status(controller: Controller) -> str | None:
+    """The status file's ``remote``: whether the remote player is there, and on what."""
+    if controller.link == "none":
+        return None
+    if controller.link == "waiting":
+        return "waiting"
+    return f"up ({controller.remote_player})"

@@ -90,6 +90,9 @@ class ServiceStatus:
     """How the game ended (``"black wins: white has two pieces"``); ``None`` while it goes on."""
     engine: str | None = None
     """The Pi's engine and how it runs (``"built-in, C search in a thread"``, ``"external: X"``)."""
+    remote: str | None = None
+    """In mode remote, the remote player: ``"waiting"``, ``"up (page)"`` or ``"up (board)"`` (a
+    linked board); ``None`` in the other modes."""
     engine_warning: str | None = None
     """Why the Pi plays weaker than configured, with the fix: the C search is not built (20-25
     times slower), or the external engine failed and the built-in one plays; else ``None``."""
@@ -138,6 +141,7 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "move_count": (int,),
     "side_to_move": (str, type(None)),
     "level": (int, type(None)),
+    "remote": (str, type(None)),
     "last_event": (str, type(None)),
     "outcome": (str, type(None)),
     "engine": (str, type(None)),

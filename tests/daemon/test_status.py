@@ -14,7 +14,9 @@ import pytest
 
 from morris.app.errors import StatusFileError
 from morris.app.paths import daemon_state_dirs
+from morris.daemon.loop import _remote_status
 from morris.daemon.status_file import ServiceStatus, read_status, write_status
+from morris.sim import Simulation
 
 STARTED = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -163,6 +165,23 @@ def test_status_command_shows_the_game(
     assert "black placed a7" in out
 
 
+def test_status_command_shows_whether_the_remote_player_is_there(
+    morris_service: argparse.ArgumentParser,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status = make_status(pid=os.getpid(), mode="remote", level=None, remote="waiting")
+    write_status(tmp_path / "status.json", status)
+    assert read_status(tmp_path / "status.json") == status
+    assert run_status(morris_service, tmp_path, monkeypatch) == 0
+    out = capsys.readouterr().out
+    assert "remote:       waiting" in out
+    write_status(tmp_path / "status.json", make_status(pid=os.getpid()))
+    assert run_status(morris_service, tmp_path, monkeypatch) == 0
+    assert "remote:" not in capsys.readouterr().out  # not in the other modes
+
+
 def test_status_command_sees_a_dead_daemon_and_a_finished_game(
     morris_service: argparse.ArgumentParser,
     tmp_path: Path,
@@ -269,3 +288,17 @@ def test_status_without_any_status_file_names_where_it_looked(
     out = capsys.readouterr().out
     assert str(tmp_path / "service" / "status.json") in out
     assert str(tmp_path / "state" / "morris" / "status.json") in out
+
+
+def test_the_journal_and_status_line_say_whether_the_remote_player_is_there() -> None:
+    # describe() is the sd_notify STATUS= line and what `morris status` reads: a person at the
+    # board asking "why does nothing happen" sees that the friend is away.
+    with Simulation(mode="remote", human="white") as sim:
+        assert sim.controller.describe().endswith(", waiting for the remote player")
+        assert _remote_status(sim.controller) == "waiting"
+        sim.remote_link(True)
+        assert sim.controller.describe().endswith(", remote player on a page")
+        assert _remote_status(sim.controller) == "up (page)"
+    with Simulation(mode="vs-ai") as sim:
+        assert "remote" not in sim.controller.describe()
+        assert _remote_status(sim.controller) is None
