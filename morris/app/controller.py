@@ -15,12 +15,14 @@ the one place where all of these meet the board; what stands alone lives beside 
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import itertools
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from device import BlinkClock, BoardDevice, ButtonName, Signal, StatusLight
 from morris.app.board_setup import (
@@ -977,6 +979,25 @@ class Controller:
             where = "a linked board" if self.remote_player == "board" else "a page"
             state += f", remote player on {where}"
         return f"{who}; {state}"
+
+
+T = TypeVar("T")
+#: A front end's command to the controller, run on the controller's own thread with its clock's
+#: ``now``: ``fn(controller, now)`` (the web companion's hosts, the daemon's ``"call"`` items).
+ControllerCall = Callable[[Controller, float], T]
+
+
+def run_call(
+    future: concurrent.futures.Future[T], fn: ControllerCall[T], controller: Controller, now: float
+) -> None:
+    """Run ``fn(controller, now)`` into ``future`` on the controller's thread: its result, or its
+    exception for the caller to re-raise; nothing if the caller gave up waiting (cancelled)."""
+    if not future.set_running_or_notify_cancel():
+        return
+    try:
+        future.set_result(fn(controller, now))
+    except BaseException as exc:  # handed to the caller, who re-raises it in its own thread
+        future.set_exception(exc)
 
 
 def _flag(name: str, value: object) -> str:

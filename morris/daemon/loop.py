@@ -9,7 +9,6 @@ while the loop really runs: a hung loop stops the pings and systemd restarts the
 
 from __future__ import annotations
 
-import concurrent.futures
 import logging
 import os
 import queue
@@ -26,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from device import BoardDevice, ButtonPress, SensorReading, Signal, StatusLight
 from hardware.runner import BoardRunner
 from morris.app.config import Config, load_config
-from morris.app.controller import Controller, asked_settings
+from morris.app.controller import Controller, asked_settings, run_call
 from morris.app.errors import ConfigError, DeviceFailed, HardwareUnavailable
 from morris.app.jobs import (
     ProcessRunner,
@@ -312,26 +311,12 @@ class Daemon:
             self._link = "failed"
             raise DeviceFailed(f"the board stopped answering: {payload!r}")
         elif kind == "call":
-            self._call(controller, payload, now)
+            # A front end's command (morris.web.host.DaemonHost), on the controller's thread.
+            fn, future = payload
+            run_call(future, fn, controller, now)
         elif kind == "stop":
             logger.info("stopping")
             self._stopping = True
-
-    @staticmethod
-    def _call(
-        controller: Controller,
-        payload: tuple[Callable[[Controller, float], Any], concurrent.futures.Future[Any]],
-        now: float,
-    ) -> None:
-        """A front end's call (``morris.web.host.DaemonHost``): run ``fn(controller, now)`` here,
-        on the controller's thread, and hand its result or its exception to the caller."""
-        fn, future = payload
-        if not future.set_running_or_notify_cancel():
-            return  # the caller gave up waiting
-        try:
-            future.set_result(fn(controller, now))
-        except BaseException as exc:  # re-raised in the caller's thread, not here
-            future.set_exception(exc)
 
     def _reload(self, controller: Controller) -> None:
         self.notifier.reloading()

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from device import POINT_NAMES
-from morris.app.controller import Controller, Snapshot
+from morris.app.controller import Controller, ControllerCall, Snapshot, run_call
 from morris.app.errors import InputError, ServiceError
 
 if TYPE_CHECKING:
@@ -39,8 +39,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
-#: What runs on the controller's thread: ``fn(controller, now)``.
-ControllerCall = Callable[[Controller, float], T]
 #: A subscriber to the controller's snapshots.
 SnapshotCallback = Callable[[Snapshot], None]
 
@@ -150,16 +148,6 @@ class Host(abc.ABC):
     @abc.abstractmethod
     def clock(self) -> float:
         """The controller's clock now (what ``now`` is in :meth:`call`); any thread may ask."""
-
-
-def _run_into(future: concurrent.futures.Future[T], fn: ControllerCall[T], *args: Any) -> None:
-    """Run ``fn(*args)`` into ``future`` (unless it was cancelled while it waited)."""
-    if not future.set_running_or_notify_cancel():
-        return
-    try:
-        future.set_result(fn(*args))
-    except BaseException as exc:  # handed to the caller, who re-raises it
-        future.set_exception(exc)
 
 
 class _BoardHands(Host):
@@ -326,7 +314,7 @@ class SimulationHost(_BoardHands):
         """Run ``fn`` now; a finished future."""
         future: concurrent.futures.Future[T] = concurrent.futures.Future()
         with self._lock:
-            _run_into(future, fn, self.sim.controller, self.sim.now)
+            run_call(future, fn, self.sim.controller, self.sim.now)
         return future
 
     def wait(self, seconds: float) -> None:
