@@ -6,6 +6,10 @@
   constants and evaluation weights come from the Python source at import, ``configure``). The
   same moves, scores and node counts as the Python search (tests/engine/test_native.py compares
   them), many times the nodes per second.
+- ``morris.engine.solution._retro`` (built with it, on the same terms): the retrograde analysis
+  of the solved game's moving phase in the symmetry-reduced index,
+  ``morris/engine/solution/native/retro.c``. Only ``morris tables build --men`` needs it (its
+  moving-phase units are solved nowhere else); playing from a built solution does not.
 - ``MORRIS_COMPILE=1 pip install --no-build-isolation .``: mypyc compiles the search, its move
   generator and its evaluation (plain typed Python) as well, which speeds up the Python side (the
   root of the search, and everything when ``_native`` is not built). Needs mypy in the
@@ -28,6 +32,14 @@ if os.environ.get("MORRIS_NATIVE", "") != "0":
             depends=["morris/engine/native/search.h"],
             extra_compile_args=["-O2"],
             optional=True,  # no compiler: a warning, and the Python search
+        )
+    )
+    ext_modules.append(
+        Extension(
+            "morris.engine.solution._retro",
+            ["morris/engine/solution/native/retro.c"],
+            extra_compile_args=["-O2"],
+            optional=True,  # no compiler: a warning; `morris tables build --men` then refuses
         )
     )
 if os.environ.get("MORRIS_COMPILE", "") not in ("", "0"):

@@ -1,41 +1,95 @@
-"""Solve one build unit: a moving-phase system by the endgame tables' retrograde analysis, a
-placing sector from its successors' values."""
+"""Solve one build unit: a moving-phase system by retrograde analysis in the symmetry-reduced
+index (the C extension ``_retro``), a placing sector from its successors' values."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from typing import Final
 
 import numpy as np
 
+from morris.core.points import MILL_MASKS, NEIGHBOURS, NUM_POINTS
+from morris.engine.errors import SolutionError
 from morris.engine.solution.sectors import SectorKey, Unit
+from morris.engine.solution.symmetry import IMAGES, representatives
 from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
-from morris.engine.tables.index import stored_decode, wide_index, wide_size
-from morris.engine.tables.keys import Codes, ProgressCallback
+from morris.engine.tables.keys import MIN_PIECES, Codes, ProgressCallback
 from morris.engine.tables.rules import chunks
-from morris.engine.tables.solve import solve_system
 
 logger = logging.getLogger(__name__)
 
-
-def sym_to_wide(key: SectorKey, codes: Codes) -> Codes:
-    """A moving sector's codes in the tables' wide layout (what their solver reads)."""
-    table = key.table
-    index = index_of_key(key)
-    out = np.zeros(wide_size(table), dtype=codes.dtype)
-    for idx in chunks(table.size, 1 << 20):
-        mover, other = stored_decode(table, idx)
-        out[wide_index(table, mover, other)] = np.asarray(codes)[index.index(mover, other)]
-    return out
+#: Entries per call of the set-up pass (a progress report after each).
+_SETUP_CHUNK: Final = 1 << 22
 
 
-def wide_to_sym(key: SectorKey, wide: Codes) -> Codes:
-    """The symmetry-reduced codes of a moving sector solved in the wide layout."""
-    index = index_of_key(key)
-    out = np.empty(index.size, dtype=wide.dtype)
-    for idx in chunks(index.size, 1 << 20):
-        mover, other = index.decode(idx)
-        out[idx] = wide[wide_index(key.table, mover, other)]
+def _codes(out: Codes) -> Codes:
+    """uint16 codes as uint8 where every one fits (what the tables' solver gives)."""
+    longest = int(out.max(initial=0))
+    return out.astype(np.uint8) if longest <= 0xFF else out
+
+
+def solve_moving(
+    unit: Unit, solved: Mapping[SectorKey, Codes], progress: ProgressCallback | None = None
+) -> dict[SectorKey, Codes]:
+    """Retrograde analysis of a moving-phase unit, ``(m, o)`` with ``(o, m)`` or ``(m, m)``.
+
+    3 work bytes an entry (a uint16 word and a uint8 counter, in numpy arrays the C code fills);
+    the codes are those of the endgame tables' solver (morris/engine/tables/solve.py).
+    """
+    try:
+        from morris.engine.solution import _retro
+    except ImportError as exc:
+        raise SolutionError(
+            "the moving phase is solved by the C extension morris.engine.solution._retro, "
+            f"which is not built ({exc}): reinstall with a C compiler (pip install -e .)"
+        ) from None
+    keys = unit.keys
+    first = keys[0]
+    sizes = [index_of_key(k).size for k in keys]
+    work = [np.empty(n, dtype=np.uint16) for n in sizes]
+    counts = [np.empty(n, dtype=np.uint8) for n in sizes]
+    captures = []
+    for k in keys:
+        target = k.removal_successor()
+        captures.append(None if target is None else np.ascontiguousarray(solved[target]))
+    needed = {k.mover_on for k in keys} | {k.other_on - 1 for k in keys}
+    reps = [
+        representatives(n) if n in needed and n >= MIN_PIECES else None
+        for n in range(NUM_POINTS + 1)
+    ]
+    system = _retro.System(
+        first.mover_on,
+        first.other_on,
+        IMAGES,
+        np.array(NEIGHBOURS, dtype=np.uint32),
+        np.array(MILL_MASKS, dtype=np.uint32),
+        reps,
+        work,
+        counts,
+        captures,
+    )
+    total = sum(sizes)
+    for part, size in enumerate(sizes):
+        for start in range(0, size, _SETUP_CHUNK):
+            system.setup(part, start, min(size, start + _SETUP_CHUNK))
+    decided = level = 0
+    while True:
+        found, later = system.level(level)
+        decided += found
+        if progress is not None:
+            progress(unit.name, decided, total)
+        logger.debug("%s: level %d, %d decided", unit.name, level, decided)
+        if found == 0 and not later:
+            break
+        level += 1
+        if level >= _retro.MAX_LEVEL:
+            raise OverflowError(f"{unit.name}: distances beyond {_retro.MAX_LEVEL}")
+    system.finish()
+    del counts
+    out = {k: _codes(w) for k, w in zip(keys, work, strict=True)}
+    if progress is not None:
+        progress(unit.name, total, total)
     return out
 
 
@@ -47,9 +101,7 @@ def solve_unit(
     ``solved`` holds the codes of the unit's dependencies (memory-mapped files will do).
     """
     if unit.moving:
-        wide = {d.table: sym_to_wide(d, solved[d]) for d in unit.dependencies()}
-        result = solve_system([k.table for k in unit.keys], wide, progress, unit.name)
-        return {k: wide_to_sym(k, result[k.table]) for k in unit.keys}
+        return solve_moving(unit, solved, progress)
     (key,) = unit.keys
     size = index_of_key(key).size
     out = np.empty(size, dtype=np.uint16)
@@ -59,6 +111,4 @@ def solve_unit(
         done += idx.size
         if progress is not None:
             progress(unit.name, done, size)
-    longest = int(out.max(initial=0))
-    codes: Codes = out.astype(np.uint8) if longest <= 0xFF else out
-    return {key: codes}
+    return {key: _codes(out)}

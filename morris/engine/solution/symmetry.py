@@ -70,15 +70,16 @@ def _byte_images() -> npt.NDArray[np.uint32]:
     return table
 
 
-_IMAGES: Final = _byte_images()
-_IMAGES_FLAT: Final = _IMAGES.reshape(-1)
-_IMAGES_PY: Final = tuple(tuple(tuple(int(x) for x in row) for row in sym) for sym in _IMAGES)
+#: ``IMAGES[s, b, v]``: the image under symmetry ``s`` of byte ``b`` of a bitboard being ``v``.
+IMAGES: Final = _byte_images()
+_IMAGES_FLAT: Final = IMAGES.reshape(-1)
+_IMAGES_PY: Final = tuple(tuple(tuple(int(x) for x in row) for row in sym) for sym in IMAGES)
 
 
 def transform(bits: U32, sym: int | U8) -> U32:
     """The bitboards ``bits`` moved by symmetry ``sym`` (one for all, or one per bitboard)."""
     if isinstance(sym, int):
-        t = _IMAGES[sym]
+        t = IMAGES[sym]
         out = t[0][bits & 255] | t[1][(bits >> 8) & 255] | t[2][bits >> 16]
     else:
         base = sym.astype(np.intp) * 768

@@ -1,0 +1,862 @@
+/*
+ * morris.engine.solution._retro: retrograde analysis of one moving-phase unit of k men's morris
+ * (a sector (m, o) with its partner (o, m), or (m, m) alone), worked directly in the
+ * symmetry-reduced index of morris/engine/solution/symmetry.py:
+ *
+ *     entry = rank(canonical M) * C(24 - m, o) + colex rank(compress(s(O)))
+ *
+ * with s the first of the 16 symmetries that makes the mover's set M canonical (its least image)
+ * and compress renumbering O's points over the points the canonical M leaves free.
+ *
+ * The semantics are those of the endgame tables' solver (morris/engine/tables/solve.py), whose
+ * codes this reproduces value and distance, position by position: codes are distance + 1, 0 a
+ * draw; WIN distances odd, LOSS even; a blocked position is LOSS(0); removal successors are read
+ * from the already-solved sectors with a piece fewer (a side left with two has lost).
+ *
+ * Work memory is 3 bytes an entry, in arrays the caller owns: a uint16 word (the distance once
+ * decided, else UNDECIDED | what the removals decide) and a uint8 counter of the distinct
+ * successor entries not yet known to be won for the opponent.
+ *
+ * Symmetry. Several turns can reach the same entry, so the counter counts DISTINCT successor
+ * entries, and a solved entry's predecessors (un-moves) are deduplicated per entry, so each
+ * (predecessor, successor) pair is counted once on both sides. When M has a non-trivial
+ * stabiliser, the entries (M, h(O)) for h in it are one position stored more than once: only the
+ * class representative (the least h(O), which is also the least entry) takes part; the others
+ * are marked NONCANON and copied from it at the end.
+ *
+ * The Python side (morris/engine/solution/solve.py) drives it: System(...) checks and keeps the
+ * inputs, setup() runs the set-up pass on a range of entries, level(L) decides distance L and
+ * propagates it, finish() turns the work words into codes. Each releases the interpreter lock
+ * while it computes (a Dask worker keeps its heartbeat).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define POINTS 24
+#define FULL 0xFFFFFFu
+#define SYMS 16
+#define MILLS 16
+#define MIN_PIECES 3
+#define MAX_PIECES 12
+/* Most turns (or un-moves) of one position: three pieces flying to 21 points. */
+#define MAX_TURNS 64
+
+/* The uint16 work word of an entry. */
+#define UNDECIDED 0x8000u /* flag; the low 15 bits say what the removals decide (below) */
+#define NONCANON 0xFFFFu  /* a duplicate of a smaller entry of its block: copied at the end */
+#define INFO_MASK 0x7FFFu
+#define NO_LOSS 0x7FFEu /* info: a removal reaches a draw or a win: never a LOSS */
+/* Info otherwise: odd w, a removal wins in w turns; even f, the removals lose in f at the
+ * slowest (0: no removal). Levels and codes stay below this. */
+#define MAX_LEVEL 0x7FF0
+
+typedef uint32_t bb;
+
+/* ---------------------------------------------------------------------------------------- */
+/* The board: symmetries, links, mills.                                                      */
+
+typedef struct {
+    bb image[SYMS][3][256]; /* image[s][b][v]: byte b (points 8b..8b+7) = v moved by symmetry s */
+    bb neighbours[POINTS];
+    bb mill_of[POINTS][2]; /* the two mills through each point */
+    bb mills[MILLS];
+    uint64_t comb[POINTS + 1][POINTS + 1];
+} Board;
+
+static inline int low_point(bb x) { return __builtin_ctz(x); }
+
+static inline bb transform(const Board *B, bb x, int s)
+{
+    return B->image[s][0][x & 255] | B->image[s][1][(x >> 8) & 255] | B->image[s][2][x >> 16];
+}
+
+/* The least image of x and the first symmetry giving it (symmetry.canonical). */
+static inline bb canonical(const Board *B, bb x, int *sym)
+{
+    bb best = x;
+    int best_sym = 0;
+    for (int s = 1; s < SYMS; s++) {
+        bb y = transform(B, x, s);
+        if (y < best) {
+            best = y;
+            best_sym = s;
+        }
+    }
+    *sym = best_sym;
+    return best;
+}
+
+/* Colex rank of x among the sets of its size, its points renumbered over those not in skip. */
+static inline uint64_t colex(const Board *B, bb x, bb skip)
+{
+    uint64_t r = 0;
+    for (int j = 1; x; j++, x &= x - 1) {
+        int p = low_point(x);
+        r += B->comb[p - __builtin_popcount(skip & ((1u << p) - 1))][j];
+    }
+    return r;
+}
+
+/* The set of `size` points of 0..n-1 whose colex rank is r. */
+static inline bb unrank(const Board *B, uint64_t r, int n, int size)
+{
+    bb out = 0;
+    int p = n - 1;
+    for (int j = size; j >= 1; j--, p--) {
+        while (B->comb[p][j] > r)
+            p--;
+        r -= B->comb[p][j];
+        out |= 1u << p;
+    }
+    return out;
+}
+
+/* The low bits of `bits` spread over the points of `mask`, in order (x86 PDEP). */
+static inline bb deposit(bb bits, bb mask)
+{
+    bb out = 0;
+    for (; mask && bits; mask &= mask - 1, bits >>= 1)
+        if (bits & 1)
+            out |= mask & -mask;
+    return out;
+}
+
+/* Whether the piece of `x` on point p is in a mill of x. */
+static inline int in_mill(const Board *B, bb x, int p)
+{
+    bb a = B->mill_of[p][0], b = B->mill_of[p][1];
+    return (x & a) == a || (x & b) == b;
+}
+
+/* The pieces of `x` a removal may take: those outside mills, or any when all are in mills. */
+static inline bb removable(const Board *B, bb x)
+{
+    bb held = 0;
+    for (int i = 0; i < MILLS; i++)
+        if ((x & B->mills[i]) == B->mills[i])
+            held |= B->mills[i];
+    return (x & ~held) ? (x & ~held) : x;
+}
+
+/* Sorts a few entries (at most MAX_TURNS) and drops repeats; returns how many are left. */
+static int distinct(uint64_t *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        int j = i;
+        while (j > 0 && v[j - 1] > x) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (k == 0 || v[i] != v[k - 1])
+            v[k++] = v[i];
+    return k;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Canonical sets of one size and the index of a sector.                                    */
+
+typedef struct {
+    int size;
+    const bb *reps;   /* the canonical sets, sorted (symmetry.representatives) */
+    Py_ssize_t count;
+    int32_t *rank;    /* colex rank over all 24 points of a canonical set -> its rank; else -1 */
+    uint16_t *stab;   /* per rank: the symmetries other than the identity fixing it (bit s) */
+} Canon;
+
+typedef struct {
+    int m, o;           /* pieces of the side to move, of the other side */
+    const Canon *canon; /* canonical sets of m points */
+    uint64_t block;     /* C(24 - m, o) */
+    uint64_t size;
+} Index;
+
+/* The entry of (mover x, other y) exactly as SymmetricIndex.index gives it. */
+static inline uint64_t index_of(const Board *B, const Index *I, bb x, bb y)
+{
+    int s;
+    bb cx = canonical(B, x, &s);
+    uint64_t r = (uint64_t)I->canon->rank[colex(B, cx, 0)];
+    return r * I->block + colex(B, transform(B, y, s), cx);
+}
+
+/* The representative of the entries standing for (mover x, other y): the least over the
+ * stabiliser of the canonical mover set (the entry index_of gives when it is trivial). */
+static inline uint64_t class_of(const Board *B, const Index *I, bb x, bb y)
+{
+    int s;
+    bb cx = canonical(B, x, &s);
+    int32_t r = I->canon->rank[colex(B, cx, 0)];
+    bb moved = transform(B, y, s), best = moved;
+    for (unsigned st = I->canon->stab[r]; st; st &= st - 1) {
+        bb t = transform(B, moved, low_point(st));
+        if (t < best)
+            best = t;
+    }
+    return (uint64_t)r * I->block + colex(B, best, cx);
+}
+
+/* Bitboards (canonical mover set, other side) of an entry. */
+static inline void decode(const Board *B, const Index *I, uint64_t e, bb *x, bb *y)
+{
+    bb cx = I->canon->reps[e / I->block];
+    *x = cx;
+    *y = deposit(unrank(B, e % I->block, POINTS - I->m, I->o), ~cx & FULL);
+}
+
+/* Whether (canonical x, y) is the representative of its entries (no image of y under x's
+ * stabiliser is smaller). */
+static inline int is_representative(const Board *B, unsigned stab, bb y)
+{
+    for (; stab; stab &= stab - 1)
+        if (transform(B, y, low_point(stab)) < y)
+            return 0;
+    return 1;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The system being solved.                                                                   */
+
+typedef struct {
+    Index index;         /* the sector (m, o) */
+    uint16_t *word;      /* work word per entry (then the codes) */
+    uint8_t *count;      /* distinct quiet successors not yet known won for the opponent */
+    const uint8_t *cap;  /* codes of the sector a removal leads to, (o - 1, m); NULL: a win */
+    int cap_width;       /* bytes a code there */
+    Index cap_index;
+    int partner;         /* which part holds the quiet successors (o, m) */
+    int flies;           /* the side to move has three pieces */
+} Part;
+
+enum { OK = 0, ERR_CODE = 1, ERR_COUNT = 2 };
+
+static inline unsigned cap_code(const Part *P, uint64_t e)
+{
+    return P->cap_width == 1 ? P->cap[e] : ((const uint16_t *)P->cap)[e];
+}
+
+/* The set-up pass over entries [start, stop) of part P: count each entry's distinct quiet
+ * successors and settle what its removals give. */
+static int setup_range(const Board *B, const Part *parts, int which, uint64_t start, uint64_t stop)
+{
+    const Part *P = &parts[which];
+    const Part *Q = &parts[P->partner];
+    const Index *I = &P->index;
+    const int m = I->m, o = I->o, n = POINTS - m;
+    uint64_t succ[MAX_TURNS];
+    if (start >= stop)
+        return OK;
+    uint64_t r = start / I->block;
+    bb c = unrank(B, start % I->block, n, o); /* the compressed other side, in colex order */
+    for (uint64_t e = start; e < stop; e++) {
+        if (e != start) {
+            if (e % I->block == 0) {
+                r++;
+                c = (1u << o) - 1;
+            } else { /* the next set of o points in colex (= numeric) order: Gosper's hack */
+                bb t = c | (c - 1);
+                c = (t + 1) | (((~t & -~t) - 1) >> (low_point(c) + 1));
+            }
+        }
+        bb x = I->canon->reps[r];
+        bb y = deposit(c, ~x & FULL);
+        if (!is_representative(B, I->canon->stab[r], y)) {
+            P->word[e] = NONCANON;
+            P->count[e] = 0;
+            continue;
+        }
+        bb empty = ~(x | y) & FULL;
+        /* Quiet successors are (y to move, x) in the partner: y's symmetry is fixed here. */
+        int sy;
+        bb cy = canonical(B, y, &sy);
+        int32_t ry = Q->index.canon->rank[colex(B, cy, 0)];
+        unsigned stab_y = Q->index.canon->stab[ry];
+        uint64_t base = (uint64_t)ry * Q->index.block;
+        bb take = 0; /* the pieces a removal may take, found at the first mill */
+        unsigned win = 0xFFFFu, longest = 0;
+        int no_loss = 0, quiet = 0;
+        for (bb from = x; from; from &= from - 1) {
+            int p = low_point(from);
+            bb targets = P->flies ? empty : (B->neighbours[p] & empty);
+            for (; targets; targets &= targets - 1) {
+                int t = low_point(targets);
+                bb after = (x ^ (1u << p)) | (1u << t);
+                if (!in_mill(B, after, t)) {
+                    bb a = transform(B, after, sy), best = a;
+                    for (unsigned st = stab_y; st; st &= st - 1) {
+                        bb h = transform(B, a, low_point(st));
+                        if (h < best)
+                            best = h;
+                    }
+                    succ[quiet++] = base + colex(B, best, cy);
+                    continue;
+                }
+                if (!take)
+                    take = removable(B, y);
+                for (bb rm = take; rm; rm &= rm - 1) {
+                    unsigned code = 1; /* the other side left with two: LOSS(0) for them */
+                    if (P->cap)
+                        code = cap_code(P, index_of(B, &P->cap_index, y ^ (rm & -rm), after));
+                    if (code >= MAX_LEVEL)
+                        return ERR_CODE;
+                    if (code & 1) { /* the opponent loses: a win in `code` turns */
+                        if (code < win)
+                            win = code;
+                        no_loss = 1;
+                    } else if (code == 0) {
+                        no_loss = 1;
+                    } else if (code > longest) {
+                        longest = code;
+                    }
+                }
+            }
+        }
+        unsigned info = win != 0xFFFFu ? win : (no_loss ? NO_LOSS : longest);
+        P->word[e] = (uint16_t)(UNDECIDED | info);
+        P->count[e] = (uint8_t)distinct(succ, quiet);
+    }
+    return OK;
+}
+
+/* Entries whose removals decide them at `level` get it; *later: whether any is due after. */
+static void due(const Part *P, unsigned level, int *later)
+{
+    for (uint64_t e = 0; e < P->index.size; e++) {
+        unsigned w = P->word[e];
+        if (!(w & UNDECIDED) || w == NONCANON)
+            continue;
+        unsigned info = w & INFO_MASK;
+        /* A removal's win is due at its distance; a loss once every quiet line is lost too. */
+        if (info == NO_LOSS || !((info & 1) || P->count[e] == 0))
+            continue;
+        if (info == level)
+            P->word[e] = (uint16_t)level;
+        else if (info > level)
+            *later = 1;
+    }
+}
+
+/* Propagates the entries of part `which` decided at `level` to their predecessors in its
+ * partner; adds their number to *found. */
+static int spread(const Board *B, const Part *parts, int which, unsigned level, uint64_t *found)
+{
+    const Part *P = &parts[which];
+    const Part *Q = &parts[P->partner];
+    uint64_t pred[MAX_TURNS];
+    for (uint64_t e = 0; e < P->index.size; e++) {
+        if (P->word[e] != level)
+            continue;
+        ++*found;
+        bb x, y;
+        decode(B, &P->index, e, &x, &y);
+        /* The last turn was y's, from the partner: a piece now on t came from an empty s (a
+         * neighbour, any point when y flies) and closed no mill at t. */
+        bb empty = ~(x | y) & FULL;
+        int n = 0;
+        for (bb to = y; to; to &= to - 1) {
+            int t = low_point(to);
+            if (in_mill(B, y, t))
+                continue;
+            bb sources = Q->flies ? empty : (B->neighbours[t] & empty);
+            for (; sources; sources &= sources - 1)
+                pred[n++] = class_of(B, &Q->index, (y ^ (1u << t)) | (sources & -sources), x);
+        }
+        n = distinct(pred, n);
+        for (int i = 0; i < n; i++) {
+            uint64_t p = pred[i];
+            unsigned w = Q->word[p];
+            if (level % 2 == 0) { /* a LOSS here: a WIN one turn longer there */
+                if (w & UNDECIDED)
+                    Q->word[p] = (uint16_t)(level + 1);
+                continue;
+            }
+            if (Q->count[p] == 0)
+                return ERR_COUNT; /* more won successors than it has: a broken input */
+            if (--Q->count[p] || !(w & UNDECIDED))
+                continue;
+            /* Every quiet line is lost: a LOSS, no sooner than its slowest removal. */
+            unsigned info = w & INFO_MASK;
+            if ((info & 1) || info == NO_LOSS)
+                continue; /* a removal wins or draws */
+            if (info <= level + 1)
+                Q->word[p] = (uint16_t)(level + 1);
+            /* else due at `info` (its counter is 0 now) */
+        }
+    }
+    return OK;
+}
+
+/* The work words into codes (distance + 1, 0 a draw), duplicates copied from their
+ * representative (a smaller entry of the same block, done before). Returns the longest
+ * distance, or -1 if nothing is decided. */
+static long finish_part(const Board *B, const Part *P)
+{
+    long longest = -1;
+    for (uint64_t e = 0; e < P->index.size; e++) {
+        unsigned w = P->word[e];
+        if (w == NONCANON) {
+            bb x, y;
+            decode(B, &P->index, e, &x, &y);
+            P->word[e] = P->word[class_of(B, &P->index, x, y)];
+        } else if (w & UNDECIDED) {
+            P->word[e] = 0;
+        } else {
+            P->word[e] = (uint16_t)(w + 1);
+            if ((long)w > longest)
+                longest = (long)w;
+        }
+    }
+    return longest;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The Python type.                                                                           */
+
+#define MAX_VIEWS 16 /* board 3, representatives 4, work and counts 4, captures 2 */
+
+typedef struct {
+    PyObject_HEAD
+    Board board;
+    Canon canon[POINTS + 1]; /* only the sizes the system reads are filled */
+    Part part[2];
+    int parts;
+    Py_buffer views[MAX_VIEWS];
+    int views_held;
+    int busy;
+    int finished;
+} System;
+
+static void System_dealloc(System *self)
+{
+    for (int i = 0; i < self->views_held; i++)
+        PyBuffer_Release(&self->views[i]);
+    for (int s = 0; s <= POINTS; s++) {
+        PyMem_RawFree(self->canon[s].rank);
+        PyMem_RawFree(self->canon[s].stab);
+    }
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* A contiguous buffer of `count` items of `width` bytes (or of any count when count < 0). */
+static int get_buffer(System *self, PyObject *obj, int writable, Py_ssize_t width,
+                      Py_ssize_t count, const char *what, Py_buffer **out)
+{
+    if (self->views_held == MAX_VIEWS) {
+        PyErr_SetString(PyExc_RuntimeError, "too many buffers");
+        return -1;
+    }
+    Py_buffer *view = &self->views[self->views_held];
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: not a contiguous%s buffer", what,
+                     writable ? " writable" : "");
+        return -1;
+    }
+    self->views_held++;
+    if (view->itemsize != width) {
+        PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes, not %zd", what, view->itemsize,
+                     width);
+        return -1;
+    }
+    if (count >= 0 && view->len != count * width) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd items, not %zd", what, view->len / width, count);
+        return -1;
+    }
+    *out = view;
+    return 0;
+}
+
+static int set_board(System *self, PyObject *images, PyObject *neighbours, PyObject *mills)
+{
+    Board *B = &self->board;
+    Py_buffer *v;
+    if (get_buffer(self, images, 0, 4, SYMS * 3 * 256, "images", &v) < 0)
+        return -1;
+    memcpy(B->image, v->buf, sizeof B->image);
+    for (int s = 0; s < SYMS; s++)
+        for (int b = 0; b < 3; b++)
+            for (int i = 0; i < 8; i++) {
+                bb img = B->image[s][b][1u << i];
+                if (img == 0 || (img & (img - 1)) || (img & ~FULL)) {
+                    PyErr_Format(PyExc_ValueError,
+                                 "images: symmetry %d moves point %d to no single point", s,
+                                 8 * b + i);
+                    return -1;
+                }
+                if (s == 0 && img != 1u << (8 * b + i)) {
+                    PyErr_SetString(PyExc_ValueError, "images: symmetry 0 is not the identity");
+                    return -1;
+                }
+            }
+    if (get_buffer(self, neighbours, 0, 4, POINTS, "neighbours", &v) < 0)
+        return -1;
+    memcpy(B->neighbours, v->buf, sizeof B->neighbours);
+    for (int p = 0; p < POINTS; p++)
+        for (int q = 0; q < POINTS; q++) {
+            int pq = B->neighbours[p] >> q & 1, qp = B->neighbours[q] >> p & 1;
+            if ((B->neighbours[p] & ~FULL) || pq != qp || (p == q && pq)) {
+                PyErr_Format(PyExc_ValueError, "neighbours: point %d's links are not symmetric",
+                             p);
+                return -1;
+            }
+        }
+    if (get_buffer(self, mills, 0, 4, MILLS, "mill_masks", &v) < 0)
+        return -1;
+    memcpy(B->mills, v->buf, sizeof B->mills);
+    int through[POINTS] = {0};
+    for (int i = 0; i < MILLS; i++) {
+        bb mill = B->mills[i];
+        if ((mill & ~FULL) || __builtin_popcount(mill) != 3) {
+            PyErr_Format(PyExc_ValueError, "mill_masks: mill %d is not three points", i);
+            return -1;
+        }
+        for (bb x = mill; x; x &= x - 1) {
+            int p = low_point(x);
+            if (through[p] == 2) {
+                PyErr_Format(PyExc_ValueError, "mill_masks: point %d in more than two mills", p);
+                return -1;
+            }
+            B->mill_of[p][through[p]++] = mill;
+        }
+    }
+    for (int p = 0; p < POINTS; p++)
+        if (through[p] != 2) {
+            PyErr_Format(PyExc_ValueError, "mill_masks: point %d not in two mills", p);
+            return -1;
+        }
+    for (int n = 0; n <= POINTS; n++)
+        for (int k = 0; k <= POINTS; k++)
+            B->comb[n][k] = k == 0 ? 1 : (n == 0 ? 0 : B->comb[n - 1][k - 1] + B->comb[n - 1][k]);
+    return 0;
+}
+
+/* The canonical sets of `size` points from representatives[size], checked: sorted, each the
+ * least of its orbit, and every set of that size has its canonical form among them. */
+static int set_canon(System *self, PyObject *reps_by_size, int size)
+{
+    Canon *C = &self->canon[size];
+    if (C->rank != NULL)
+        return 0;
+    const Board *B = &self->board;
+    char what[64];
+    snprintf(what, sizeof what, "representatives[%d]", size);
+    PyObject *obj = PySequence_GetItem(reps_by_size, size);
+    if (obj == NULL) {
+        PyErr_Format(PyExc_ValueError, "%s is missing", what);
+        return -1;
+    }
+    Py_buffer *v;
+    int got = get_buffer(self, obj, 0, 4, -1, what, &v);
+    Py_DECREF(obj);
+    if (got < 0)
+        return -1;
+    C->size = size;
+    C->reps = v->buf;
+    C->count = v->len / 4;
+    uint64_t all = B->comb[POINTS][size];
+    C->rank = PyMem_RawMalloc(all * sizeof *C->rank);
+    C->stab = PyMem_RawCalloc(C->count ? (size_t)C->count : 1, sizeof *C->stab);
+    if (C->rank == NULL || C->stab == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(C->rank, 0xFF, all * sizeof *C->rank);
+    for (Py_ssize_t i = 0; i < C->count; i++) {
+        bb x = C->reps[i];
+        int s;
+        if ((x & ~FULL) || __builtin_popcount(x) != size || (i > 0 && x <= C->reps[i - 1]) ||
+            canonical(B, x, &s) != x) {
+            PyErr_Format(PyExc_ValueError, "%s: item %zd (%#x) is not a canonical set of %d "
+                         "points in order", what, i, (unsigned)x, size);
+            return -1;
+        }
+        C->rank[colex(B, x, 0)] = (int32_t)i;
+        for (int h = 1; h < SYMS; h++)
+            if (transform(B, x, h) == x)
+                C->stab[i] |= (uint16_t)(1u << h);
+    }
+    bb x = (1u << size) - 1; /* every set of `size` points, in colex order */
+    for (uint64_t k = 0; k < all; k++) {
+        if (C->rank[colex(B, canonical(B, x, &(int){0}), 0)] < 0) {
+            PyErr_Format(PyExc_ValueError, "%s: the orbit of %#x is missing", what, (unsigned)x);
+            return -1;
+        }
+        if (size > 0 && k + 1 < all) {
+            bb t = x | (x - 1);
+            x = (t + 1) | (((~t & -~t) - 1) >> (low_point(x) + 1));
+        }
+    }
+    return 0;
+}
+
+static int set_index(System *self, PyObject *reps, Index *I, int m, int o)
+{
+    if (set_canon(self, reps, m) < 0)
+        return -1;
+    I->m = m;
+    I->o = o;
+    I->canon = &self->canon[m];
+    I->block = self->board.comb[POINTS - m][o];
+    I->size = (uint64_t)I->canon->count * I->block;
+    return 0;
+}
+
+static int System_init(System *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"mover", "other", "images", "neighbours", "mill_masks",
+                             "representatives", "work", "counts", "captures", NULL};
+    int m, o;
+    PyObject *images, *neighbours, *mills, *reps, *work, *counts, *captures;
+    if (self->views_held) {
+        PyErr_SetString(PyExc_RuntimeError, "System is initialised once");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOOOOO", kwlist, &m, &o, &images,
+                                     &neighbours, &mills, &reps, &work, &counts, &captures))
+        return -1;
+    if (m < MIN_PIECES || o < MIN_PIECES || m > MAX_PIECES || o > MAX_PIECES) {
+        PyErr_Format(PyExc_ValueError, "pieces must be %d..%d a side, not %dv%d", MIN_PIECES,
+                     MAX_PIECES, m, o);
+        return -1;
+    }
+    if (set_board(self, images, neighbours, mills) < 0)
+        return -1;
+    self->parts = m == o ? 1 : 2;
+    for (const char *name = "work"; name; name = name[0] == 'w' ? "counts" : NULL) {
+        PyObject *seq = name[0] == 'w' ? work : counts;
+        if (!PySequence_Check(seq) || PySequence_Size(seq) != self->parts) {
+            PyErr_Format(PyExc_ValueError, "%s: one array per sector, %d for %dv%d", name,
+                         self->parts, m, o);
+            return -1;
+        }
+    }
+    if (!PySequence_Check(captures) || PySequence_Size(captures) != self->parts) {
+        PyErr_Format(PyExc_ValueError, "captures: one array (or None) per sector, %d for %dv%d",
+                     self->parts, m, o);
+        return -1;
+    }
+    for (int i = 0; i < self->parts; i++) {
+        Part *P = &self->part[i];
+        int pm = i == 0 ? m : o, po = i == 0 ? o : m;
+        char what[64];
+        if (set_index(self, reps, &P->index, pm, po) < 0)
+            return -1;
+        P->partner = self->parts == 1 ? 0 : 1 - i;
+        P->flies = pm == MIN_PIECES;
+        PyObject *w = PySequence_GetItem(work, i), *c = PySequence_GetItem(counts, i),
+                 *cap = PySequence_GetItem(captures, i);
+        Py_buffer *v;
+        int bad = w == NULL || c == NULL || cap == NULL;
+        snprintf(what, sizeof what, "work[%d] (%dv%d)", i, pm, po);
+        bad = bad || get_buffer(self, w, 1, 2, (Py_ssize_t)P->index.size, what, &v) < 0;
+        if (!bad)
+            P->word = v->buf;
+        snprintf(what, sizeof what, "counts[%d] (%dv%d)", i, pm, po);
+        bad = bad || get_buffer(self, c, 1, 1, (Py_ssize_t)P->index.size, what, &v) < 0;
+        if (!bad)
+            P->count = v->buf;
+        /* A removal leads to (po - 1, pm), or wins at once when it leaves two. */
+        int wins = po - 1 < MIN_PIECES;
+        if (!bad && wins != (cap == Py_None)) {
+            PyErr_Format(PyExc_ValueError, "captures[%d]: %s for %dv%d", i,
+                         wins ? "must be None (a removal leaves two)" : "the codes of the "
+                         "sector a removal leads to are needed", pm, po);
+            bad = 1;
+        }
+        if (!bad && !wins) {
+            bad = set_index(self, reps, &P->cap_index, po - 1, pm) < 0;
+            snprintf(what, sizeof what, "captures[%d] (%dv%d)", i, po - 1, pm);
+            Py_ssize_t width = 0;
+            if (!bad) {
+                Py_buffer probe;
+                if (PyObject_GetBuffer(cap, &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+                    PyErr_Format(PyExc_ValueError, "%s: not a contiguous buffer", what);
+                    bad = 1;
+                } else {
+                    width = probe.itemsize;
+                    PyBuffer_Release(&probe);
+                }
+            }
+            if (!bad && width != 1 && width != 2) {
+                PyErr_Format(PyExc_ValueError, "%s: codes of 1 or 2 bytes, not %zd", what, width);
+                bad = 1;
+            }
+            bad = bad || get_buffer(self, cap, 0, width, (Py_ssize_t)P->cap_index.size, what,
+                                    &v) < 0;
+            if (!bad) {
+                P->cap = v->buf;
+                P->cap_width = (int)width;
+            }
+        }
+        Py_XDECREF(w);
+        Py_XDECREF(c);
+        Py_XDECREF(cap);
+        if (bad)
+            return -1;
+    }
+    if (set_canon(self, reps, o) < 0) /* the partner's mover sets (m == o: done) */
+        return -1;
+    return 0;
+}
+
+static int enter(System *self)
+{
+    if (!self->views_held) {
+        PyErr_SetString(PyExc_RuntimeError, "System is not initialised");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "System is busy in another thread");
+        return -1;
+    }
+    if (self->finished) {
+        PyErr_SetString(PyExc_RuntimeError, "System is finished: its arrays hold codes");
+        return -1;
+    }
+    self->busy = 1;
+    return 0;
+}
+
+static PyObject *fail(int err)
+{
+    if (err == ERR_CODE)
+        PyErr_Format(PyExc_ValueError, "captures: a code of %d or more", MAX_LEVEL);
+    else
+        PyErr_SetString(PyExc_ValueError, "counts: an entry has more won successors than it "
+                        "has successors (work arrays changed between calls?)");
+    return NULL;
+}
+
+static PyObject *System_setup(System *self, PyObject *args)
+{
+    int which;
+    unsigned long long start, stop;
+    if (!PyArg_ParseTuple(args, "iKK", &which, &start, &stop))
+        return NULL;
+    if (which < 0 || which >= self->parts) {
+        PyErr_Format(PyExc_ValueError, "part must be 0..%d, not %d", self->parts - 1, which);
+        return NULL;
+    }
+    if (enter(self) < 0)
+        return NULL;
+    if (start > stop || stop > self->part[which].index.size) {
+        self->busy = 0;
+        PyErr_Format(PyExc_ValueError, "entries %llu..%llu outside 0..%llu", start, stop,
+                     (unsigned long long)self->part[which].index.size);
+        return NULL;
+    }
+    int err;
+    Py_BEGIN_ALLOW_THREADS
+    err = setup_range(&self->board, self->part, which, start, stop);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    if (err)
+        return fail(err);
+    Py_RETURN_NONE;
+}
+
+static PyObject *System_level(System *self, PyObject *args)
+{
+    unsigned level;
+    if (!PyArg_ParseTuple(args, "I", &level))
+        return NULL;
+    if (level >= MAX_LEVEL) {
+        PyErr_Format(PyExc_OverflowError, "distance %u: distances stop at %d", level, MAX_LEVEL);
+        return NULL;
+    }
+    if (enter(self) < 0)
+        return NULL;
+    int later = 0, err = OK;
+    uint64_t found = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < self->parts; i++)
+        due(&self->part[i], level, &later);
+    for (int i = 0; i < self->parts && !err; i++)
+        err = spread(&self->board, self->part, i, level, &found);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    if (err)
+        return fail(err);
+    return Py_BuildValue("KO", (unsigned long long)found, later ? Py_True : Py_False);
+}
+
+static PyObject *System_finish(System *self, PyObject *Py_UNUSED(ignored))
+{
+    if (enter(self) < 0)
+        return NULL;
+    long longest[2] = {-1, -1};
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < self->parts; i++)
+        longest[i] = finish_part(&self->board, &self->part[i]);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    self->finished = 1;
+    return self->parts == 1 ? Py_BuildValue("(l)", longest[0])
+                            : Py_BuildValue("(ll)", longest[0], longest[1]);
+}
+
+static PyObject *System_sizes(System *self, void *Py_UNUSED(closure))
+{
+    if (self->parts == 1)
+        return Py_BuildValue("(K)", (unsigned long long)self->part[0].index.size);
+    return Py_BuildValue("(KK)", (unsigned long long)self->part[0].index.size,
+                         (unsigned long long)self->part[1].index.size);
+}
+
+static PyMethodDef System_methods[] = {
+    {"setup", (PyCFunction)System_setup, METH_VARARGS,
+     "setup(part, start, stop): the set-up pass over entries start..stop - 1 of a sector."},
+    {"level", (PyCFunction)System_level, METH_VARARGS,
+     "level(distance) -> (entries decided at it, whether any is due later)."},
+    {"finish", (PyCFunction)System_finish, METH_NOARGS,
+     "finish() -> the longest distance per sector (-1: none); the work arrays hold the codes."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef System_getset[] = {
+    {"sizes", (getter)System_sizes, NULL, "Entries of each sector of the system.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SystemType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "morris.engine.solution._retro.System",
+    .tp_doc = "A moving-phase unit being solved by retrograde analysis in the symmetric index.",
+    .tp_basicsize = sizeof(System),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)System_init,
+    .tp_dealloc = (destructor)System_dealloc,
+    .tp_methods = System_methods,
+    .tp_getset = System_getset,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "morris.engine.solution._retro",
+    "Retrograde analysis of the moving phase in the symmetry-reduced index, in C.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__retro(void)
+{
+    if (PyType_Ready(&SystemType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&SystemType);
+    if (PyModule_AddObject(m, "System", (PyObject *)&SystemType) < 0) {
+        Py_DECREF(&SystemType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "MAX_LEVEL", MAX_LEVEL) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
