@@ -3,20 +3,24 @@ nine men's morris, and the probe time.
 
     python benchmarks/bench_solution.py [--men 3 4] [--dir DIR] [--dask-workers N]
 
-Solves every unit of each ``--men`` in turn in this process (the units a Dask task runs, in
-dependency order, reusing the sector files already in ``--dir``), printing the CPU seconds and
-peak memory of each; with ``--dask-workers`` it also times the real distributed build on a fresh
-directory. From the measured rates (CPU seconds per wide-layout entry for the moving-phase
-retrograde analysis, per entry and empty point for the placing sectors) it extrapolates the
-build of every k up to 9: CPU time, the time on N workers (the longest dependency chain bounds
-it), the largest unit's memory and the size on disk. Then it times the probe.
+Solves every unit of each ``--men`` in turn (the units a Dask task runs, in dependency order,
+reusing the sector files already in ``--dir``), each in a forked child so that its CPU seconds
+and peak memory are its own (the child's resident set includes what it shares with this
+process: the bulk index tables, as in a Dask worker); with ``--dask-workers`` it also times the
+real distributed build on a fresh directory. From the measured rates (CPU seconds per entry for
+the moving-phase retrograde analysis, apart for the units where a side flies, and per entry and
+empty point for the placing sectors) it extrapolates the build of every k up to 9: CPU time,
+the time on N workers (the longest dependency chain bounds it), the largest unit's memory
+(``build.unit_memory``, checked against the measured peaks) and the size on disk. Then it times
+the probe.
 """
 
 from __future__ import annotations
 
 import argparse
-import resource
+import os
 import sys
+import traceback
 import tempfile
 import time
 from pathlib import Path
@@ -30,52 +34,73 @@ from morris.engine.solution.solve import solve_unit
 from morris.engine.solution.storage import finished, open_sector, write_sector
 from morris.engine.solution.symmetry import bulk_tables
 from morris.engine.solution.turns import index_of_key
-from morris.engine.tables.index import wide_size
 
 PROBES = 20_000
 
 
-def _peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
 def _work(unit: Unit) -> tuple[str, float]:
-    """The measure of a unit's work the rates are per: wide entries, or entries x empty points."""
+    """The kind of a unit and the measure of its work the rates are per: entries for a moving
+    system (a side with three pieces flies: many more turns), entries x empty points while
+    placing."""
     if unit.moving:
-        return "moving", float(sum(wide_size(k.table) for k in unit.keys))
+        flies = any(min(k.mover_on, k.other_on) == 3 for k in unit.keys)
+        return ("flying" if flies else "sliding"), float(unit_entries(unit))
     key = unit.keys[0]
     return "placing", float(index_of_key(key).size * (24 - key.mover_on - key.other_on))
 
 
+def _solve_in_child(directory: Path, unit: Unit) -> tuple[float, float]:
+    """Solve ``unit`` into ``directory`` in a forked child: (its CPU seconds, its peak MB)."""
+    pid = os.fork()
+    if pid == 0:  # the child: solve, write, and leave without Python's clean-up
+        status = 0
+        try:
+            solved = {d: open_sector(directory, d).dist for d in unit.dependencies()}
+            codes = solve_unit(unit, solved)
+            for k in unit.keys:
+                write_sector(directory, k, codes[k])
+        except BaseException:
+            traceback.print_exc()
+            status = 1
+        os._exit(status)
+    _, status, usage = os.wait4(pid, 0)
+    if status != 0:
+        raise RuntimeError(f"solving {unit.name} failed")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
 def measure(directory: Path, men: int) -> dict[str, list[tuple[float, float]]]:
-    """Solve the units of ``men`` serially; per kind, (work, CPU seconds) of each unit solved."""
-    rates: dict[str, list[tuple[float, float]]] = {"moving": [], "placing": []}
-    print(f"\n{men} men's morris: units solved in this process")
-    print(f"{'unit':<18} {'entries':>11} {'cpu s':>8} {'peak MB':>8} {'estimate MB':>11}")
-    wall0, cpu0 = time.perf_counter(), time.process_time()
+    """Solve the units of ``men`` one by one; per kind, (work, CPU seconds) of each unit solved."""
+    rates: dict[str, list[tuple[float, float]]] = {"flying": [], "sliding": [], "placing": []}
+    print(f"\n{men} men's morris: units solved, each in a child process")
+    print(
+        f"{'unit':<18} {'entries':>11} {'cpu s':>8} {'ns/entry':>9} {'peak MB':>8}"
+        f" {'declared MB':>11}"
+    )
+    wall0 = time.perf_counter()
+    cpu = 0.0
+    peak = 0.0
     for unit in build_units(men):
         if all(finished(directory, k) is not None for k in unit.keys):
             continue
-        t0 = time.process_time()
-        solved = {d: open_sector(directory, d).dist for d in unit.dependencies()}
-        codes = solve_unit(unit, solved)
-        for k in unit.keys:
-            write_sector(directory, k, codes[k])
-        cpu = time.process_time() - t0
+        used, mb = _solve_in_child(directory, unit)
+        cpu += used
+        peak = max(peak, mb)
         kind, work = _work(unit)
-        rates[kind].append((work, cpu))
-        if cpu > 0.5 or unit_entries(unit) > 100_000:
+        rates[kind].append((work, used))
+        entries = unit_entries(unit)
+        if used > 0.5 or entries > 100_000:
             print(
-                f"{unit.name:<18} {unit_entries(unit):>11,} {cpu:>8.1f} {_peak_mb():>8.0f}"
-                f" {unit_memory(unit) / 2**20:>11.0f}"
+                f"{unit.name:<18} {entries:>11,} {used:>8.1f} {used / entries * 1e9:>9.0f}"
+                f" {mb:>8.0f} {unit_memory(unit) / 2**20:>11.0f}"
             )
-    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    wall = time.perf_counter() - wall0
     entries = sum(unit_entries(u) for u in build_units(men))
     size = sum(p.stat().st_size for p in directory.glob("sector-*.msol"))
     print(
-        f"all units of {men}: {cpu:.1f} CPU s, {wall:.1f} s wall, peak {_peak_mb():.0f} MB; "
-        f"{entries:,} entries, {entries / max(cpu, 1e-9):,.0f} entries per CPU second; "
-        f"{size / 1e6:.2f} MB on disk ({entries / 4e6:.2f} MB win/draw/loss)"
+        f"all units of {men} solved now: {cpu:.1f} CPU s, {wall:.1f} s wall, peak {peak:.0f} MB;"
+        f" {entries:,} entries in all; {size / 1e6:.2f} MB on disk"
+        f" ({entries / 4e6:.2f} MB win/draw/loss)"
     )
     return rates
 
@@ -91,8 +116,9 @@ def extrapolate(rates: dict[str, list[tuple[float, float]]], workers: list[int])
     """Print the predicted build of every k from 3 to 9."""
     per = {kind: _rate(points) for kind, points in rates.items() if points}
     print(
-        f"\nrates: moving {per['moving'] * 1e9:.0f} ns per wide entry, placing "
-        f"{per['placing'] * 1e9:.0f} ns per entry and empty point (CPU)"
+        f"\nrates (CPU): moving {per['sliding'] * 1e9:.0f} ns per entry, "
+        f"{per['flying'] * 1e9:.0f} where a side flies; placing "
+        f"{per['placing'] * 1e9:.0f} ns per entry and empty point"
     )
     head = " ".join(f"{f'{n} workers h':>12}" for n in workers)
     print(
@@ -159,7 +185,7 @@ def main() -> int:
         t0 = time.process_time()
         bulk_tables()
         print(f"bulk index tables: {time.process_time() - t0:.1f} CPU s once per process")
-        rates: dict[str, list[tuple[float, float]]] = {"moving": [], "placing": []}
+        rates: dict[str, list[tuple[float, float]]] = {"flying": [], "sliding": [], "placing": []}
         for men in args.men:
             for kind, points in measure(directory, men).items():
                 rates[kind] += points

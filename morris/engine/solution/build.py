@@ -30,7 +30,6 @@ from morris.engine.errors import SolutionError
 from morris.engine.solution.sectors import SectorKey, Unit, build_units
 from morris.engine.solution.storage import SectorInfo, finished, open_sector, write_sector
 from morris.engine.solution.turns import index_of_key
-from morris.engine.tables.index import wide_size
 
 logger = logging.getLogger(__name__)
 
@@ -48,14 +47,14 @@ Progress = Callable[[str, int, int], None]
 def unit_memory(unit: Unit) -> int:
     """Bytes a unit's task needs at most (an estimate checked by benchmarks/bench_solution.py).
 
-    A moving system holds the tables' wide work arrays (7 bytes an entry, with the frontier
-    temporaries 10) and its dependencies in the wide layout; a placing sector its output and the
-    pages of its dependencies' files.
+    A moving system holds 3 work bytes an entry (solve.solve_moving) and its codes, 4 in all,
+    and the pages of the files a removal leads to; a placing sector its output and the pages of
+    its dependencies' files.
     """
     deps = unit.dependencies()
     if unit.moving:
-        own = sum(10 * wide_size(k.table) for k in unit.keys)
-        return _BASE_MEMORY + own + sum(2 * wide_size(d.table) for d in deps if not d.placing)
+        own = 4 * unit_entries(unit)
+        return _BASE_MEMORY + own + sum(2 * index_of_key(d).size for d in deps)
     own = 4 * index_of_key(unit.keys[0]).size
     return _BASE_MEMORY + own + sum(2 * index_of_key(d).size for d in deps)
 

@@ -572,7 +572,7 @@ static int set_canon(System *self, PyObject *reps_by_size, int size)
         int s;
         if ((x & ~FULL) || __builtin_popcount(x) != size || (i > 0 && x <= C->reps[i - 1]) ||
             canonical(B, x, &s) != x) {
-            PyErr_Format(PyExc_ValueError, "%s: item %zd (%#x) is not a canonical set of %d "
+            PyErr_Format(PyExc_ValueError, "%s: item %zd (0x%x) is not a canonical set of %d "
                          "points in order", what, i, (unsigned)x, size);
             return -1;
         }
@@ -584,7 +584,7 @@ static int set_canon(System *self, PyObject *reps_by_size, int size)
     bb x = (1u << size) - 1; /* every set of `size` points, in colex order */
     for (uint64_t k = 0; k < all; k++) {
         if (C->rank[colex(B, canonical(B, x, &(int){0}), 0)] < 0) {
-            PyErr_Format(PyExc_ValueError, "%s: the orbit of %#x is missing", what, (unsigned)x);
+            PyErr_Format(PyExc_ValueError, "%s: the orbit of 0x%x is missing", what, (unsigned)x);
             return -1;
         }
         if (size > 0 && k + 1 < all) {
