@@ -324,34 +324,44 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
     return OK;
 }
 
-/* Entries whose removals decide them at `level` get it; *later: whether any is due after. */
-static void due(const Part *P, unsigned level, int *later)
+/* Decides undecided entry e at `level` if its removals say so (and sets *later if they decide it
+ * then or after): a removal's win at its distance; a loss once every quiet line is lost too, no
+ * sooner than the slowest removal. */
+static inline void due(const Part *P, uint64_t e, unsigned w, unsigned level, int *later)
 {
-    for (uint64_t e = 0; e < P->index.size; e++) {
-        unsigned w = P->word[e];
-        if (!(w & UNDECIDED) || w == NONCANON)
-            continue;
-        unsigned info = w & INFO_MASK;
-        /* A removal's win is due at its distance; a loss once every quiet line is lost too. */
-        if (info == NO_LOSS || !((info & 1) || P->count[e] == 0))
-            continue;
-        if (info == level)
-            P->word[e] = (uint16_t)level;
-        else if (info > level)
-            *later = 1;
-    }
+    unsigned info = w & INFO_MASK;
+    if (w == NONCANON || info == NO_LOSS || !((info & 1) || P->count[e] == 0))
+        return;
+    if (info == level)
+        P->word[e] = (uint16_t)level;
+    if (info >= level)
+        *later = 1; /* decided at `level` or after: the caller's loop goes on */
+}
+
+/* Entries decided at distance 0 by their removals (blocked: LOSS(0)). */
+static void due_first(const Part *P, int *later)
+{
+    for (uint64_t e = 0; e < P->index.size; e++)
+        if (P->word[e] & UNDECIDED)
+            due(P, e, P->word[e], 0, later);
 }
 
 /* Propagates the entries of part `which` decided at `level` to their predecessors in its
- * partner; adds their number to *found. */
-static int spread(const Board *B, const Part *parts, int which, unsigned level, uint64_t *found)
+ * partner, adding their number to *found; in the same scan, the entries its removals decide at
+ * level + 1 get it (nothing done at `level` changes them). */
+static int spread(const Board *B, const Part *parts, int which, unsigned level, uint64_t *found,
+                  int *later)
 {
     const Part *P = &parts[which];
     const Part *Q = &parts[P->partner];
     uint64_t pred[MAX_TURNS];
     for (uint64_t e = 0; e < P->index.size; e++) {
-        if (P->word[e] != level)
+        unsigned word = P->word[e];
+        if (word != level) {
+            if (word & UNDECIDED)
+                due(P, e, word, level + 1, later);
             continue;
+        }
         ++*found;
         bb x, y;
         decode(B, &P->index, e, &x, &y);
@@ -430,6 +440,7 @@ typedef struct {
     int views_held;
     int busy;
     int finished;
+    unsigned level; /* the next distance level() decides: they go in order */
 } System;
 
 static void System_dealloc(System *self)
@@ -774,12 +785,20 @@ static PyObject *System_level(System *self, PyObject *args)
         return NULL;
     int later = 0, err = OK;
     uint64_t found = 0;
+    if (level != self->level) {
+        self->busy = 0;
+        PyErr_Format(PyExc_ValueError, "level %u: the next distance to decide is %u", level,
+                     self->level);
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
-    for (int i = 0; i < self->parts; i++)
-        due(&self->part[i], level, &later);
+    if (level == 0)
+        for (int i = 0; i < self->parts; i++)
+            due_first(&self->part[i], &later);
     for (int i = 0; i < self->parts && !err; i++)
-        err = spread(&self->board, self->part, i, level, &found);
+        err = spread(&self->board, self->part, i, level, &found, &later);
     Py_END_ALLOW_THREADS
+    self->level++;
     self->busy = 0;
     if (err)
         return fail(err);
