@@ -20,10 +20,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
 import tempfile
 import time
+import traceback
 from pathlib import Path
+from typing import Final
 
 import numpy as np
 
@@ -49,16 +50,17 @@ def _work(unit: Unit) -> tuple[str, float]:
     return "placing", float(index_of_key(key).size * (24 - key.mover_on - key.other_on))
 
 
-def _solve_in_child(directory: Path, unit: Unit) -> tuple[float, float]:
-    """Solve ``unit`` into ``directory`` in a forked child: (its CPU seconds, its peak MB)."""
+def _solve_in_child(source: Path, unit: Unit, target: Path | None = None) -> tuple[float, float]:
+    """Solve ``unit`` from the files in ``source`` into ``target`` (default ``source``) in a
+    forked child: (its CPU seconds, its peak MB)."""
     pid = os.fork()
     if pid == 0:  # the child: solve, write, and leave without Python's clean-up
         status = 0
         try:
-            solved = {d: open_sector(directory, d).dist for d in unit.dependencies()}
+            solved = {d: open_sector(source, d).dist for d in unit.dependencies()}
             codes = solve_unit(unit, solved)
             for k in unit.keys:
-                write_sector(directory, k, codes[k])
+                write_sector(target or source, k, codes[k])
         except BaseException:
             traceback.print_exc()
             status = 1
@@ -69,14 +71,28 @@ def _solve_in_child(directory: Path, unit: Unit) -> tuple[float, float]:
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def measure(directory: Path, men: int) -> dict[str, list[tuple[float, float]]]:
+Rates = dict[str, list[tuple[float, float]]]
+_HEAD: Final = (
+    f"{'unit':<18} {'entries':>11} {'cpu s':>8} {'ns/entry':>9} {'peak MB':>8} {'declared MB':>11}"
+)
+
+
+def _measured(rates: Rates, unit: Unit, used: float, mb: float, show: bool = False) -> None:
+    kind, work = _work(unit)
+    rates[kind].append((work, used))
+    entries = unit_entries(unit)
+    if show or used > 0.5 or entries > 100_000:
+        print(
+            f"{unit.name:<18} {entries:>11,} {used:>8.1f} {used / entries * 1e9:>9.0f}"
+            f" {mb:>8.0f} {unit_memory(unit) / 2**20:>11.0f}"
+        )
+
+
+def measure(directory: Path, men: int) -> Rates:
     """Solve the units of ``men`` one by one; per kind, (work, CPU seconds) of each unit solved."""
-    rates: dict[str, list[tuple[float, float]]] = {"flying": [], "sliding": [], "placing": []}
+    rates: Rates = {"flying": [], "sliding": [], "placing": []}
     print(f"\n{men} men's morris: units solved, each in a child process")
-    print(
-        f"{'unit':<18} {'entries':>11} {'cpu s':>8} {'ns/entry':>9} {'peak MB':>8}"
-        f" {'declared MB':>11}"
-    )
+    print(_HEAD)
     wall0 = time.perf_counter()
     cpu = 0.0
     peak = 0.0
@@ -86,14 +102,7 @@ def measure(directory: Path, men: int) -> dict[str, list[tuple[float, float]]]:
         used, mb = _solve_in_child(directory, unit)
         cpu += used
         peak = max(peak, mb)
-        kind, work = _work(unit)
-        rates[kind].append((work, used))
-        entries = unit_entries(unit)
-        if used > 0.5 or entries > 100_000:
-            print(
-                f"{unit.name:<18} {entries:>11,} {used:>8.1f} {used / entries * 1e9:>9.0f}"
-                f" {mb:>8.0f} {unit_memory(unit) / 2**20:>11.0f}"
-            )
+        _measured(rates, unit, used, mb)
     wall = time.perf_counter() - wall0
     entries = sum(unit_entries(u) for u in build_units(men))
     size = sum(p.stat().st_size for p in directory.glob("sector-*.msol"))
@@ -105,6 +114,22 @@ def measure(directory: Path, men: int) -> dict[str, list[tuple[float, float]]]:
     return rates
 
 
+def measure_again(directory: Path, men: int, names: list[str]) -> Rates:
+    """Solve the named units of ``men`` again from the files in ``directory`` (into a scratch
+    directory) and measure them: the rates of the largest units without a whole build."""
+    units = {u.name: u for u in build_units(men)}
+    rates: Rates = {"flying": [], "sliding": [], "placing": []}
+    print(f"\n{men} men's morris: units solved again, each in a child process")
+    print(_HEAD)
+    for name in names:
+        if name not in units:
+            raise SystemExit(f"--again: no unit {name!r} in {men} men's morris")
+        with tempfile.TemporaryDirectory() as out:
+            used, mb = _solve_in_child(directory, units[name], Path(out))
+        _measured(rates, units[name], used, mb, show=True)
+    return rates
+
+
 def _rate(points: list[tuple[float, float]]) -> float:
     """CPU seconds per unit of work, from the largest units measured (the small ones are
     dominated by fixed costs)."""
@@ -112,7 +137,7 @@ def _rate(points: list[tuple[float, float]]) -> float:
     return sum(c for _, c in points) / sum(w for w, _ in points)
 
 
-def extrapolate(rates: dict[str, list[tuple[float, float]]], workers: list[int]) -> None:
+def extrapolate(rates: Rates, workers: list[int]) -> None:
     """Print the predicted build of every k from 3 to 9."""
     per = {kind: _rate(points) for kind, points in rates.items() if points}
     print(
@@ -178,6 +203,14 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, default=None)
     parser.add_argument("--dask-workers", type=int, default=None)
     parser.add_argument("--workers", type=int, nargs="+", default=[2, 16, 64])
+    parser.add_argument(
+        "--again",
+        nargs="+",
+        metavar="UNIT",
+        default=[],
+        help="units of the largest --men (such as '6v6' or '5v6 + 6v5') to solve again from the"
+        " files in --dir and measure, after the units --men builds",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         directory = args.dir or Path(tmp)
@@ -185,9 +218,12 @@ def main() -> int:
         t0 = time.process_time()
         bulk_tables()
         print(f"bulk index tables: {time.process_time() - t0:.1f} CPU s once per process")
-        rates: dict[str, list[tuple[float, float]]] = {"flying": [], "sliding": [], "placing": []}
+        rates: Rates = {"flying": [], "sliding": [], "placing": []}
         for men in args.men:
             for kind, points in measure(directory, men).items():
+                rates[kind] += points
+        if args.again:
+            for kind, points in measure_again(directory, max(args.men), args.again).items():
                 rates[kind] += points
         if args.dask_workers:
             fresh = Path(tmp) / "dask"

@@ -56,7 +56,9 @@ def test_the_tables_wide_solver_gives_the_same_codes(
         dep = SectorKey(*dependency, 0, 0)
         deps[dep.table] = _wide(dep, np.asarray(solution.data(dep).dist))
     wide = solve_system([key.table], deps, None, key.name)[key.table]
-    ours = solve_moving(Unit((key,)), {d: solution.data(d).dist for d in Unit((key,)).dependencies()})
+    ours = solve_moving(
+        Unit((key,)), {d: solution.data(d).dist for d in Unit((key,)).dependencies()}
+    )
     assert ours[key].dtype == wide.dtype
     assert np.array_equal(ours[key], _from_wide(key, wide))
     assert np.array_equal(ours[key], solution.data(key).dist)
@@ -134,7 +136,12 @@ def _system(**change: object) -> System:
             r"representatives\[3\]: the orbit of 0x[0-9a-f]+ is missing",
         ),
         (
-            {"representatives": [np.ascontiguousarray(representatives(3)[::-1]) if n == 3 else None for n in range(25)]},
+            {
+                "representatives": [
+                    np.ascontiguousarray(representatives(3)[::-1]) if n == 3 else None
+                    for n in range(25)
+                ]
+            },
             r"representatives\[3\]: item 1 .* is not a canonical set of 3 points in order",
         ),
     ],
@@ -144,12 +151,14 @@ def test_bad_input_is_refused_naming_it(change: dict[str, object], message: str)
         _system(**change)
 
 
-def test_a_system_refuses_entries_outside_its_sectors_and_work_after_finishing() -> None:
+def test_a_system_refuses_bad_entries_levels_out_of_order_and_work_after_finishing() -> None:
     system = _system()
-    with pytest.raises(ValueError, match="part must be 0..0, not 1"):
+    with pytest.raises(ValueError, match=r"part must be 0\.\.0, not 1"):
         system.setup(1, 0, 10)
-    with pytest.raises(ValueError, match="entries 0..210141 outside 0..210140"):
+    with pytest.raises(ValueError, match=r"entries 0\.\.210141 outside 0\.\.210140"):
         system.setup(0, 0, 210141)
+    with pytest.raises(ValueError, match="level 1: the next distance to decide is 0"):
+        system.level(1)
     system.finish()
     with pytest.raises(RuntimeError, match="finished"):
         system.level(0)
