@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from morris.cli import main
 from morris.engine.solution import Solution, SolutionError
 from morris.engine.solution.blocks import Section, encode_section, table_crc
 from morris.engine.solution.probe import result_of
@@ -127,7 +128,7 @@ def test_a_flipped_byte_anywhere_after_the_header_is_caught(
     # Not checked at load (as the daemon loads): the block or its table refuses it when read.
     with pytest.raises(SolutionError, match=f"{key.filename}.*(block|table)"):
         data = open_sector(tmp_path, key, check=False)
-        data.wdl, data.dist
+        assert data.wdl.size and data.dist.size
     shutil.rmtree(tmp_path)
 
 
@@ -162,7 +163,7 @@ def test_a_file_of_the_old_format_is_refused_with_rebuild(tmp_path: Path) -> Non
     raw = path.read_bytes()
     head = raw[:HEADER_SIZE].replace(f'"format": {FORMAT_VERSION}'.encode(), b'"format": 1')
     path.write_bytes(head + raw[HEADER_SIZE:])
-    with pytest.raises(SolutionError, match="format 1 is old.*rebuild it"):
+    with pytest.raises(SolutionError, match=r"format 1 is old.*rebuild it"):
         open_sector(tmp_path, key)
     assert finished(tmp_path, key) is None and not path.exists()  # the build solves it again
 
@@ -178,3 +179,16 @@ def test_a_truncated_or_foreign_file_is_refused(tmp_path: Path) -> None:
         open_sector(tmp_path, key)
     with pytest.raises(SolutionError, match="not built"):
         open_sector(tmp_path, SectorKey(3, 3, 0, 0))
+
+
+def test_info_prints_each_sectors_bytes_on_disk_and_the_sum(
+    solved3: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tables", "info", "--men", "3", "--dir", str(solved3)]) == 0
+    out = capsys.readouterr().out
+    sizes = {p.name: p.stat().st_size for p in solved3.glob("sector-*.msol")}
+    rows = [line.split() for line in out.splitlines() if line[:1] == " " and "," in line]
+    assert rows and all(int(r[-1].replace(",", "")) in sizes.values() for r in rows)
+    moving = next(r for r in rows if r[:5] == ["3", "3", "0", "0", "white"])
+    assert int(moving[-1].replace(",", "")) == sizes["sector-3-3-0-0.msol"]
+    assert f"{sum(sizes.values()):,} bytes on disk" in out.replace("\n", " ")

@@ -37,7 +37,7 @@ LEVEL: Final = 19
 #: codec's entropy coder packs better than four 2-bit values a byte) and the distance section.
 #: Larger blocks compress better and decompress slower; these keep a probe that misses the cache
 #: under 50 us here (measured in benchmarks/bench_solution_size.py).
-WDL_BLOCK: Final = 1 << 16
+WDL_BLOCK: Final = 1 << 15
 DIST_BLOCK: Final = 1 << 14
 
 _OFFSET = np.dtype("<u8")

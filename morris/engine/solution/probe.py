@@ -92,9 +92,11 @@ class Solution:
             (s.block * s.dtype.itemsize for d in sectors.values() for s in d.sections),
             default=1,
         )
-        self._block: Callable[[Section, int], memoryview] = lru_cache(
-            maxsize=max(1, cache_bytes // largest)
-        )(_decoded)
+        #: Decompressed blocks the cache holds at most.
+        self.cache_blocks = max(1, cache_bytes // largest)
+        self._block: Callable[[Section, int], memoryview] = lru_cache(maxsize=self.cache_blocks)(
+            _decoded
+        )
 
     @classmethod
     def load(
@@ -197,7 +199,7 @@ class Solution:
 
 
 def _decoded(section: Section, b: int) -> memoryview:
-    return memoryview(section.decode(b))
+    return memoryview(section.decode(b).data)
 
 
 def _key_of(name: str) -> SectorKey:
