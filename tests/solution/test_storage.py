@@ -21,7 +21,9 @@ from morris.engine.solution.storage import (
     HEADER_SIZE,
     finished,
     open_sector,
+    pack,
     read_info,
+    unpack,
     write_sector,
 )
 from morris.engine.solution.symmetry import SymmetricIndex
@@ -192,3 +194,11 @@ def test_info_prints_each_sectors_bytes_on_disk_and_the_sum(
     moving = next(r for r in rows if r[:5] == ["3", "3", "0", "0", "white"])
     assert int(moving[-1].replace(",", "")) == sizes["sector-3-3-0-0.msol"]
     assert f"{sum(sizes.values()):,} bytes on disk" in out.replace("\n", " ")
+
+
+@given(st.lists(st.integers(0, 2), max_size=41))
+def test_two_bit_values_round_trip(values: list[int]) -> None:
+    array = np.array(values, dtype=np.uint8)
+    packed = pack(array)
+    assert packed.size == (len(values) + 3) // 4
+    assert unpack(packed, len(values)).tolist() == values

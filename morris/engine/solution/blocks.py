@@ -19,6 +19,7 @@ even when the file's SHA-256 was not checked at load.
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import zlib
 from dataclasses import dataclass
@@ -33,11 +34,11 @@ logger = logging.getLogger(__name__)
 
 CODEC: Final = "zstd"
 LEVEL: Final = 19
-#: Entries a block: the win/draw/loss section (one byte an entry before compression, which the
-#: codec's entropy coder packs better than four 2-bit values a byte) and the distance section.
-#: Larger blocks compress better and decompress slower; these keep a probe that misses the cache
-#: under 50 us here (measured in benchmarks/bench_solution_size.py).
-WDL_BLOCK: Final = 1 << 15
+#: Entries a block: of the win/draw/loss section (2 bits each: a block is 16 KiB before
+#: compression) and of the distance section (16 or 32 KiB). Larger blocks compress better and
+#: decompress slower; these keep a probe that decompresses a block under 50 us here
+#: (benchmarks/bench_solution_size.py measures both).
+WDL_BLOCK: Final = 1 << 16
 DIST_BLOCK: Final = 1 << 14
 
 _OFFSET = np.dtype("<u8")
@@ -140,7 +141,10 @@ class Section:
                 raise ValueError(f"{len(raw)} bytes, not {length * self.dtype.itemsize}")
         except (ValueError, zstandard.ZstdError) as exc:
             raise SolutionError(f"{self.name}: block {b} damaged ({exc}); rebuild it") from None
-        return np.frombuffer(raw, dtype=self.dtype.newbyteorder("<")).astype(self.dtype.name)
+        out = np.frombuffer(raw, dtype=self.dtype.newbyteorder("<"))
+        if sys.byteorder == "little":
+            return out.view(self.dtype.name)  # the same bytes in the native dtype: no copy
+        return out.astype(self.dtype.name)
 
     def decode_all(self) -> np.ndarray[Any, Any]:
         """Every entry of the section, decompressed."""

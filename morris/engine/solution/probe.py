@@ -167,8 +167,9 @@ class Solution:
         if entry is None:
             return None
         index, wdl, _ = entry
-        b, r = divmod(index.index_one(mover, other), wdl.block)
-        return _VALUES.get(self._block(wdl, b)[r], Value.WIN)
+        i = index.index_one(mover, other)
+        b, r = divmod(i >> 2, wdl.block)  # the section's items are bytes of four values
+        return _VALUES.get((self._block(wdl, b)[r] >> (2 * (i & 3))) & 3, Value.WIN)
 
     def scored_turns(
         self, key: SectorKey, mover: int, other: int

@@ -8,7 +8,8 @@ Layout (all offsets in bytes)::
                   section's block table, SHA-256 of everything after the header), padded with
                   spaces
     4096   W      values: a block-compressed section (:mod:`~morris.engine.solution.blocks`) of
-                  one value an entry, 0 LOSS, 1 DRAW, 2 WIN for the side to move
+                  2-bit values, entry i in bits 2(i % 4) .. 2(i % 4) + 1 of byte i // 4, 0 LOSS,
+                  1 DRAW, 2 WIN for the side to move
     4096+W D      distances: a block-compressed section of one code an entry, ``distance + 1``
                   (0 a draw), uint8 or uint16
 
@@ -99,6 +100,23 @@ def wdl_of(codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.uint8]]:
     return out
 
 
+def pack(values: np.ndarray[Any, np.dtype[np.uint8]]) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """Four 2-bit values a byte, the first in the low bits."""
+    padded = np.zeros((values.size + 3) // 4 * 4, dtype=np.uint8)
+    padded[: values.size] = values
+    quads = padded.reshape(-1, 4)
+    return (quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6).astype(np.uint8)
+
+
+def unpack(data: Any, count: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """The ``count`` 2-bit values of packed bytes."""
+    raw = np.frombuffer(data, dtype=np.uint8, count=(count + 3) // 4)
+    out = np.empty((raw.size, 4), dtype=np.uint8)
+    for j in range(4):
+        out[:, j] = (raw >> (2 * j)) & 3
+    return out.reshape(-1)[:count]
+
+
 def count_values(key: SectorKey, codes: np.ndarray[Any, Any]) -> tuple[int, int, int, int, int]:
     """(won, drawn, lost over every placement, longest win, longest loss) of a sector."""
     index = SymmetricIndex(key.mover_on, key.other_on)
@@ -131,7 +149,9 @@ def write_sector(
     dist = np.asarray(codes).astype(np.uint8 if longest <= 0xFF else np.uint16)
     won, drawn, lost, longest_win, longest_loss = count_values(key, dist)
     wdl_offset = HEADER_SIZE
-    wdl = encode_section(wdl_of(dist), wdl_block, wdl_offset)
+    if wdl_block % 4:
+        raise SolutionError(f"{key.name}: {wdl_block} values a block, not a multiple of 4")
+    wdl = encode_section(pack(wdl_of(dist)), wdl_block // 4, wdl_offset)
     dist_offset = wdl_offset + len(wdl)
     dist_bytes = encode_section(dist, dist_block, dist_offset)
     digest = hashlib.sha256()
@@ -140,7 +160,7 @@ def write_sector(
     info = SectorInfo(
         key, index.size, index.placements, won, drawn, lost, longest_win, longest_loss,
         str(dist.dtype), f"{CODEC}-{LEVEL}",
-        wdl_offset, len(wdl), wdl_block, table_crc(wdl, index.size, wdl_block),
+        wdl_offset, len(wdl), wdl_block, table_crc(wdl, -(-index.size // 4), wdl_block // 4),
         dist_offset, len(dist_bytes), dist_block, table_crc(dist_bytes, index.size, dist_block),
         digest.hexdigest(),
     )  # fmt: skip
@@ -248,7 +268,7 @@ class SectorData:
     @cached_property
     def wdl(self) -> np.ndarray[Any, np.dtype[np.uint8]]:
         """Every entry's value (0 LOSS, 1 DRAW, 2 WIN for the side to move)."""
-        return self.wdl_section.decode_all()
+        return unpack(self.wdl_section.decode_all(), self.info.entries)
 
     @cached_property
     def dist(self) -> np.ndarray[Any, Any]:
@@ -272,8 +292,8 @@ def open_sector(directory: Path, key: SectorKey, *, check: bool = True) -> Secto
         mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     view = memoryview(mapped)
     wdl = Section.open(
-        f"{path} (values)", view, info.wdl_offset, info.wdl_bytes, info.entries,
-        info.wdl_block, "uint8", info.wdl_table_crc,
+        f"{path} (values)", view, info.wdl_offset, info.wdl_bytes, -(-info.entries // 4),
+        max(0, info.wdl_block // 4), "uint8", info.wdl_table_crc,
     )  # fmt: skip
     dist = Section.open(
         f"{path} (distances)", view, info.dist_offset, info.dist_bytes, info.entries,
