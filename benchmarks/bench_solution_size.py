@@ -214,7 +214,8 @@ def probe_times(directory: Path, men: int) -> None:
             each = min(_decode_time(section) for _ in range(3))
             print(
                 f"  one block of {row.key.name} ({section.name.rsplit('(')[-1][:-1]}, "
-                f"{section.block:,} entries, H {row.entropy:.2f}): {each:.1f} us to decompress"
+                f"{section.block * section.dtype.itemsize:,} bytes uncompressed, "
+                f"H {row.entropy:.2f}): {each:.1f} us to decompress"
             )
 
 
