@@ -96,8 +96,8 @@ class SectorInfo:
 def wdl_of(codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.uint8]]:
     """2-bit values of distance codes (``distance + 1``, 0 a draw)."""
     c = np.asarray(codes)
-    out = np.where(c == 0, DRAW, np.where(c & 1 == 1, LOSS, WIN)).astype(np.uint8)
-    return out
+    loss, draw, win = (np.uint8(v) for v in (LOSS, DRAW, WIN))  # one byte an entry, not eight
+    return np.where(c == 0, draw, np.where(c & 1 == 1, loss, win)).astype(np.uint8)
 
 
 def pack(values: np.ndarray[Any, np.dtype[np.uint8]]) -> np.ndarray[Any, np.dtype[np.uint8]]:
@@ -151,7 +151,11 @@ def write_sector(
     wdl_offset = HEADER_SIZE
     if wdl_block % 4:
         raise SolutionError(f"{key.name}: {wdl_block} values a block, not a multiple of 4")
-    wdl = encode_section(pack(wdl_of(dist)), wdl_block // 4, wdl_offset)
+    packed = np.empty(-(-index.size // 4), dtype=np.uint8)
+    step = 1 << 22  # a multiple of 4: the temporaries stay small in the largest sectors
+    for start in range(0, index.size, step):
+        packed[start // 4 : (start + step) // 4] = pack(wdl_of(dist[start : start + step]))
+    wdl = encode_section(packed, wdl_block // 4, wdl_offset)
     dist_offset = wdl_offset + len(wdl)
     dist_bytes = encode_section(dist, dist_block, dist_offset)
     digest = hashlib.sha256()
