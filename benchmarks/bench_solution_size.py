@@ -73,7 +73,7 @@ def rows_of(solution: Solution) -> list[Row]:
         values = solution.data(key).wdl
         shares = np.bincount(values, minlength=3) / max(1, info.entries)
         drawn = float(shares[DRAW])
-        entropy = float(-sum(p * np.log2(p) for p in shares if p > 0))
+        entropy = abs(float(-sum(p * np.log2(p) for p in shares if p > 0)))
         itemsize = np.dtype(info.dist_dtype).itemsize
         out.append(
             Row(key, info.entries, drawn, entropy, -(-info.entries // 4), info.wdl_bytes,
