@@ -92,6 +92,18 @@ def test_the_probe_reads_every_entry_through_its_block(tmp_path: Path, longest: 
         assert solution.probe_wdl(key, mover, other) is result_of(int(codes[i])).value
 
 
+def test_the_probes_cache_is_bounded_by_its_bytes(tmp_path: Path) -> None:
+    key, codes = _write(tmp_path, 700, wdl_block=16, dist_block=8)  # 16-byte blocks
+    solution = Solution.load(tmp_path, cache_bytes=16 * 5)
+    assert solution.cache_blocks == 5
+    movers, others = index_of_key(key).decode(np.arange(codes.size))
+    for mover, other in zip(movers.tolist(), others.tolist(), strict=True):
+        solution.probe_key(key, mover, other)
+        solution.probe_wdl(key, mover, other)
+        assert solution.cached_blocks <= 5
+    assert solution.cached_blocks == 5
+
+
 def test_the_same_codes_give_the_same_bytes(tmp_path: Path) -> None:
     codes = _codes(700)
     for name, array in (("a", codes), ("b", codes.astype(np.uint16))):

@@ -125,6 +125,11 @@ class Solution:
         return cls(directory, sectors, cache_bytes=cache_bytes)
 
     @property
+    def cached_blocks(self) -> int:
+        """Decompressed blocks held now (at most :attr:`cache_blocks`)."""
+        return int(self._block.cache_info().currsize)  # type: ignore[attr-defined]
+
+    @property
     def keys(self) -> list[SectorKey]:
         """The sectors loaded."""
         return sorted(self._sectors)
