@@ -113,7 +113,7 @@ def run_solution_info(args: argparse.Namespace) -> int:
     console.print(f"{args.men} men's morris, solved, in {directory}")
     console.print(
         f"{'white':>5} {'black':>5} {'w hand':>6} {'b hand':>6} {'to move':>7} {'positions':>14}"
-        f" {'won':>14} {'drawn':>14} {'lost':>14} {'longest win':>11}",
+        f" {'won':>14} {'drawn':>14} {'lost':>14} {'longest win':>11} {'bytes':>11}",
         highlight=False,
         soft_wrap=True,
     )
@@ -126,25 +126,27 @@ def run_solution_info(args: argparse.Namespace) -> int:
         console.print(
             f"{white:>5} {black:>5} {white_hand:>6} {black_hand:>6} {side:>7}"
             f" {info.placements:>14,} {info.won:>14,} {info.drawn:>14,} {info.lost:>14,}"
-            f" {info.longest_win:>11}",
+            f" {info.longest_win:>11} {info.nbytes:>11,}",
             highlight=False,
             soft_wrap=True,
         )
     start = solution.probe_key(start_sector(args.men), 0, 0)
     entries = sum(solution.info(k).entries for k in solution.keys)
     placements = sum(solution.info(k).placements for k in solution.keys)
-    size = sum(solution.info(k).wdl_bytes for k in solution.keys)
+    size = sum(solution.info(k).nbytes for k in solution.keys)
+    wdl = sum(solution.info(k).wdl_bytes for k in solution.keys)
     console.print(
         f"{len(solution.keys)} stored sectors ({len(rows)} by colour), {placements:,} positions "
         f"over every placement, {entries:,} stored entries (symmetry-reduced), "
-        f"{size / 1e6:.2f} MB of win/draw/loss."
+        f"{size:,} bytes on disk, of which {wdl:,} win/draw/loss."
     )
     if start is not None:
         tail = "" if start.value.value == "draw" else f" in {start.distance} turns"
         console.print(f"The start position: {start.value.value} for white{tail}.")
     console.print(
         "Counts are over every placement of the pieces, for the side to move; the longest win is"
-        " in turns (plies). The draw rules are not part of the solution."
+        " in turns (plies); bytes are the sector file's on disk (a moving-phase sector's file"
+        " serves both colours' rows). The draw rules are not part of the solution."
     )
     return 0
 

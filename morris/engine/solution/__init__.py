@@ -6,7 +6,8 @@ symmetry-reduced perfect hash), :mod:`~morris.engine.solution.turns` (turns and 
 on arrays), :mod:`~morris.engine.solution.solve` (a unit: moving systems by the endgame tables'
 retrograde analysis, placing sectors from their successors),
 :mod:`~morris.engine.solution.storage` (the sector file: header, 2-bit values, distances,
-checksum), :mod:`~morris.engine.solution.build` (the Dask task graph),
+checksum), :mod:`~morris.engine.solution.blocks` (its block-compressed sections),
+:mod:`~morris.engine.solution.build` (the Dask task graph),
 :mod:`~morris.engine.solution.probe` (:class:`Solution`), :mod:`~morris.engine.solution.verify`
 and :mod:`~morris.engine.solution.analyse`. See docs/TABLES.md.
 """

@@ -8,19 +8,24 @@ SolutionResult(value=<Value.WIN: 'win'>, distance=23)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
 from morris.core.points import ALL_POINTS, MILL_MASKS, MILLS_THROUGH, NEIGHBOURS, points_of
 from morris.engine.errors import SolutionError
+from morris.engine.solution.blocks import Section
 from morris.engine.solution.sectors import SectorKey, sector_keys
 from morris.engine.solution.storage import DRAW, LOSS, SectorData, SectorInfo, open_sector
 from morris.engine.solution.turns import index_of_key
 from morris.engine.tables.keys import MIN_PIECES, Value
 
 _VALUES: Final = {LOSS: Value.LOSS, DRAW: Value.DRAW}
+#: Bytes of decompressed blocks a :class:`Solution` keeps (its LRU cache over all its sectors),
+#: small enough for the daemon on a Pi Zero 2 W.
+CACHE_BYTES: Final = 8 << 20
 
 
 @dataclass(frozen=True)
@@ -64,23 +69,48 @@ def preference(result: SolutionResult) -> tuple[int, int]:
 class Solution:
     """Solved sectors, memory-mapped from one directory."""
 
-    def __init__(self, directory: Path, sectors: dict[SectorKey, SectorData]) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        sectors: dict[SectorKey, SectorData],
+        *,
+        cache_bytes: int = CACHE_BYTES,
+    ) -> None:
         self.directory = directory
         self._sectors = sectors
-        # The probe's path: plain tuples and memoryviews, whose items are Python ints.
+        # The probe's path: plain tuples, and decompressed blocks as memoryviews (whose items
+        # are Python ints) behind one LRU cache bounded by bytes over every sector.
         self._fast = {
             (k.mover_on, k.other_on, k.mover_hand, k.other_hand): (
                 index_of_key(k),
-                d.wdl,
-                d.dist_view,
+                d.wdl_section,
+                d.dist_section,
             )
             for k, d in sectors.items()
         }
+        largest = max(
+            (s.block * s.dtype.itemsize for d in sectors.values() for s in d.sections),
+            default=1,
+        )
+        #: Decompressed blocks the cache holds at most.
+        self.cache_blocks = max(1, cache_bytes // largest)
+        self._block: Callable[[Section, int], memoryview] = lru_cache(maxsize=self.cache_blocks)(
+            _decoded
+        )
 
     @classmethod
-    def load(cls, directory: Path, men: int | None = None, *, check: bool = True) -> Solution:
+    def load(
+        cls,
+        directory: Path,
+        men: int | None = None,
+        *,
+        check: bool = True,
+        cache_bytes: int = CACHE_BYTES,
+    ) -> Solution:
         """Open the sectors of ``men`` men's morris (all of them must be built), or every sector
-        file in ``directory`` when ``men`` is None. ``check`` verifies each SHA-256.
+        file in ``directory`` when ``men`` is None. ``check`` verifies each SHA-256 (a block's
+        CRC-32 is checked whenever it is read); ``cache_bytes`` bounds the decompressed blocks
+        kept.
 
         Raises :class:`SolutionError` naming the file for a missing or damaged sector.
         """
@@ -91,7 +121,13 @@ class Solution:
             ]
         else:
             keys = sector_keys(men)
-        return cls(directory, {k: open_sector(directory, k, check=check) for k in keys})
+        sectors = {k: open_sector(directory, k, check=check) for k in keys}
+        return cls(directory, sectors, cache_bytes=cache_bytes)
+
+    @property
+    def cached_blocks(self) -> int:
+        """Decompressed blocks held now (at most :attr:`cache_blocks`)."""
+        return int(self._block.cache_info().currsize)  # type: ignore[attr-defined]
 
     @property
     def keys(self) -> list[SectorKey]:
@@ -116,7 +152,8 @@ class Solution:
         if entry is None:
             return None
         index, _, dist = entry
-        return result_of(dist[index.index_one(mover, other)])
+        b, r = divmod(index.index_one(mover, other), dist.block)
+        return result_of(self._block(dist, b)[r])
 
     def probe(
         self, white: int, black: int, white_hand: int, black_hand: int, white_to_move: bool
@@ -130,13 +167,14 @@ class Solution:
         return self.probe_key(key, black, white)
 
     def probe_wdl(self, key: SectorKey, mover: int, other: int) -> Value | None:
-        """The value alone, read from the 2-bit section (what a Pi would ship)."""
+        """The value alone, read from the win/draw/loss section (what a Pi would ship)."""
         entry = self._fast.get((key.mover_on, key.other_on, key.mover_hand, key.other_hand))
         if entry is None:
             return None
         index, wdl, _ = entry
         i = index.index_one(mover, other)
-        return _VALUES.get((wdl[i >> 2] >> (2 * (i & 3))) & 3, Value.WIN)
+        b, r = divmod(i >> 2, wdl.block)  # the section's items are bytes of four values
+        return _VALUES.get((self._block(wdl, b)[r] >> (2 * (i & 3))) & 3, Value.WIN)
 
     def scored_turns(
         self, key: SectorKey, mover: int, other: int
@@ -164,6 +202,10 @@ class Solution:
             return []
         best = max(preference(r) for _, r in scored)
         return [t for t, r in scored if preference(r) == best]
+
+
+def _decoded(section: Section, b: int) -> memoryview:
+    return memoryview(section.decode(b).data)
 
 
 def _key_of(name: str) -> SectorKey:

@@ -1,14 +1,17 @@
-"""The file of one solved sector: a header, the win/draw/loss values in 2 bits an entry, and the
-distances that let the engine make progress in won positions.
+"""The file of one solved sector: a header, the win/draw/loss values and the distances that let
+the engine make progress in won positions, each section block-compressed for random access.
 
 Layout (all offsets in bytes)::
 
     0      4096   header: b"MORRIS-SOLUTION\\n", then JSON (format, rules, sector, counts,
-                  sections, SHA-256 of everything after the header), padded with spaces
-    4096   W      values: entry i in bits 2(i % 4) .. 2(i % 4) + 1 of byte i // 4,
-                  0 LOSS, 1 DRAW, 2 WIN for the side to move
-    D      ...    distances: one code per entry, ``distance + 1`` (0 a draw), uint8 or uint16;
-                  D = 4096 + W rounded up to 4096
+                  codec, the sections' offsets, sizes and block sizes, the CRC-32 of each
+                  section's block table, SHA-256 of everything after the header), padded with
+                  spaces
+    4096   W      values: a block-compressed section (:mod:`~morris.engine.solution.blocks`) of
+                  2-bit values, entry i in bits 2(i % 4) .. 2(i % 4) + 1 of byte i // 4, 0 LOSS,
+                  1 DRAW, 2 WIN for the side to move
+    4096+W D      distances: a block-compressed section of one code an entry, ``distance + 1``
+                  (0 a draw), uint8 or uint16
 
 The file holds nothing that depends on how it was built (no time, no worker count): a sector
 solved again gives the same bytes. It is written to a temporary name and renamed, so a build
@@ -23,12 +26,22 @@ import logging
 import mmap
 import os
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
 
 from morris.engine.errors import SolutionError
+from morris.engine.solution.blocks import (
+    CODEC,
+    DIST_BLOCK,
+    LEVEL,
+    WDL_BLOCK,
+    Section,
+    encode_section,
+    table_crc,
+)
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.symmetry import SymmetricIndex
 from morris.engine.tables.rules import chunks
@@ -37,7 +50,7 @@ logger = logging.getLogger(__name__)
 
 MAGIC: Final = b"MORRIS-SOLUTION\n"
 HEADER_SIZE: Final = 4096
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
 #: The rules every sector is solved by (the standard board, flying on, no draw rules).
 RULES: Final = {"board": "standard", "flying": True, "draw_rules": False}
 #: 2-bit values.
@@ -57,10 +70,15 @@ class SectorInfo:
     longest_win: int
     longest_loss: int
     dist_dtype: str
-    wdl_offset: int
-    wdl_bytes: int
+    codec: str  # of every block, with its level: "zstd-19"
+    wdl_offset: int  # each section: where it starts, its bytes (table and blocks), entries a
+    wdl_bytes: int  # block, the CRC-32 of its block table
+    wdl_block: int
+    wdl_table_crc: int
     dist_offset: int
     dist_bytes: int
+    dist_block: int
+    dist_table_crc: int
     sha256: str
 
     @property
@@ -78,17 +96,16 @@ class SectorInfo:
 def wdl_of(codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.uint8]]:
     """2-bit values of distance codes (``distance + 1``, 0 a draw)."""
     c = np.asarray(codes)
-    out = np.where(c == 0, DRAW, np.where(c & 1 == 1, LOSS, WIN)).astype(np.uint8)
-    return out
+    loss, draw, win = (np.uint8(v) for v in (LOSS, DRAW, WIN))  # one byte an entry, not eight
+    return np.where(c == 0, draw, np.where(c & 1 == 1, loss, win)).astype(np.uint8)
 
 
-def pack(values: np.ndarray[Any, np.dtype[np.uint8]]) -> bytes:
+def pack(values: np.ndarray[Any, np.dtype[np.uint8]]) -> np.ndarray[Any, np.dtype[np.uint8]]:
     """Four 2-bit values a byte, the first in the low bits."""
     padded = np.zeros((values.size + 3) // 4 * 4, dtype=np.uint8)
     padded[: values.size] = values
     quads = padded.reshape(-1, 4)
-    packed = quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6
-    return packed.astype(np.uint8).tobytes()
+    return (quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6).astype(np.uint8)
 
 
 def unpack(data: Any, count: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
@@ -98,10 +115,6 @@ def unpack(data: Any, count: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
     for j in range(4):
         out[:, j] = (raw >> (2 * j)) & 3
     return out.reshape(-1)[:count]
-
-
-def _round_up(n: int, to: int = HEADER_SIZE) -> int:
-    return (n + to - 1) // to * to
 
 
 def count_values(key: SectorKey, codes: np.ndarray[Any, Any]) -> tuple[int, int, int, int, int]:
@@ -119,25 +132,41 @@ def count_values(key: SectorKey, codes: np.ndarray[Any, Any]) -> tuple[int, int,
     return int(totals[WIN]), int(totals[DRAW]), int(totals[LOSS]), longest[0], longest[1]
 
 
-def write_sector(directory: Path, key: SectorKey, codes: np.ndarray[Any, Any]) -> SectorInfo:
-    """Write a solved sector atomically; its header."""
+def write_sector(
+    directory: Path,
+    key: SectorKey,
+    codes: np.ndarray[Any, Any],
+    *,
+    wdl_block: int = WDL_BLOCK,
+    dist_block: int = DIST_BLOCK,
+) -> SectorInfo:
+    """Write a solved sector atomically (its values and distances in blocks of ``wdl_block``
+    and ``dist_block`` entries); its header."""
     index = SymmetricIndex(key.mover_on, key.other_on)
     if codes.shape != (index.size,):
         raise SolutionError(f"{key.name}: {codes.shape} codes for {index.size} entries")
     longest = int(np.asarray(codes).max(initial=0))
     dist = np.asarray(codes).astype(np.uint8 if longest <= 0xFF else np.uint16)
-    wdl = pack(wdl_of(dist))
     won, drawn, lost, longest_win, longest_loss = count_values(key, dist)
     wdl_offset = HEADER_SIZE
-    dist_offset = _round_up(wdl_offset + len(wdl))
-    gap = bytes(dist_offset - wdl_offset - len(wdl))
-    dist_bytes = dist.tobytes()
+    if wdl_block % 4:
+        raise SolutionError(f"{key.name}: {wdl_block} values a block, not a multiple of 4")
+    packed = np.empty(-(-index.size // 4), dtype=np.uint8)
+    step = 1 << 22  # a multiple of 4: the temporaries stay small in the largest sectors
+    for start in range(0, index.size, step):
+        packed[start // 4 : (start + step) // 4] = pack(wdl_of(dist[start : start + step]))
+    wdl = encode_section(packed, wdl_block // 4, wdl_offset)
+    dist_offset = wdl_offset + len(wdl)
+    dist_bytes = encode_section(dist, dist_block, dist_offset)
     digest = hashlib.sha256()
-    for part in (wdl, gap, dist_bytes):
+    for part in (wdl, dist_bytes):
         digest.update(part)
     info = SectorInfo(
         key, index.size, index.placements, won, drawn, lost, longest_win, longest_loss,
-        str(dist.dtype), wdl_offset, len(wdl), dist_offset, len(dist_bytes), digest.hexdigest(),
+        str(dist.dtype), f"{CODEC}-{LEVEL}",
+        wdl_offset, len(wdl), wdl_block, table_crc(wdl, -(-index.size // 4), wdl_block // 4),
+        dist_offset, len(dist_bytes), dist_block, table_crc(dist_bytes, index.size, dist_block),
+        digest.hexdigest(),
     )  # fmt: skip
     header = MAGIC + json.dumps(info.to_json(), sort_keys=True).encode()
     if len(header) > HEADER_SIZE:
@@ -146,7 +175,7 @@ def write_sector(directory: Path, key: SectorKey, codes: np.ndarray[Any, Any]) -
     tmp = path.with_name(f".{key.filename}.{os.getpid()}.tmp")
     with tmp.open("wb") as fh:
         fh.write(header.ljust(HEADER_SIZE, b" "))
-        for part in (wdl, gap, dist_bytes):
+        for part in (wdl, dist_bytes):
             fh.write(part)
         fh.flush()
         os.fsync(fh.fileno())
@@ -166,7 +195,15 @@ def read_info(path: Path) -> SectorInfo:
     try:
         data = json.loads(head[len(MAGIC) :].decode())
         if data.get("format") != FORMAT_VERSION:
-            raise SolutionError(f"{path}: format {data.get('format')}, not {FORMAT_VERSION}")
+            old = isinstance(data.get("format"), int) and data["format"] < FORMAT_VERSION
+            raise SolutionError(
+                f"{path}: sector file format {data.get('format')}"
+                + (" is old (before block compression)" if old else " is unknown")
+                + f", this version reads format {FORMAT_VERSION}; rebuild it"
+                " (morris tables build --men K)"
+            )
+        if data.get("codec") != f"{CODEC}-{LEVEL}":
+            raise SolutionError(f"{path}: unknown codec {data.get('codec')}; rebuild it")
         if data.get("rules") != RULES:
             raise SolutionError(f"{path}: solved by other rules {data.get('rules')}")
         key = SectorKey(**data["key"])
@@ -215,19 +252,38 @@ def finished(directory: Path, key: SectorKey) -> SectorInfo | None:
     return info
 
 
-@dataclass
 class SectorData:
-    """An open sector file: its header and its sections, memory-mapped."""
+    """An open sector file: its header and its two block-compressed sections, memory-mapped.
 
-    info: SectorInfo
-    wdl: memoryview
-    dist: np.ndarray[Any, Any]
-    dist_view: memoryview
+    ``wdl`` and ``dist`` are every entry's value and distance code, decompressed when first
+    asked for (what the build and the verifier read); a probe reads one block of a section.
+    """
+
+    def __init__(self, info: SectorInfo, wdl_section: Section, dist_section: Section) -> None:
+        self.info = info
+        self.wdl_section = wdl_section
+        self.dist_section = dist_section
+
+    @property
+    def sections(self) -> tuple[Section, Section]:
+        """The values' section and the distances'."""
+        return (self.wdl_section, self.dist_section)
+
+    @cached_property
+    def wdl(self) -> np.ndarray[Any, np.dtype[np.uint8]]:
+        """Every entry's value (0 LOSS, 1 DRAW, 2 WIN for the side to move)."""
+        return unpack(self.wdl_section.decode_all(), self.info.entries)
+
+    @cached_property
+    def dist(self) -> np.ndarray[Any, Any]:
+        """Every entry's distance code (``distance + 1``, 0 a draw)."""
+        return self.dist_section.decode_all()
 
 
 def open_sector(directory: Path, key: SectorKey, *, check: bool = True) -> SectorData:
     """Memory-map a sector file; :class:`SolutionError` naming the file if it is missing,
-    damaged (with ``check``: its SHA-256) or not what it should be."""
+    damaged (its block tables always, with ``check`` its SHA-256 too) or not what it should
+    be."""
     path = Path(directory) / key.filename
     if not path.exists():
         raise SolutionError(f"{path}: sector {key.name} not built (morris tables build --men K)")
@@ -239,7 +295,12 @@ def open_sector(directory: Path, key: SectorKey, *, check: bool = True) -> Secto
     with path.open("rb") as fh:
         mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     view = memoryview(mapped)
-    wdl = view[info.wdl_offset : info.wdl_offset + info.wdl_bytes]
-    raw = view[info.dist_offset : info.dist_offset + info.dist_bytes]
-    dist = np.frombuffer(raw, dtype=np.dtype(info.dist_dtype))
-    return SectorData(info, wdl, dist, raw.cast("B" if info.dist_dtype == "uint8" else "H"))
+    wdl = Section.open(
+        f"{path} (values)", view, info.wdl_offset, info.wdl_bytes, -(-info.entries // 4),
+        max(0, info.wdl_block // 4), "uint8", info.wdl_table_crc,
+    )  # fmt: skip
+    dist = Section.open(
+        f"{path} (distances)", view, info.dist_offset, info.dist_bytes, info.entries,
+        info.dist_block, info.dist_dtype, info.dist_table_crc,
+    )  # fmt: skip
+    return SectorData(info, wdl, dist)

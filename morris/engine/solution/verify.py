@@ -11,7 +11,7 @@ import numpy as np
 
 from morris.engine.solution.probe import Solution, result_of
 from morris.engine.solution.sectors import SectorKey
-from morris.engine.solution.storage import unpack, wdl_of
+from morris.engine.solution.storage import wdl_of
 from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
 from morris.engine.tables.keys import I64, ProgressCallback
 from morris.engine.tables.rules import chunks
@@ -62,7 +62,7 @@ def verify_solution(
             picked = np.sort(rng.choice(size, size=want, replace=False)).astype(np.int64)
             batches = iter(np.array_split(picked, max(1, want // work_chunk(key))))
             total = want
-        wdl = unpack(solution.data(key).wdl, size)
+        wdl = solution.data(key).wdl
         checked = errors = 0
         examples: list[str] = []
         for idx in batches:

@@ -1,0 +1,154 @@
+"""Block-compressed sections of a sector file: an array of small values cut into fixed-size blocks
+of entries, each compressed on its own, behind a table of the blocks' offsets and checksums, so
+one entry is read by decompressing one block.
+
+A section at offset ``S`` with ``n`` blocks::
+
+    S               (n + 1) uint64, little-endian: where each block starts in the file, then
+                    where the last one ends
+    S + 8(n + 1)    n uint32: the CRC-32 of each compressed block
+    S + 12n + 8     the blocks, one zstd frame each
+
+The codec is zstd (level 19, no frame header fields that vary): it compressed the solution's
+values 10 to 25 % smaller than zlib at level 9 and decompresses a block three to ten times faster
+(``benchmarks/bench_solution_size.py``), and it is deterministic: the same array gives the same
+bytes. A block's CRC-32 is checked each time it is decompressed, so a damaged block is refused
+even when the file's SHA-256 was not checked at load.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+import zlib
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+import zstandard
+
+from morris.engine.errors import SolutionError
+
+logger = logging.getLogger(__name__)
+
+CODEC: Final = "zstd"
+LEVEL: Final = 19
+#: Entries a block: of the win/draw/loss section (2 bits each: a block is 16 KiB before
+#: compression) and of the distance section (16 or 32 KiB). Larger blocks compress better and
+#: decompress slower; these keep a probe that decompresses a block under 50 us here
+#: (benchmarks/bench_solution_size.py measures both).
+WDL_BLOCK: Final = 1 << 16
+DIST_BLOCK: Final = 1 << 14
+
+_OFFSET = np.dtype("<u8")
+_CRC = np.dtype("<u4")
+
+
+_local = threading.local()
+
+
+def _decompressor() -> zstandard.ZstdDecompressor:
+    # One a thread: making one costs more than decompressing a block, and one is not to be used
+    # by two threads at once.
+    d: zstandard.ZstdDecompressor | None = getattr(_local, "d", None)
+    if d is None:
+        d = _local.d = zstandard.ZstdDecompressor()
+    return d
+
+
+def _compressor() -> zstandard.ZstdCompressor:
+    # No content size, no dictionary id, no frame checksum (the table's CRC-32 does that): the
+    # frame depends on the bytes alone.
+    return zstandard.ZstdCompressor(
+        level=LEVEL, write_content_size=False, write_checksum=False, write_dict_id=False
+    )
+
+
+def table_bytes(blocks: int) -> int:
+    """Size of the table of a section of ``blocks`` blocks."""
+    return _OFFSET.itemsize * (blocks + 1) + _CRC.itemsize * blocks
+
+
+def encode_section(values: np.ndarray[Any, Any], block: int, offset: int) -> bytes:
+    """The section of ``values`` (uint8 or uint16, stored little-endian) in blocks of ``block``
+    entries, to be written at ``offset`` in the file."""
+    flat = np.ascontiguousarray(values, dtype=values.dtype.newbyteorder("<"))
+    count = -(-flat.size // block)
+    compressor = _compressor()
+    frames = [
+        compressor.compress(flat[b * block : (b + 1) * block].tobytes()) for b in range(count)
+    ]
+    starts = np.empty(count + 1, dtype=_OFFSET)
+    starts[0] = offset + table_bytes(count)
+    starts[1:] = starts[0] + np.cumsum([len(f) for f in frames], dtype=np.int64)
+    crcs = np.array([zlib.crc32(f) for f in frames], dtype=_CRC)
+    return b"".join([starts.tobytes(), crcs.tobytes(), *frames])
+
+
+def table_crc(section: bytes, entries: int, block: int) -> int:
+    """The CRC-32 of the block table of an encoded section (kept in the file's header)."""
+    return zlib.crc32(section[: table_bytes(-(-entries // block))])
+
+
+@dataclass(frozen=True, eq=False)
+class Section:
+    """One block-compressed section of a mapped file (hashed by identity: a cache key)."""
+
+    name: str  # the file and section, for messages
+    data: memoryview  # the whole file
+    entries: int
+    block: int
+    dtype: np.dtype[Any]
+    starts: np.ndarray[Any, np.dtype[np.uint64]]
+    crcs: np.ndarray[Any, np.dtype[np.uint32]]
+
+    @classmethod
+    def open(
+        cls, name: str, data: memoryview, offset: int, size: int, entries: int, block: int,
+        dtype: str, table_crc: int,
+    ) -> Section:  # fmt: skip
+        """The section at ``offset`` of ``size`` bytes; :class:`SolutionError` naming the file
+        if its table is missing, truncated or damaged."""
+        count = -(-entries // block) if block > 0 else -1
+        need = table_bytes(count)
+        if count < 0 or offset + need > len(data) or need > size:
+            raise SolutionError(f"{name}: block table missing or truncated; rebuild it")
+        table = data[offset : offset + need]
+        if zlib.crc32(table) != table_crc:
+            raise SolutionError(f"{name}: block table damaged (checksum); rebuild it")
+        starts = np.frombuffer(table, dtype=_OFFSET, count=count + 1).astype(np.uint64)
+        crcs = np.frombuffer(table, dtype=_CRC, offset=_OFFSET.itemsize * (count + 1))
+        if starts[0] != offset + need or starts[-1] != offset + size or np.any(np.diff(starts) < 0):
+            raise SolutionError(f"{name}: block table does not fit its section; rebuild it")
+        return cls(name, data, entries, block, np.dtype(dtype), starts, crcs.astype(np.uint32))
+
+    @property
+    def blocks(self) -> int:
+        """Blocks in the section."""
+        return len(self.crcs)
+
+    def decode(self, b: int) -> np.ndarray[Any, Any]:
+        """Block ``b`` decompressed (native byte order); :class:`SolutionError` naming the file
+        and the block if it is damaged."""
+        frame = self.data[int(self.starts[b]) : int(self.starts[b + 1])]
+        length = min(self.block, self.entries - b * self.block)
+        try:
+            if zlib.crc32(frame) != int(self.crcs[b]):
+                raise ValueError("checksum mismatch")
+            raw = _decompressor().decompress(frame, max_output_size=length * self.dtype.itemsize)
+            if len(raw) != length * self.dtype.itemsize:
+                raise ValueError(f"{len(raw)} bytes, not {length * self.dtype.itemsize}")
+        except (ValueError, zstandard.ZstdError) as exc:
+            raise SolutionError(f"{self.name}: block {b} damaged ({exc}); rebuild it") from None
+        out = np.frombuffer(raw, dtype=self.dtype.newbyteorder("<"))
+        if sys.byteorder == "little":
+            return out.view(self.dtype.name)  # the same bytes in the native dtype: no copy
+        return out.astype(self.dtype.name)
+
+    def decode_all(self) -> np.ndarray[Any, Any]:
+        """Every entry of the section, decompressed."""
+        out = np.empty(self.entries, dtype=self.dtype.name)
+        for b in range(self.blocks):
+            out[b * self.block : (b + 1) * self.block] = self.decode(b)
+        return out
