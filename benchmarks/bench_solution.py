@@ -147,7 +147,7 @@ def extrapolate(
     head = " ".join(f"{f'{n} workers h':>12}" for n in workers)
     print(
         f"{'men':>3} {'units':>6} {'entries':>16} {'CPU h':>10} {head} {'chain h':>8}"
-        f" {'largest GB':>10}"
+        f" {'unsplit':>8} {'largest GB':>10}"
         f" {'W/D/L GB':>9} {'+dist GB':>9}"
     )
     for men in range(3, 10):
@@ -158,13 +158,14 @@ def extrapolate(
             cost[unit] = per[kind] * work
         total = sum(cost.values())
         critical, extra = spread_chain(units, cost, split, assembly)
+        unsplit, _ = spread_chain(units, cost, 1 << 62, assembly)  # one task a unit
         total += extra
         entries = sum(unit_entries(u) for u in units)
         on = " ".join(f"{max(total / n, critical) / 3600:>12.2f}" for n in workers)
         largest = max(unit_memory(u) for u in units) / 2**30
         print(
             f"{men:>3} {len(units):>6} {entries:>16,} {total / 3600:>10.2f} {on}"
-            f" {critical / 3600:>8.2f}"
+            f" {critical / 3600:>8.2f} {unsplit / 3600:>8.2f}"
             f" {largest:>10.1f} {entries / 4 / 1e9:>9.2f} {entries / 1e9:>9.2f}"
         )
 

@@ -1,17 +1,19 @@
 """Build the solution of k men's morris as a Dask distributed task graph.
 
-One task per :class:`~morris.engine.solution.sectors.Unit` (a placing sector, or a moving-phase
-system), depending on the tasks of the sectors its turns reach. A task reads its dependencies'
-files from the solution directory (memory-mapped: on a real cluster the directory must be shared)
-and writes its own; it declares the memory it needs as the worker resource ``MEMORY`` (bytes), so
-a worker never runs more at once than it has. A local cluster is started by default; give the
-address of a running scheduler for a real one (its workers started with
-``--resources MEMORY=<bytes>``).
+One task per :class:`~morris.engine.solution.sectors.Unit` (a moving-phase system, or a placing
+sector of at most ``split`` entries); a larger placing sector is solved by range tasks, one per
+range of its entries, and one task that assembles its file (:mod:`~morris.engine.solution.ranges`).
+Each task waits for the tasks that finish the sectors its turns reach (:func:`plan_graph`). A
+task reads its dependencies' files from the solution directory (memory-mapped: on a real cluster
+the directory must be shared) and writes its own; it declares the memory it needs as the worker
+resource ``MEMORY`` (bytes), so a worker never runs more at once than it has. A local cluster is
+started by default; give the address of a running scheduler for a real one (its workers started
+with ``--resources MEMORY=<bytes>``).
 
-Resumable: a sector whose file is complete and matches its checksum is never computed again; a
-damaged file is removed and rebuilt. Files are written under a temporary name and renamed, and
-hold nothing about the build, so the bytes are the same whatever the number of workers and however
-often the build was killed.
+Resumable: a sector whose file is complete and matches its checksum is never computed again, nor
+a range whose part file does; a damaged file is removed and rebuilt. Files are written under a
+temporary name and renamed, and hold nothing about the build, so the bytes are the same whatever
+the number of workers, the split, and however often the build was killed.
 """
 
 from __future__ import annotations
