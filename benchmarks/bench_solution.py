@@ -10,7 +10,9 @@ process: the bulk index tables, as in a Dask worker); with ``--dask-workers`` it
 real distributed build on a fresh directory. From the measured rates (CPU seconds per entry for
 the moving-phase retrograde analysis, apart for the units where a side flies, and per entry and
 empty point for the placing sectors) it extrapolates the build of every k up to 9: CPU time,
-the time on N workers (the longest dependency chain bounds it), the largest unit's memory
+the time on N workers (bounded by the longest chain of pieces that must run one after another:
+the moving systems, and of each placing sector larger than ``--split`` one range and its
+assembly), the largest unit's memory
 (``build.unit_memory``, checked against the measured peaks) and the size on disk. Then it times
 the probe.
 """
@@ -30,6 +32,7 @@ import numpy as np
 
 from morris.engine.solution import Solution, build_solution, build_units
 from morris.engine.solution.build import unit_entries, unit_memory
+from morris.engine.solution.ranges import DEFAULT_SPLIT, plan_ranges
 from morris.engine.solution.sectors import SectorKey, Unit
 from morris.engine.solution.solve import solve_unit
 from morris.engine.solution.storage import finished, open_sector, write_sector
@@ -137,8 +140,55 @@ def _rate(points: list[tuple[float, float]]) -> float:
     return sum(c for _, c in points) / sum(w for w, _ in points)
 
 
-def extrapolate(rates: Rates, workers: list[int]) -> None:
-    """Print the predicted build of every k from 3 to 9."""
+def assembly_rate(directory: Path, men: int) -> float:
+    """CPU seconds per entry of assembling a split placing sector: its file written again
+    from its codes (the largest placing sector of ``men`` built in ``directory``)."""
+    key = max(
+        (u.keys[0] for u in build_units(men) if not u.moving), key=lambda k: index_of_key(k).size
+    )
+    codes = np.array(open_sector(directory, key).dist, dtype=np.uint16)
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.process_time()
+        write_sector(Path(tmp), key, codes)
+        cpu = time.process_time() - t0
+    print(f"assembly of {key.name} ({codes.size:,} entries): {cpu:.2f} CPU s")
+    return cpu / codes.size
+
+
+def spread_chain(
+    units: list[Unit], cost: dict[Unit, float], split: int, assembly: float
+) -> tuple[float, float]:
+    """(the longest chain of work that must run one piece after another, the work the split
+    adds) when every placing sector of more than ``split`` entries is solved in ranges.
+
+    A moving system is one piece; a split placing sector is one of its ranges (they run side by
+    side) then its assembly (``assembly`` CPU seconds an entry); each piece waits for the sectors
+    its turns reach. On N workers the build takes at least the longer of CPU time / N and this.
+    """
+    chain: dict[SectorKey, float] = {}
+    extra = 0.0
+    for unit in units:
+        before = max((chain[d] for d in unit.dependencies()), default=0.0)
+        piece = cost[unit]
+        if not unit.moving:
+            ranges = plan_ranges(unit.keys[0], split)
+            if len(ranges) > 1:
+                merge = assembly * unit_entries(unit)
+                piece = cost[unit] / len(ranges) + merge
+                extra += merge
+        for k in unit.keys:
+            chain[k] = before + piece
+    return max(chain.values()), extra
+
+
+def extrapolate(
+    rates: Rates,
+    workers: list[int],
+    split: int = DEFAULT_SPLIT,
+    assembly: float = 0.0,
+) -> None:
+    """Print the predicted build of every k from 3 to 9 (placing sectors split into ranges of
+    ``split`` entries, each assembled at ``assembly`` CPU seconds an entry)."""
     per = {kind: _rate(points) for kind, points in rates.items() if points}
     print(
         f"\nrates (CPU): moving {per['sliding'] * 1e9:.0f} ns per entry, "
@@ -147,26 +197,26 @@ def extrapolate(rates: Rates, workers: list[int]) -> None:
     )
     head = " ".join(f"{f'{n} workers h':>12}" for n in workers)
     print(
-        f"{'men':>3} {'units':>6} {'entries':>16} {'CPU h':>10} {head} {'largest GB':>10}"
+        f"{'men':>3} {'units':>6} {'entries':>16} {'CPU h':>10} {head} {'chain h':>8}"
+        f" {'unsplit':>8} {'largest GB':>10}"
         f" {'W/D/L GB':>9} {'+dist GB':>9}"
     )
     for men in range(3, 10):
         units = build_units(men)
         cost: dict[Unit, float] = {}
-        chain: dict[SectorKey, float] = {}
         for unit in units:
             kind, work = _work(unit)
             cost[unit] = per[kind] * work
-            before = max((chain[d] for d in unit.dependencies()), default=0.0)
-            for k in unit.keys:
-                chain[k] = before + cost[unit]
         total = sum(cost.values())
-        critical = max(chain.values())
+        critical, extra = spread_chain(units, cost, split, assembly)
+        unsplit, _ = spread_chain(units, cost, 1 << 62, assembly)  # one task a unit
+        total += extra
         entries = sum(unit_entries(u) for u in units)
         on = " ".join(f"{max(total / n, critical) / 3600:>12.2f}" for n in workers)
         largest = max(unit_memory(u) for u in units) / 2**30
         print(
             f"{men:>3} {len(units):>6} {entries:>16,} {total / 3600:>10.2f} {on}"
+            f" {critical / 3600:>8.2f} {unsplit / 3600:>8.2f}"
             f" {largest:>10.1f} {entries / 4 / 1e9:>9.2f} {entries / 1e9:>9.2f}"
         )
 
@@ -211,6 +261,7 @@ def main() -> int:
         help="units of the largest --men (such as '6v6' or '5v6 + 6v5') to solve again from the"
         " files in --dir and measure, after the units --men builds",
     )
+    parser.add_argument("--split", type=int, default=DEFAULT_SPLIT)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         directory = args.dir or Path(tmp)
@@ -228,12 +279,12 @@ def main() -> int:
         if args.dask_workers:
             fresh = Path(tmp) / "dask"
             t0 = time.perf_counter()
-            build_solution(fresh, max(args.men), workers=args.dask_workers)
+            build_solution(fresh, max(args.men), workers=args.dask_workers, split=args.split)
             print(
-                f"\nDask build of {max(args.men)} men on {args.dask_workers} workers: "
-                f"{time.perf_counter() - t0:.1f} s wall"
+                f"\nDask build of {max(args.men)} men on {args.dask_workers} workers, split "
+                f"{args.split:,}: {time.perf_counter() - t0:.1f} s wall"
             )
-        extrapolate(rates, args.workers)
+        extrapolate(rates, args.workers, args.split, assembly_rate(directory, max(args.men)))
         probe_time(directory, max(args.men))
     return 0
 

@@ -48,11 +48,15 @@ def run_solution_build(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from morris.engine.solution import SolutionError, build_solution
+    from morris.engine.solution.ranges import DEFAULT_SPLIT
 
     console = Console()
     if not _check_men(console, args.men):
         return BAD_INPUT
-    if not _at_least_one(console, "--workers", args.workers):
+    if not (
+        _at_least_one(console, "--workers", args.workers)
+        and _at_least_one(console, "--split", args.split)
+    ):
         return BAD_INPUT
     if args.flying != "both" or args.max_pieces != 7:
         console.print("[red]--flying and --max-pieces are for the endgame tables, not --men[/red]")
@@ -80,6 +84,7 @@ def run_solution_build(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 scheduler=args.scheduler,
                 memory=memory,
+                split=DEFAULT_SPLIT if args.split is None else args.split,
                 progress=report,
             )
     except SolutionError as exc:

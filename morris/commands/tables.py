@@ -103,6 +103,14 @@ def register(subparsers: Any) -> None:
         metavar="GIB",
         help="with --men --workers: memory the local workers share (default: what is available)",
     )
+    build.add_argument(
+        "--split",
+        type=int,
+        default=None,
+        metavar="ENTRIES",
+        help="with --men: a placing sector of more entries is solved in ranges of at most this "
+        "many, each a task (default: 4194304)",
+    )
     build.set_defaults(run=run_build)
 
     info = sub.add_parser("info", help="won/drawn/lost counts and the longest win of each table")
@@ -180,8 +188,8 @@ def run_build(args: argparse.Namespace) -> int:
         from morris.commands.solution import run_solution_build
 
         return run_solution_build(args)
-    if args.workers is not None or args.scheduler is not None or args.memory is not None:
-        console.print("[red]--workers, --scheduler and --memory need --men K[/red]")
+    if any(getattr(args, o) is not None for o in ("workers", "scheduler", "memory", "split")):
+        console.print("[red]--workers, --scheduler, --memory and --split need --men K[/red]")
         return 2
     directory = args.dir or default_tables_dir()
     if args.max_pieces < 6:

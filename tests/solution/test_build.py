@@ -1,5 +1,6 @@
-"""The distributed build: identical bits with one or two workers, resumed after being killed,
-damaged files rebuilt; and the commands on a built solution."""
+"""The distributed build: identical bits with one or two workers and with placing sectors split
+into range tasks, resumed after being killed (among its sectors or its ranges), damaged files and
+parts solved again; and the commands on a built solution."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from morris.cli import main
@@ -23,30 +26,125 @@ def _files(directory: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(directory.glob("sector-*.msol"))}
 
 
-def test_one_and_two_workers_write_identical_files(solved3: Path, tmp_path: Path) -> None:
-    result = build_solution(tmp_path, 3, workers=2, memory=4 << 30)
+def _leftovers(directory: Path) -> list[str]:
+    """Temporaries and part files: what a finished build leaves none of."""
+    return sorted(p.name for p in directory.iterdir() if p.name.startswith("."))
+
+
+def test_two_workers_and_split_sectors_write_the_files_of_one_task_each(
+    solved3: Path, tmp_path: Path
+) -> None:
+    calls: list[tuple[str, int, int]] = []
+    result = build_solution(
+        tmp_path, 3, workers=2, memory=4 << 30, split=4096,
+        progress=lambda name, done, total: calls.append((name, done, total)),
+    )  # fmt: skip
     assert len(result.solved) == 7
-    assert _files(tmp_path) == _files(solved3)
+    assert _files(tmp_path) == _files(solved3)  # one worker, one task a sector
     assert len(_files(tmp_path)) == len(sector_keys(3))
+    assert _leftovers(tmp_path) == []
+    # 2v3 h1/0 (46,200 entries) ran as 12 ranges: its bar fills as they end, up to its entries.
+    bar = [done for name, done, total in calls if name == "2v3 h1/0" and total == 46200]
+    assert len(bar) >= 12 and bar == sorted(bar) and bar[-1] == 46200 and bar[0] < 46200
+    whole = [(done, total) for name, done, total in calls if name == "build"]
+    assert [d for d, _ in whole] == sorted(d for d, _ in whole)
+    assert whole[-1] == (264399, 264399) and len(whole) > 7 + 12
 
 
-def test_a_killed_build_resumes_to_identical_files(solved3: Path, tmp_path: Path) -> None:
+def test_split_sectors_of_four_men_are_those_of_one_task(solved4: Path, tmp_path: Path) -> None:
+    from morris.engine.solution.build import unit_entries
+    from morris.engine.solution.sectors import build_units
+    from morris.engine.solution.solve import solve_unit
+    from morris.engine.solution.storage import write_sector
+    from tests.solution.conftest import SPLIT4
+
+    split = sorted((u for u in build_units(4) if unit_entries(u) > SPLIT4 and not u.moving),
+                   key=unit_entries)[-3:]  # fmt: skip
+    assert [u.name for u in split][-1] == "3v4 h1/0"  # 945,630 entries: 29 ranges
+    for unit in split:
+        (key,) = unit.keys
+        solved = {d: open_sector(solved4, d).dist for d in unit.dependencies()}
+        write_sector(tmp_path, key, solve_unit(unit, solved)[key])
+        assert (tmp_path / key.filename).read_bytes() == (solved4 / key.filename).read_bytes()
+    assert _leftovers(solved4) == []
+
+
+def _kill_build_when(directory: Path, seen: Callable[[], bool], *options: str) -> None:
+    """Run ``morris tables build --men 3`` into ``directory`` and kill it (with its cluster)
+    as soon as ``seen()``."""
     command = [sys.executable, "-m", "morris", "tables", "build", "--men", "3", "--dir",
-               str(tmp_path), "--workers", "1", "--memory", "4", "--quiet"]  # fmt: skip
+               str(directory), "--workers", "1", "--memory", "4", "--quiet", *options]  # fmt: skip
     proc = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 120
-        while not list(tmp_path.glob("sector-*.msol")) and time.monotonic() < deadline:
+        deadline = time.monotonic() + 180
+        while not seen() and time.monotonic() < deadline:
             assert proc.poll() is None, "the build ended before it could be killed"
-            time.sleep(0.05)
+            time.sleep(0.02)
         os.killpg(proc.pid, signal.SIGKILL)  # the build, its cluster and its workers
     finally:
         proc.wait()
+
+
+def test_a_killed_build_resumes_to_identical_files(solved3: Path, tmp_path: Path) -> None:
+    _kill_build_when(tmp_path, lambda: bool(list(tmp_path.glob("sector-*.msol"))))
     assert 0 < len(_files(tmp_path)) < len(sector_keys(3))
     result = build_solution(tmp_path, 3, workers=1, memory=4 << 30)
     assert 0 < len(result.solved) < len(sector_keys(3))  # what was finished was kept
     assert _files(tmp_path) == _files(solved3)
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_build_killed_among_its_ranges_resumes_to_identical_files(
+    solved3: Path, tmp_path: Path
+) -> None:
+    _kill_build_when(tmp_path, lambda: any(".part-" in n for n in _leftovers(tmp_path)),
+                     "--split", "4096")  # fmt: skip
+    assert "sector-3-3-0-0.msol" in _files(tmp_path)  # what the placing sectors wait for
+    result = build_solution(tmp_path, 3, workers=1, memory=4 << 30, split=4096)
+    assert "3v3" not in result.solved and "2v3 h1/0" in result.solved
+    assert _files(tmp_path) == _files(solved3)
+    assert _leftovers(tmp_path) == []
+
+
+def test_sound_parts_are_used_and_damaged_ones_solved_again(solved3: Path, tmp_path: Path) -> None:
+    from morris.engine.solution.build import run_assembly
+    from morris.engine.solution.ranges import plan_ranges, read_part, write_part
+    from morris.engine.solution.sectors import SectorKey
+
+    for name, data in _files(solved3).items():
+        if name != "sector-2-3-1-0.msol":
+            (tmp_path / name).write_bytes(data)
+    key = SectorKey(2, 3, 1, 0)
+    ranges = plan_ranges(key, 10_000)
+    assert [(r.start, r.stop) for r in ranges][:2] == [(0, 9240), (9240, 18480)]
+    codes = open_sector(solved3, key).dist
+    for rng in ranges:
+        write_part(tmp_path, rng, codes[rng.start : rng.stop])
+    # A part whose checksum is right is taken as it is: one with other codes shows in the file.
+    write_part(tmp_path, ranges[0], np.zeros(ranges[0].size, dtype=np.uint16))
+    damaged = tmp_path / ranges[1].filename
+    raw = bytearray(damaged.read_bytes())
+    raw[7] ^= 1
+    damaged.write_bytes(bytes(raw))
+    assert read_part(tmp_path, ranges[1]) is None and not damaged.exists()
+    write_part(tmp_path, ranges[1], codes[ranges[1].start : ranges[1].stop])
+    damaged.write_bytes(damaged.read_bytes()[:-1])  # cut short: solved again by the assembly
+    (info,) = run_assembly(tuple(ranges), str(tmp_path))
+    made = open_sector(tmp_path, key).dist
+    assert np.all(made[: ranges[0].size] == 0)
+    assert np.array_equal(made[ranges[0].size :], codes[ranges[0].size :])
+    assert info.entries == 46200 and _leftovers(tmp_path) == []
+
+
+def test_stale_parts_and_temporaries_are_swept(solved3: Path, tmp_path: Path) -> None:
+    for name, data in _files(solved3).items():
+        (tmp_path / name).write_bytes(data)
+    stale = [".sector-2-3-1-0.msol.part-000000000000-000000004096",  # its sector is finished
+             ".sector-2-3-1-0.msol.part-000000004096-000000008192.123.tmp"]  # fmt: skip
+    for name in stale:
+        (tmp_path / name).write_bytes(b"left by a killed build")
+    result = build_solution(tmp_path, 3, workers=1, memory=4 << 30, split=4096)
+    assert result.solved == [] and _leftovers(tmp_path) == []
 
 
 def test_a_damaged_sector_is_refused_then_rebuilt(solved3: Path, tmp_path: Path) -> None:
@@ -133,6 +231,8 @@ def test_analyse_finds_the_first_turn_that_threw_a_result_away(
         (["tables", "info", "--men", "11"], "--men must be 3..9"),
         (["tables", "build", "--workers", "2"], "need --men"),
         (["tables", "build", "--men", "3", "--workers", "0"], "at least 1"),
+        (["tables", "build", "--men", "3", "--split", "0"], "--split must be at least 1"),
+        (["tables", "build", "--split", "4096"], "need --men"),
         (["tables", "build", "--men", "3", "--flying", "off"], "not --men"),
         (["tables", "verify", "--men", "3", "--sample", "0"], "at least 1"),
     ],

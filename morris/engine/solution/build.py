@@ -1,17 +1,19 @@
 """Build the solution of k men's morris as a Dask distributed task graph.
 
-One task per :class:`~morris.engine.solution.sectors.Unit` (a placing sector, or a moving-phase
-system), depending on the tasks of the sectors its turns reach. A task reads its dependencies'
-files from the solution directory (memory-mapped: on a real cluster the directory must be shared)
-and writes its own; it declares the memory it needs as the worker resource ``MEMORY`` (bytes), so
-a worker never runs more at once than it has. A local cluster is started by default; give the
-address of a running scheduler for a real one (its workers started with
-``--resources MEMORY=<bytes>``).
+One task per :class:`~morris.engine.solution.sectors.Unit` (a moving-phase system, or a placing
+sector of at most ``split`` entries); a larger placing sector is solved by range tasks, one per
+range of its entries, and one task that assembles its file (:mod:`~morris.engine.solution.ranges`).
+Each task waits for the tasks that finish the sectors its turns reach (:func:`plan_graph`). A
+task reads its dependencies' files from the solution directory (memory-mapped: on a real cluster
+the directory must be shared) and writes its own; it declares the memory it needs as the worker
+resource ``MEMORY`` (bytes), so a worker never runs more at once than it has. A local cluster is
+started by default; give the address of a running scheduler for a real one (its workers started
+with ``--resources MEMORY=<bytes>``).
 
-Resumable: a sector whose file is complete and matches its checksum is never computed again; a
-damaged file is removed and rebuilt. Files are written under a temporary name and renamed, and
-hold nothing about the build, so the bytes are the same whatever the number of workers and however
-often the build was killed.
+Resumable: a sector whose file is complete and matches its checksum is never computed again, nor
+a range whose part file does; a damaged file is removed and rebuilt. Files are written under a
+temporary name and renamed, and hold nothing about the build, so the bytes are the same whatever
+the number of workers, the split, and however often the build was killed.
 """
 
 from __future__ import annotations
@@ -20,13 +22,29 @@ import hashlib
 import importlib
 import logging
 import os
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+import numpy as np
+
 from morris.engine.errors import SolutionError
+from morris.engine.solution.ranges import (
+    DEFAULT_SPLIT,
+    RANGE_BYTES_PER_ENTRY,
+    Range,
+    dependency_codes,
+    plan_ranges,
+    range_split,
+    read_part,
+    remove_parts,
+    solve_range,
+    sweep_parts,
+    write_part,
+)
 from morris.engine.solution.sectors import SectorKey, Unit, build_units
 from morris.engine.solution.storage import SectorInfo, finished, open_sector, write_sector
 from morris.engine.solution.turns import index_of_key
@@ -80,6 +98,36 @@ def run_unit(unit: Unit, directory: str, *_after: Any) -> list[SectorInfo]:
     return [write_sector(where, k, codes[k]) for k in unit.keys]
 
 
+def run_range(rng: Range, directory: str, *_after: Any) -> None:
+    """The task of one range of a split placing sector: its part file, unless a sound one is
+    there."""
+    where = Path(directory)
+    if read_part(where, rng) is not None:
+        return
+    solved = {d: dependency_codes(where, d) for d in Unit((rng.key,)).dependencies()}
+    extra = {"part": rng.start, "sector": index_of_key(rng.key).size}
+    write_part(where, rng, solve_range(rng, solved, _task_progress(extra)))
+
+
+def run_assembly(ranges: tuple[Range, ...], directory: str, *_after: Any) -> list[SectorInfo]:
+    """The last task of a split placing sector: the sector file from its parts (a part gone
+    missing since its task is solved again here), then the parts removed."""
+    where = Path(directory)
+    key = ranges[0].key
+    info = finished(where, key)
+    if info is None:
+        codes = np.empty(index_of_key(key).size, dtype=np.uint16)
+        for rng in ranges:
+            part = read_part(where, rng)
+            if part is None:
+                solved = {d: dependency_codes(where, d) for d in Unit((key,)).dependencies()}
+                part = solve_range(rng, solved)
+            codes[rng.start : rng.stop] = part
+        info = write_sector(where, key, codes)
+    remove_parts(where, ranges)
+    return [info]
+
+
 def _all_finished(directory: Path, unit: Unit) -> list[SectorInfo] | None:
     """The headers of the unit's sectors if every file is complete and sound, else None."""
     infos = [finished(directory, k) for k in unit.keys]
@@ -87,7 +135,7 @@ def _all_finished(directory: Path, unit: Unit) -> list[SectorInfo] | None:
     return found if len(found) == len(infos) else None
 
 
-def _task_progress() -> Progress | None:
+def _task_progress(extra: Mapping[str, int] | None = None) -> Progress | None:
     try:
         from distributed import get_worker
 
@@ -101,9 +149,99 @@ def _task_progress() -> Progress | None:
         if done < total and done - last.get(name, -total) < total // 20:
             return
         last[name] = done
-        worker.log_event(TOPIC, {"name": name, "done": done, "total": total})
+        worker.log_event(TOPIC, {"name": name, "done": done, "total": total, **(extra or {})})
 
     return report
+
+
+def range_memory(rng: Range) -> int:
+    """Bytes a range task needs at most: its dependencies' pages and its own codes."""
+    return _BASE_MEMORY + _dependencies_memory(rng.key) + RANGE_BYTES_PER_ENTRY * rng.size
+
+
+def assembly_memory(key: SectorKey) -> int:
+    """Bytes the assembly of a split sector needs at most: the sector's codes and its file's
+    sections (as for a sector solved in one task, without the dependencies)."""
+    return _BASE_MEMORY + 4 * index_of_key(key).size
+
+
+def _dependencies_memory(key: SectorKey) -> int:
+    return sum(2 * index_of_key(d).size for d in Unit((key,)).dependencies())
+
+
+@dataclass(frozen=True)
+class Task:
+    """One task of the build's graph: a whole unit, a range of a split placing sector, or the
+    assembly of one (``ranges`` set)."""
+
+    name: str  # the Dask key
+    unit: Unit
+    after: tuple[str, ...]  # the tasks it waits for
+    memory: int
+    rng: Range | None = None
+    ranges: tuple[Range, ...] = ()
+
+    @property
+    def entries(self) -> int:
+        """What the whole build's bar counts when the task ends (an assembly: nothing new)."""
+        if self.rng is not None:
+            return self.rng.size
+        return 0 if self.ranges else unit_entries(self.unit)
+
+    @property
+    def cost(self) -> int:
+        """A rough measure of the task's work, to run the longest chains first."""
+        if self.ranges:
+            return unit_entries(self.unit) // 8  # writing, not solving
+        entries = self.entries
+        return 4 * entries if self.unit.moving else entries
+
+
+def plan_graph(
+    units: list[Unit], todo: list[Unit], split: int, capacity: int, tag: str = ""
+) -> list[Task]:
+    """The tasks that solve ``todo`` (units of ``units`` not yet built), each after the tasks
+    it waits for: a moving system or a placing sector of at most ``split`` entries is one task,
+    a larger placing sector ranges of at most ``split`` entries (fewer if a worker of
+    ``capacity`` bytes could not hold them) and their assembly. The same arguments give the
+    same graph."""
+    unit_of = {k: u for u in units for k in u.keys}
+    last: dict[Unit, str] = {}  # the task whose end means the unit is built
+    tasks: list[Task] = []
+    for unit in todo:
+        after = tuple(last[unit_of[d]] for d in unit.dependencies() if unit_of[d] in last)
+        stem = f"{tag}-{unit.keys[0].filename}"
+        ranges = [] if unit.moving else _ranges(unit.keys[0], split, capacity)
+        if len(ranges) <= 1:
+            tasks.append(Task(f"solve-{stem}", unit, after, unit_memory(unit)))
+        else:
+            parts = [
+                Task(f"range-{stem}-{r.start}", unit, after, range_memory(r), rng=r) for r in ranges
+            ]
+            tasks += parts
+            names = tuple(t.name for t in parts)
+            memory = assembly_memory(unit.keys[0])
+            tasks.append(Task(f"assemble-{stem}", unit, names, memory, ranges=tuple(ranges)))
+        last[unit] = tasks[-1].name
+    return tasks
+
+
+def _ranges(key: SectorKey, split: int, capacity: int) -> list[Range]:
+    room = capacity - _BASE_MEMORY
+    return plan_ranges(key, range_split(split, room, _dependencies_memory(key)))
+
+
+def priorities(tasks: list[Task]) -> dict[str, int]:
+    """Each task's priority: the work on the longest chain of tasks from it to the end, so a
+    worker free to choose starts what the most work waits for (the moving systems' chain)."""
+    waiting: dict[str, list[str]] = {t.name: [] for t in tasks}
+    for task in tasks:
+        for name in task.after:
+            waiting[name].append(task.name)
+    out: dict[str, int] = {}
+    for task in reversed(tasks):  # the graph is in order: what waits comes later
+        out[task.name] = task.cost + max((out[n] for n in waiting[task.name]), default=0)
+    return out
 
 
 @dataclass(frozen=True)
@@ -121,14 +259,19 @@ def build_solution(
     workers: int | None = None,
     scheduler: str | None = None,
     memory: int | None = None,
+    split: int = DEFAULT_SPLIT,
     progress: Progress | None = None,
 ) -> BuildResult:
     """Solve every sector of ``men`` men's morris into ``directory`` on a Dask cluster.
 
     ``scheduler``: address of a running scheduler; else a local cluster of ``workers`` processes
-    (default: the cores) sharing ``memory`` bytes (default: the available memory). Raises
-    :class:`SolutionError` if a unit needs more memory than any worker has, or a task fails.
+    (default: the cores) sharing ``memory`` bytes (default: the available memory). A placing
+    sector of more than ``split`` entries is solved in ranges of at most that many, by tasks of
+    their own. Raises :class:`SolutionError` if a task needs more memory than any worker has, or
+    a task fails.
     """
+    if split < 1:
+        raise SolutionError(f"the split must be at least 1 entry, not {split}")
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     for stale in directory.glob(".sector-*.tmp"):
@@ -145,74 +288,125 @@ def build_solution(
     done = sum(unit_entries(u) for u in built)
     if progress is not None:
         progress("build", done, total)
-    if todo:
+    if not todo:
+        sweep_parts(directory, ())  # a killed build's parts of sectors finished since
+    else:
         with _client(workers, scheduler, memory) as client:
             capacity = _worker_memory(client)
-            for unit in todo:
-                if unit_memory(unit) > capacity:
+            tag = hashlib.sha256(str(directory.resolve()).encode()).hexdigest()[:12]
+            tasks = plan_graph(units, todo, split, capacity, tag)
+            for task in tasks:
+                if task.memory > capacity:
                     raise SolutionError(
-                        f"sector {unit.name} needs {unit_memory(unit) / 2**30:.1f} GiB, more than "
+                        f"sector {task.unit.name} needs {task.memory / 2**30:.1f} GiB, more than "
                         f"any worker has ({capacity / 2**30:.1f} GiB)"
                     )
-            built.update(_run_graph(client, directory, units, todo, done, total, progress))
+            # Parts of another split, or of sectors finished since, are no use to this build.
+            sweep_parts(directory, [t.rng for t in tasks if t.rng is not None])
+            bars = _Bars(progress, done, total)
+            built.update(_run_graph(client, directory, tasks, bars))
     infos = [i for u in units for i in built[u]]
     return BuildResult(infos, [u.name for u in todo])
 
 
+def _submit(
+    client: Any, task: Task, directory: Path, futures: dict[str, Any], priority: int
+) -> Any:
+    after = [futures[n] for n in task.after]
+    func: Callable[..., Any] = run_unit
+    head: tuple[Any, ...] = (task.unit,)
+    if task.rng is not None:
+        func, head = run_range, (task.rng,)
+    elif task.ranges:
+        func, head = run_assembly, (task.ranges,)
+    return client.submit(
+        func,
+        *head,
+        str(directory),
+        *after,
+        key=task.name,
+        resources={MEMORY: task.memory},
+        priority=priority,
+        pure=False,
+        retries=0,
+    )
+
+
 def _run_graph(
-    client: Any,
-    directory: Path,
-    units: list[Unit],
-    todo: list[Unit],
-    done: int,
-    total: int,
-    progress: Progress | None,
+    client: Any, directory: Path, tasks: list[Task], bars: _Bars
 ) -> dict[Unit, list[SectorInfo]]:
     as_completed = _distributed().as_completed
-    unit_of: dict[SectorKey, Unit] = {k: u for u in units for k in u.keys}
-    tag = hashlib.sha256(str(directory.resolve()).encode()).hexdigest()[:12]
-    futures: dict[Unit, Any] = {}
-    totals: dict[str, int] = {}  # what each unit's bar counts (the tables' solver: placements)
-    if progress is not None:
-        client.subscribe_topic(TOPIC, lambda event: _forward(event, progress, totals))
-    for unit in todo:
-        after = [futures[unit_of[d]] for d in unit.dependencies() if unit_of[d] in futures]
-        futures[unit] = client.submit(
-            run_unit,
-            unit,
-            str(directory),
-            *after,
-            key=f"solve-{tag}-{unit.keys[0].filename}",
-            resources={MEMORY: unit_memory(unit)},
-            pure=False,
-            retries=0,
-        )
-    by_future = {f.key: u for u, f in futures.items()}
+    ranks = priorities(tasks)
+    futures: dict[str, Any] = {}
+    if bars.progress is not None:
+        client.subscribe_topic(TOPIC, bars.event)
+    for task in tasks:
+        futures[task.name] = _submit(client, task, directory, futures, ranks[task.name])
+    by_key = {t.name: t for t in tasks}
     out: dict[Unit, list[SectorInfo]] = {}
     try:
         for future in as_completed(list(futures.values())):
-            unit = by_future[future.key]
+            task = by_key[future.key]
             try:
-                out[unit] = future.result()
+                result = future.result()
             except SolutionError:
                 raise
             except Exception as exc:
-                raise SolutionError(f"sector {unit.name}: the task failed: {exc}") from exc
-            done += unit_entries(unit)
-            if progress is not None:
-                bar = totals.get(unit.name, unit_entries(unit))
-                progress(unit.name, bar, bar)
-                progress("build", done, total)
+                where = "" if task.rng is None else f" (entries {task.rng.start}..{task.rng.stop})"
+                raise SolutionError(
+                    f"sector {task.unit.name}{where}: the task failed: {exc}"
+                ) from exc
+            if task.rng is None:
+                out[task.unit] = result
+            bars.ended(task)
     finally:
-        if progress is not None:
+        if bars.progress is not None:
             client.unsubscribe_topic(TOPIC)
     return out
 
 
-def _forward(event: Any, progress: Progress, totals: dict[str, int]) -> None:
-    _, msg = event
-    totals[str(msg["name"])] = int(msg["total"])
-    progress(str(msg["name"]), int(msg["done"]), int(msg["total"]))
+class _Bars:
+    """The bars of the sectors and of the whole build, from the tasks' events (on the client's
+    event thread) and their ends (on the caller's): a split sector's bar sums its ranges."""
+
+    def __init__(self, progress: Progress | None, done: int, total: int) -> None:
+        self.progress = progress
+        self._done, self._total = done, total
+        self._lock = threading.Lock()
+        self._parts: dict[str, dict[int, int]] = {}
+        self._totals: dict[str, int] = {}  # what a unit's bar counts (the tables': placements)
+
+    def event(self, event: Any) -> None:
+        """A task's progress event."""
+        _, msg = event
+        name, done, total = str(msg["name"]), int(msg["done"]), int(msg["total"])
+        with self._lock:
+            if "part" in msg:
+                self._part(name, int(msg["part"]), done, int(msg["sector"]))
+            else:
+                self._totals[name] = total
+                self._report(name, done, total)
+
+    def ended(self, task: Task) -> None:
+        """A task has ended."""
+        name = task.unit.name
+        with self._lock:
+            if task.rng is not None:
+                self._part(name, task.rng.start, task.rng.size, unit_entries(task.unit))
+            elif not task.ranges:
+                bar = self._totals.get(name, unit_entries(task.unit))
+                self._report(name, bar, bar)
+            self._done += task.entries
+            self._report("build", self._done, self._total)
+
+    def _part(self, name: str, start: int, done: int, total: int) -> None:
+        parts = self._parts.setdefault(name, {})
+        parts[start] = max(parts.get(start, 0), done)  # an event may come after the end
+        self._report(name, sum(parts.values()), total)
+
+    def _report(self, name: str, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(name, done, total)
 
 
 def _worker_memory(client: Any) -> int:

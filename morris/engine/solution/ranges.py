@@ -1,0 +1,179 @@
+"""Large placing sectors split into ranges of entries, each solved by a task of its own.
+
+The placing phase is acyclic: an entry's code is one Bellman step over its successors' codes
+(:func:`~morris.engine.solution.turns.expected_codes`) and depends on no other entry of its
+sector. So a large placing sector is cut into ranges of entries (:func:`plan_ranges`); each range
+is a task that writes its codes to a *part file* in the solution directory, and one more task
+assembles the parts into the sector file with :func:`~morris.engine.solution.storage.write_sector`
+(the same bytes as a sector solved in one task) and removes them.
+
+A part file, ``.sector-M-O-MH-OH.part-START-STOP``, holds the range's codes (uint16, little
+endian) followed by their SHA-256. It is written under a temporary name and renamed, so a build
+killed at any moment leaves either no part or a complete one; a part whose size and checksum are
+right is never computed again. Parts no build needs any more (their sector finished, or cut at
+other boundaries) are swept at the start of a build (:func:`sweep_parts`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import logging
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+
+from morris.engine.solution.sectors import SectorKey
+from morris.engine.solution.storage import open_sector
+from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
+from morris.engine.tables.keys import Codes, ProgressCallback
+
+logger = logging.getLogger(__name__)
+
+#: Entries of a range task by default: a few seconds of work, a few MB of output.
+DEFAULT_SPLIT: Final = 1 << 22
+#: The fewest entries a range holds, whatever the memory (smaller ranges cost more than they
+#: spread).
+MIN_RANGE: Final = 1 << 12
+#: Bytes a range task holds per entry of its range: its uint16 codes.
+RANGE_BYTES_PER_ENTRY: Final = 2
+_DIGEST: Final = 32
+_PART: Final = re.compile(r"^\.(sector-\d+-\d+-\d+-\d+\.msol)\.part-(\d+)-(\d+)$")
+
+
+@dataclass(frozen=True, order=True)
+class Range:
+    """Entries ``start .. stop - 1`` of a placing sector: what one range task solves."""
+
+    key: SectorKey
+    start: int
+    stop: int
+
+    @property
+    def size(self) -> int:
+        """Entries in the range."""
+        return self.stop - self.start
+
+    @property
+    def filename(self) -> str:
+        """The part file of the range in the solution directory."""
+        return f".{self.key.filename}.part-{self.start:012d}-{self.stop:012d}"
+
+
+def plan_ranges(key: SectorKey, split: int) -> list[Range]:
+    """The ranges a placing sector is solved in: one when it has at most ``split`` entries,
+    else the fewest ranges of at most ``split`` entries, of sizes as equal as they can be.
+
+    The plan depends on nothing but the sector and ``split``, so the graph is the same on every
+    run and a resumed build finds the parts of the one it resumes.
+    """
+    if split < 1:
+        raise ValueError(f"split must be at least 1 entry, not {split}")
+    size = index_of_key(key).size
+    count = max(1, -(-size // split))
+    bounds = [size * i // count for i in range(count + 1)]
+    return [Range(key, a, b) for a, b in itertools.pairwise(bounds)]
+
+
+def range_split(split: int, capacity: int, dependencies_memory: int) -> int:
+    """Entries per range: ``split``, or fewer when a worker of ``capacity`` bytes could not hold
+    a range that large beside the dependencies' ``dependencies_memory`` (never under
+    :data:`MIN_RANGE`)."""
+    room = (capacity - dependencies_memory) // RANGE_BYTES_PER_ENTRY
+    return max(MIN_RANGE, min(split, room))
+
+
+def solve_range(
+    rng: Range,
+    solved: Mapping[SectorKey, Codes],
+    progress: ProgressCallback | None = None,
+    name: str | None = None,
+) -> np.ndarray[Any, np.dtype[np.uint16]]:
+    """The codes (``distance + 1``, 0 a draw) of the range's entries, uint16.
+
+    ``solved`` holds the codes of the sector's successors; ``progress`` gets (``name``, entries
+    done, entries of the range).
+    """
+    label = name or rng.key.name
+    out = np.empty(rng.size, dtype=np.uint16)
+    step = work_chunk(rng.key)
+    for first in range(rng.start, rng.stop, step):
+        idx = np.arange(first, min(first + step, rng.stop), dtype=np.int64)
+        out[first - rng.start : first - rng.start + idx.size] = expected_codes(rng.key, idx, solved)
+        if progress is not None:
+            progress(label, first - rng.start + idx.size, rng.size)
+    return out
+
+
+def write_part(directory: Path, rng: Range, codes: np.ndarray[Any, Any]) -> None:
+    """Write a range's codes atomically (a temporary name, then renamed)."""
+    data = np.asarray(codes, dtype="<u2").tobytes()
+    if len(data) != RANGE_BYTES_PER_ENTRY * rng.size:
+        raise ValueError(f"{rng.filename}: {len(data) // 2} codes for {rng.size} entries")
+    path = Path(directory) / rng.filename
+    tmp = path.with_name(f"{rng.filename}.{os.getpid()}.tmp")
+    with tmp.open("wb") as fh:
+        fh.write(data)
+        fh.write(hashlib.sha256(data).digest())
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def read_part(directory: Path, rng: Range) -> np.ndarray[Any, np.dtype[np.uint16]] | None:
+    """A range's codes from its part file, or None if it is missing or damaged (a damaged part
+    is removed, to be solved again)."""
+    path = Path(directory) / rng.filename
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    data, digest = raw[:-_DIGEST], raw[-_DIGEST:]
+    if len(raw) != RANGE_BYTES_PER_ENTRY * rng.size + _DIGEST or (
+        hashlib.sha256(data).digest() != digest
+    ):
+        logger.warning("%s: damaged part file; the range will be solved again", path)
+        path.unlink(missing_ok=True)
+        return None
+    return np.frombuffer(data, dtype="<u2").astype(np.uint16)
+
+
+def remove_parts(directory: Path, ranges: Iterable[Range]) -> None:
+    """Remove the part files of ``ranges`` (those there are)."""
+    for rng in ranges:
+        (Path(directory) / rng.filename).unlink(missing_ok=True)
+
+
+def sweep_parts(directory: Path, keep: Iterable[Range]) -> int:
+    """Remove every part file in ``directory`` but those of ``keep``; how many went."""
+    wanted = {r.filename for r in keep}
+    gone = 0
+    for path in Path(directory).glob(".sector-*.part-*"):
+        if _PART.match(path.name) and path.name not in wanted:
+            path.unlink(missing_ok=True)
+            gone += 1
+    return gone
+
+
+def dependency_codes(directory: Path, key: SectorKey) -> Codes:
+    """The codes of a finished sector, memory-mapped and checked once per process (the range
+    tasks of one sector, run one after another on a worker, share the mapping)."""
+    path = Path(directory) / key.filename
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return open_sector(directory, key).dist  # its error names the missing sector
+    return _mapped(str(directory), key, stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=32)
+def _mapped(directory: str, key: SectorKey, inode: int, mtime_ns: int, size: int) -> Codes:
+    # The file's identity is part of the cache key: a rebuilt file is opened (and checked) anew.
+    del inode, mtime_ns, size
+    return open_sector(Path(directory), key).dist
