@@ -66,6 +66,19 @@ def value_of_board(solution: Solution | None, board: Board) -> Value | None:
     return None if result is None else value_json(result, COLOR_NAMES[board.turn])
 
 
+def flip_value(value: Value | None) -> Value | None:
+    """The same value for the other player (a win in 5 for white is a loss in 5 for black).
+
+    >>> flip_value({"value": "win", "distance": 5, "for": "white", "text": "white wins in 5"})
+    {'value': 'loss', 'distance': 5, 'for': 'black', 'text': 'white wins in 5'}
+    """
+    if value is None:
+        return None
+    other = {"win": "loss", "loss": "win", "draw": "draw"}[value["value"]]
+    side = "black" if value["for"] == "white" else "white"
+    return {**value, "value": other, "for": side}
+
+
 class PositionValues:
     """The values of the positions a controller shows, remembered for the last position (a
     snapshot is made on every change of the lights; the position changes far less often)."""
@@ -99,4 +112,12 @@ def solution_hint(solution: Solution | None, board: Board, seed: int) -> Move | 
     return found[0]
 
 
-__all__ = ["PositionValues", "Value", "describe_value", "solution_hint", "value_json"]
+__all__ = [
+    "PositionValues",
+    "Value",
+    "describe_value",
+    "flip_value",
+    "solution_hint",
+    "value_json",
+    "value_of_board",
+]

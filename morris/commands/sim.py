@@ -125,7 +125,11 @@ def run(args: argparse.Namespace) -> int:
     host = TuiHost(app)
     try:
         server = start_companion(
-            host, config.web.listen, state_dir=state_dir, tables_dir=config.tables_dir()
+            host,
+            config.web.listen,
+            state_dir=state_dir,
+            tables_dir=config.tables_dir(),
+            solution_dir=config.solution_dir(),
         )
     except (ListenError, TokenError) as exc:
         print(f"morris: {exc}", file=sys.stderr)
