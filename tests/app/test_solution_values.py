@@ -137,3 +137,23 @@ def test_the_review_gives_the_solutions_values_and_marks_the_win_thrown_away(
     assert data["turns"][0]["solution_before"]["text"] == "white wins in 5"
     assert data["turns"][0]["threw"] == "solution"
     assert review_record(record, search=False).to_json()["turns"][0]["solution_before"] is None
+
+
+def test_morris_review_prints_the_solved_values(
+    solved3: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from morris.app.store import GameStore
+    from morris.cli import main
+
+    board = Board(WON)
+    for text in ("a4-d6", "f4-a4"):
+        board.push(Move.parse(text))
+    saved = GameStore(tmp_path).finish(board, white="Ann", black="Bob")
+    args = ["review", str(saved), "--no-tables", "--depth", "2", "--solution", str(solved3)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "solved" in out.splitlines()[0]
+    assert "white wins in 5" in out and "<< first (solution)" in out
+    assert "First result thrown away: 1. a4-d6 (white): white wins in 5 -> draw" in out
+    assert main([*args[:-2], "--no-solution"]) == 0
+    assert "solved" not in capsys.readouterr().out.splitlines()[0]
