@@ -157,3 +157,21 @@ def test_morris_review_prints_the_solved_values(
     assert "First result thrown away: 1. a4-d6 (white): white wins in 5 -> draw" in out
     assert main([*args[:-2], "--no-solution"]) == 0
     assert "solved" not in capsys.readouterr().out.splitlines()[0]
+
+
+def test_the_commands_take_the_solution_directory_from_the_configuration(
+    solved3: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from morris.cli import main
+
+    config = tmp_path / "c.toml"
+    config.write_text(f'[engine]\nsolution = "{solved3}"\n')
+    assert main(["analyse", "startpos", "--config", str(config)]) == 0
+    assert "white to move: win in 23" in capsys.readouterr().out
+    assert main(["tables", "info", "--men", "3", "--config", str(config)]) == 0
+    assert f"solved, in {solved3}" in capsys.readouterr().out.replace("\n", "")
+    config.write_text("[engine]\nsolution = 3\n")
+    with pytest.raises(SystemExit) as exited:
+        main(["analyse", "startpos", "--config", str(config)])
+    assert exited.value.code == 2
+    assert "engine.solution: expected text, got 3" in capsys.readouterr().err
