@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from morris.commands.tables import add_tables_options, tables_from_args
+from morris.commands.tables import add_tables_options, solution_from_args, tables_from_args
 
 if TYPE_CHECKING:
     from morris.app.review import Review, TurnReview
@@ -52,15 +52,7 @@ def register(subparsers: Any) -> None:
         help=f"most nodes searched in each position (default {REVIEW_NODES})",
     )
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
-    add_tables_options(parser)
-    parser.add_argument(
-        "--solution",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="the solved game's directory (default: solution in the data directory, if built)",
-    )
-    parser.add_argument("--no-solution", action="store_true", help="do not use the solved game")
+    add_tables_options(parser, solution=True)
     parser.set_defaults(run=run)
 
 
@@ -77,10 +69,8 @@ def run(args: argparse.Namespace) -> int:
     except ReviewError as exc:
         print(f"morris review: {exc}", file=sys.stderr)
         return 2
-    from morris.app.jobs import load_solution
-
     tables = tables_from_args(args)
-    solution = None if args.no_solution else load_solution(args.solution)
+    solution = solution_from_args(args)
     try:
         review = review_text(
             text, tables=tables, solution=solution, depth=args.depth, nodes=args.nodes

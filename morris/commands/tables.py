@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from morris.app.config import Config
+    from morris.engine.solution import Solution
     from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
@@ -65,16 +66,19 @@ def tables_dir_of(args: argparse.Namespace) -> Path:
     return config.tables_dir() if config is not None else default_tables_dir()
 
 
-def add_tables_options(parser: argparse.ArgumentParser) -> None:
-    """``--tables DIR`` and ``--no-tables``, for the commands that run the engine."""
-    parser.add_argument(
-        "--tables",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="endgame table directory (default: the data directory, if tables are there)",
-    )
-    parser.add_argument("--no-tables", action="store_true", help="do not use endgame tables")
+def add_tables_options(parser: argparse.ArgumentParser, *, solution: bool = False) -> None:
+    """``--tables DIR`` and ``--no-tables``, for the commands that run the engine; with
+    ``solution`` also ``--solution DIR`` and ``--no-solution`` (the solved game)."""
+    what = {"tables": "endgame table directory", "solution": "the solved game's directory"}
+    for name in ("tables", "solution") if solution else ("tables",):
+        parser.add_argument(
+            f"--{name}",
+            type=Path,
+            default=None,
+            metavar="DIR",
+            help=f"{what[name]} (default: the data directory's, if built there)",
+        )
+        parser.add_argument(f"--no-{name}", action="store_true", help=f"do not use the {name}")
 
 
 def tables_from_args(args: argparse.Namespace) -> EndgameTables | None:
@@ -82,6 +86,13 @@ def tables_from_args(args: argparse.Namespace) -> EndgameTables | None:
     from morris.app.jobs import load_tables
 
     return None if args.no_tables else load_tables(args.tables)
+
+
+def solution_from_args(args: argparse.Namespace) -> Solution | None:
+    """The solved game ``--solution``/``--no-solution`` ask for (``None``: none)."""
+    from morris.app.jobs import load_solution
+
+    return None if args.no_solution else load_solution(args.solution)
 
 
 def register(subparsers: Any) -> None:
