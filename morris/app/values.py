@@ -88,8 +88,9 @@ class PositionValues:
         self._last: tuple[str, Value | None] | None = None
 
     def of(self, board: Board) -> Value | None:
-        """The value of ``board`` for its side to move (see :func:`value_of_board`)."""
-        if self.solution is None:
+        """The value of ``board`` for its side to move (see :func:`value_of_board`); None once
+        the game is over (the result says it)."""
+        if self.solution is None or board.outcome() is not None:
             return None
         position = board.position()
         if self._last is None or self._last[0] != position:
