@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from device import ButtonName, ButtonPress, SensorReading, StatusLight
 from device.clock import VirtualClock
@@ -39,6 +39,9 @@ from morris.app.jobs import (
 )
 from morris.app.store import GameStore
 from morris.core import Board, Move
+
+if TYPE_CHECKING:
+    from morris.engine.solution import Solution
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +77,9 @@ class Simulation:
     into the resumed game, a different mode, colour, variant or flying rule starts a new one and
     keeps the saved game as a record).
     ``runner`` replaces the default :class:`VirtualRunner` (``search`` and ``think_time`` are then
-    unused); the caller closes it.
+    unused); the caller closes it. ``solution`` is the solved game
+    (:func:`morris.app.jobs.load_solution`): the Pi plays from it, the hints and the snapshot's
+    values come from it.
     """
 
     def __init__(
@@ -96,6 +101,7 @@ class Simulation:
         think_time: float = THINK_TIME,
         search: SearchFunction | None = None,
         runner: SimulationRunner | None = None,
+        solution: Solution | None = None,
     ) -> None:
         base = config or Config()
         self.config = base.with_overrides(
@@ -117,7 +123,9 @@ class Simulation:
             runner
             if runner is not None
             else VirtualRunner(
-                search or make_search(self.config, virtual=True), self.clock, think_time
+                search or make_search(self.config, virtual=True, solution=solution),
+                self.clock,
+                think_time,
             )
         )
         store = GameStore(Path(state_dir)) if state_dir is not None else None
@@ -129,6 +137,7 @@ class Simulation:
             now=self.now,
             resume=resume,
             insist=insist,
+            solution=solution,
         )
         device.when_changed = self._on_reading
         device.when_pressed = self._on_press

@@ -48,3 +48,8 @@ def virtual_time_only(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
     (a pseudo-terminal, a subprocess, a thread the test waits for)."""
     if request.node.get_closest_marker("realtime") is None:
         monkeypatch.setattr(time, "sleep", _no_sleep)
+
+
+# The solved 3 and 4 men's morris (built once per run by the real Dask build), for the tests of
+# every layer that shows or plays the solution, not only those in tests/solution.
+from tests.solution.conftest import solved3, solved4  # noqa: E402, F401

@@ -55,6 +55,7 @@ class EngineConfig:
     movetime: float = 10.0  # a cap on the Pi's thinking time per turn, seconds
     seed: int = 0
     tables: str = ""  # endgame table directory; empty: the default data directory
+    solution: str = ""  # the solved game's directory; empty: solution/ in the tables' directory
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,13 @@ class Config:
             return Path(self.engine.tables).expanduser()
         return tables_dir(environ)
 
+    def solution_dir(self, environ: Mapping[str, str] = os.environ) -> Path:
+        """Where the solved game is (``morris tables build --men K``): the ``engine.solution``
+        key, else ``solution`` in the tables' directory (:meth:`tables_dir`)."""
+        if self.engine.solution:
+            return Path(self.engine.solution).expanduser()
+        return self.tables_dir(environ) / "solution"
+
     def with_overrides(self, **overrides: Any) -> Config:
         """A copy with ``section_key=value`` overrides (``game_level=5``); ``None`` is ignored."""
         sections: dict[str, dict[str, Any]] = {}
@@ -211,6 +219,12 @@ def _link(value: Any) -> str | None:
     return "must be the other board's address, http://HOST:PORT (e.g. http://192.168.1.30:8700)"
 
 
+def _directory(value: Any) -> str | None:
+    if value and Path(value).expanduser().exists() and not Path(value).expanduser().is_dir():
+        return "must be a directory (where `morris tables build --men K --dir DIR` puts it)"
+    return None
+
+
 def _listen(value: Any) -> str | None:
     try:
         parse_listen(value)
@@ -226,6 +240,7 @@ _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "game.variant": _choice(VARIANT_NAMES),
     "game.no_removal_limit": _between(0, 10_000),
     "engine.movetime": _between(0.05, 3600),
+    "engine.solution": _directory,
     "referee.debounce": _between(0.0, 1.0),
     "referee.accept_delay": _between(0.05, 1.0),
     "referee.flag_delay": _between(0.5, 60),
@@ -375,6 +390,9 @@ movetime = 10.0
 seed = 0
 # Directory of the endgame tables (`morris tables build`); empty: the default data directory.
 tables = ""
+# Directory of the solved game (`morris tables build --men K`), used for the Pi's play, the
+# hints and the values shown; empty: "solution" in the tables' directory.
+solution = ""
 
 [referee]
 # Seconds. A sensor change shorter than debounce (bounce, a weak magnet's flicker) is ignored.

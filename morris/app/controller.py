@@ -22,7 +22,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from device import BlinkClock, BoardDevice, ButtonName, Signal, StatusLight
 from morris.app.board_setup import (
@@ -37,6 +37,7 @@ from morris.app.errors import InputError
 from morris.app.jobs import SearchJob, SearchRunner
 from morris.app.remote import check_remote_move
 from morris.app.store import GameStore, SavedGame
+from morris.app.values import PositionValues, Value, solution_hint
 from morris.core import (
     BLACK,
     COLOR_NAMES,
@@ -69,6 +70,9 @@ from morris.referee import (
     TurnAccepted,
 )
 from morris.referee.lights import compute_lights, status_lights, variant_lights
+
+if TYPE_CHECKING:
+    from morris.engine.solution import Solution
 
 logger = logging.getLogger(__name__)
 
@@ -158,6 +162,9 @@ class Snapshot:
     #: The variant's name (``"standard"``, ``"twelve"``) and whether flying is on.
     variant: str
     flying: bool
+    #: The solved game's value of the position for the side to move, where a loaded solution
+    #: covers it (:mod:`morris.app.values`: ``{"value", "distance", "for"}``), else ``None``.
+    solution: Value | None = None
 
 
 Subscriber = Callable[[Snapshot], None]
@@ -233,8 +240,11 @@ class Controller:
         now: float = 0.0,
         resume: bool = True,
         insist: Iterable[str] = (),
+        solution: Solution | None = None,
     ) -> None:
         self.device = device
+        #: The solved game's values of the positions shown, and its hints (``solution``).
+        self.values = PositionValues(solution)
         self.config = config
         self.runner = runner
         self.store = store
@@ -744,6 +754,11 @@ class Controller:
     def _request_hint(self, now: float) -> None:
         if self.board.outcome() is not None or self.referee.pi_to_move:
             return
+        move = solution_hint(self.values.solution, self.board, self.config.engine.seed)
+        if move is not None:  # the solution knows: a turn that keeps the value, at once
+            self._cancel_search()
+            self._handle(self.referee.hint(move, now, self.config.referee.hint_duration), now)
+            return
         self._start_search("hint", now)
 
     # -- the mode button --------------------------------------------------------------------
@@ -926,6 +941,7 @@ class Controller:
             flagged=self.referee.is_flagged,
             variant=board.variant_name,
             flying=board.flying,
+            solution=self.values.of(board),
         )
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:

@@ -122,13 +122,14 @@ def load_tables(directory: Path | None = None) -> EndgameTables | None:
     return tables
 
 
-def load_solution(tables_directory: Path | None = None) -> Solution | None:
-    """The solved sectors in ``solution/`` of the tables' directory (default: the data
-    directory), or ``None``: what ``morris tables build --men K`` made there."""
-    from morris.app.paths import tables_dir
+def load_solution(directory: Path | None = None) -> Solution | None:
+    """The solved sectors in ``directory`` (default: ``solution`` in the data directory; the
+    daemon and the simulator give :meth:`Config.solution_dir`, the ``engine.solution`` key), or
+    ``None``: what ``morris tables build --men K`` made there."""
+    from morris.app.paths import solution_dir
     from morris.engine.solution import Solution, SolutionError
 
-    directory = (tables_directory or tables_dir()) / "solution"
+    directory = directory or solution_dir()
     if not any(directory.glob("sector-*.msol")):
         return None
     try:
@@ -256,15 +257,19 @@ class ExternalSearch:
 
 
 def builtin_runner(
-    config: Config, deliver: Deliver, *, tables_dir: Path | None = None
+    config: Config,
+    deliver: Deliver,
+    *,
+    tables_dir: Path | None = None,
+    solution: Solution | None = None,
 ) -> ThreadedRunner | ProcessRunner:
     """The daemon's runner for the built-in engine: a thread where the C search runs (it releases
-    the interpreter lock), a process where the search is Python (it would hold it)."""
+    the interpreter lock), a process where the search is Python (it would hold it; the process
+    maps the solution of :meth:`Config.solution_dir` itself)."""
     from morris.engine.search import native_enabled
 
     if native_enabled():
         tables = None if tables_dir is None else load_tables(tables_dir)
-        solution = None if tables_dir is None else load_solution(tables_dir)
         return ThreadedRunner(make_search(config, tables=tables, solution=solution), deliver)
     logger.info("the search is Python (no C loop): it runs in its own process")
     return ProcessRunner(config, deliver, tables_dir=tables_dir)
@@ -361,10 +366,8 @@ def _search_process(
     # The daemon decides when its search process stops (systemd signals the whole group).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    tables = solution = None
-    if tables_dir is not None:
-        tables = load_tables(Path(tables_dir))
-        solution = load_solution(Path(tables_dir))
+    tables = None if tables_dir is None else load_tables(Path(tables_dir))
+    solution = load_solution(config.solution_dir())
     search = make_search(config, tables=tables, solution=solution)
     while True:
         try:

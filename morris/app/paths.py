@@ -23,6 +23,12 @@ def tables_dir(environ: Mapping[str, str] | None = None) -> Path:
     return Path(base).expanduser() / "morris" / "tables"
 
 
+def solution_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where the solved game lives unless configured (``engine.solution``): ``solution`` in the
+    tables' directory (:func:`tables_dir`)."""
+    return tables_dir(environ) / "solution"
+
+
 #: The state directory of the installed service (systemd's ``StateDirectory=morris``).
 SERVICE_STATE_DIR = Path("/var/lib/morris")
 

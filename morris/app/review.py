@@ -5,6 +5,11 @@ after the turn, both from the point of view of the player who made it, and, wher
 tables know the position, its exact result (win, draw or loss, and the turns to the end) before
 and after. The first turn that threw a result away is marked:
 
+- by the solved game (:mod:`morris.engine.solution`, ``solution=``), where it covers both sides
+  of the turn, placing phase included: the class of the mover's value fell (a win to a draw or a
+  loss, a draw to a loss). Exact in the same sense as the tables'. Each turn also carries the
+  solution's value before and after it (``solution_before``, ``solution_after``: the mover's, as
+  :mod:`morris.app.values` objects with their words, "white wins in 12").
 - by the tables, where they know both sides of the turn (or the turn ended the game): a win that
   became a draw or a loss, or a draw that became a loss. That is exact (up to the draw rules the
   tables leave out, which are checked the way the search checks them).
@@ -40,6 +45,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from morris.app.errors import ReviewError
+from morris.app.values import Value, flip_value, value_of_board
 from morris.core import (
     BLACK,
     COLOR_NAMES,
@@ -54,6 +60,7 @@ from morris.core import (
 
 if TYPE_CHECKING:
     from morris.engine.search import Engine
+    from morris.engine.solution import Solution
     from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
@@ -103,9 +110,10 @@ class TurnReview:
     ``ply`` counts the turns of the record from 1; ``label`` is its number as the record writes it
     (``12.`` for white, ``12...`` for black). Scores are centi-pieces, or ``±(MATE - n)`` for a game
     won or lost in ``n`` turns (:func:`format_score` writes them), ``None`` where the engine cannot
-    play the variant. ``best`` is the engine's choice in the position before. ``threw`` says that
-    this turn threw a result away and who judged it (``tables`` or ``engine``); ``mistake`` marks
-    only the first such turn of the game.
+    play the variant. ``best`` is the engine's choice in the position before. ``solution_before``
+    and ``solution_after`` are the solved game's values for the mover (None where it does not
+    cover the position). ``threw`` says that this turn threw a result away and who judged it
+    (``solution``, ``tables`` or ``engine``); ``mistake`` marks only the first such turn.
     """
 
     ply: int
@@ -121,6 +129,8 @@ class TurnReview:
     wdl_after: Verdict | None
     threw: str | None
     mistake: bool = False
+    solution_before: Value | None = None
+    solution_after: Value | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The turn as a JSON object."""
@@ -138,6 +148,8 @@ class TurnReview:
             "wdl_after": None if self.wdl_after is None else self.wdl_after.to_json(),
             "threw": self.threw,
             "mistake": self.mistake,
+            "solution_before": self.solution_before,
+            "solution_after": self.solution_after,
         }
 
 
@@ -153,6 +165,8 @@ class Review:
     nodes: int
     tables: bool
     elapsed: float
+    #: Whether a solved game was given and covers some position of the game.
+    solution: bool = False
 
     @property
     def first_mistake(self) -> TurnReview | None:
@@ -171,6 +185,7 @@ class Review:
             "first_mistake": None if first is None else first.ply,
             "engine": {"depth": self.depth, "nodes": self.nodes, "threshold": THRESHOLD},
             "tables": self.tables,
+            "solution": self.solution,
             "elapsed": round(self.elapsed, 3),
         }
 
@@ -207,6 +222,7 @@ def review_record(
     record: GameRecord,
     *,
     tables: EndgameTables | None = None,
+    solution: Solution | None = None,
     depth: int = REVIEW_DEPTH,
     nodes: int = REVIEW_NODES,
     movetime: float | None = REVIEW_MOVETIME,
@@ -218,7 +234,8 @@ def review_record(
 
     ``search=False`` gives the turns and positions at once, without the engine (no scores but
     those of the game's end, no marks): an outline to show while the review runs.
-    ``tables`` are the endgame tables to ask (and to search with); ``progress(done, total)`` is
+    ``tables`` are the endgame tables to ask (and to search with), ``solution`` the solved game
+    (its values are given with or without the search); ``progress(done, total)`` is
     called after each position searched; ``stop()`` is polled between positions and raises
     :class:`ReviewError` when it returns true. Raises :class:`ReviewError` for a record whose
     turns do not follow the rules of its tags.
@@ -252,7 +269,7 @@ def review_record(
         if scores[index] is not None and boards[index].legal_moves.count() == 1:
             after = scores[index + 1]
             scores[index] = None if after is None else -after
-    turns = _turns(record, boards, scores, bests, tables)
+    turns = _turns(record, boards, scores, bests, tables, solution)
     return Review(
         tags=dict(record.tags),
         start=boards[0].position(),
@@ -262,6 +279,7 @@ def review_record(
         nodes=nodes,
         tables=tables is not None and tables.supports(boards[0].rules),
         elapsed=time.monotonic() - started,
+        solution=any(t.solution_before is not None for t in turns),
     )
 
 
@@ -352,8 +370,12 @@ def _threw(
     score_after: int | None,
     wdl_before: Verdict | None,
     wdl_after: Verdict | None,
+    solved: tuple[Value | None, Value | None] = (None, None),
 ) -> str | None:
-    """Who judged that the turn from ``board`` threw a result away, or ``None``."""
+    """Who judged that the turn from ``board`` threw a result away, or ``None``; ``solved`` is
+    the solution's value for the mover before and after it."""
+    if solved[0] is not None and solved[1] is not None:
+        return "solution" if _RANK[solved[1]["value"]] < _RANK[solved[0]["value"]] else None
     if wdl_before is not None and wdl_after is not None:
         return "tables" if _RANK[wdl_after.value] < _RANK[wdl_before.value] else None
     if board.legal_moves.count() == 1 or score_before is None or score_after is None:
@@ -367,8 +389,10 @@ def _turns(
     scores: list[int | None],
     bests: list[str | None],
     tables: EndgameTables | None,
+    solution: Solution | None = None,
 ) -> tuple[TurnReview, ...]:
     verdicts = [_verdict(b, tables) for b in boards]
+    solved = [value_of_board(solution, b) for b in boards]
     turns: list[TurnReview] = []
     marked = False
     for index, move in enumerate(record.moves):
@@ -376,7 +400,15 @@ def _turns(
         after_score = scores[index + 1]
         score_after = None if after_score is None else -after_score
         wdl_after = _flip(verdicts[index + 1])
-        threw = _threw(before, scores[index], score_after, verdicts[index], wdl_after)
+        solution_after = flip_value(solved[index + 1])
+        threw = _threw(
+            before,
+            scores[index],
+            score_after,
+            verdicts[index],
+            wdl_after,
+            (solved[index], solution_after),
+        )
         mistake = threw is not None and not marked
         marked = marked or mistake
         number = before.fullmove_number
@@ -395,6 +427,8 @@ def _turns(
                 wdl_after=wdl_after,
                 threw=threw,
                 mistake=mistake,
+                solution_before=solved[index],
+                solution_after=solution_after,
             )
         )
     return tuple(turns)

@@ -39,8 +39,12 @@ def register(subparsers: Any) -> None:
         "--dir",
         type=Path,
         default=None,
-        help="solution directory (default: solution in the tables' data directory)",
+        help="solution directory (default: --config's engine.solution, else solution in the "
+        "tables' data directory)",
     )
+    from morris.commands.tables import add_config_option
+
+    add_config_option(parser)
     parser.set_defaults(run=run_analyse)
 
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from morris.commands.tables import add_tables_options, tables_from_args
+from morris.commands.tables import add_tables_options, solution_from_args, tables_from_args
 
 if TYPE_CHECKING:
     from morris.app.review import Review, TurnReview
@@ -30,9 +30,11 @@ def register(subparsers: Any) -> None:
         description=(
             "Review a game record: for each turn the engine's score before and after it (the "
             "mover's, in pieces; 'win N' / 'loss N': a forced result N turns away), and where the "
-            "endgame tables know the position, win/draw/loss before and after. The first turn "
-            "that threw a result away is marked: by the tables where they know both sides of the "
-            f"turn, else by the engine's judgement (the mover's score fell by {THRESHOLD / 100:g} "
+            "endgame tables know the position, win/draw/loss before and after, and where the "
+            "solved game (`morris tables build --men K`) covers it, its value ('white wins in "
+            "12', 'draw') before and after. The first turn that threw a result away is marked: by "
+            "the solved game or the tables where they know both sides of the turn, else by the "
+            f"engine's judgement (the mover's score fell by {THRESHOLD / 100:g} "
             "pieces or more). Exit code 2 for a record that cannot be read."
         ),
     )
@@ -50,7 +52,7 @@ def register(subparsers: Any) -> None:
         help=f"most nodes searched in each position (default {REVIEW_NODES})",
     )
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
-    add_tables_options(parser)
+    add_tables_options(parser, solution=True)
     parser.set_defaults(run=run)
 
 
@@ -68,8 +70,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"morris review: {exc}", file=sys.stderr)
         return 2
     tables = tables_from_args(args)
+    solution = solution_from_args(args)
     try:
-        review = review_text(text, tables=tables, depth=args.depth, nodes=args.nodes)
+        review = review_text(
+            text, tables=tables, solution=solution, depth=args.depth, nodes=args.nodes
+        )
     except ReviewError as exc:
         print(f"morris review: {args.record}: {exc}", file=sys.stderr)
         return 2
@@ -106,23 +111,37 @@ def _mark(turn: TurnReview) -> str:
 def format_review(review: Review) -> str:
     """The review as the lines ``morris review`` prints."""
     from morris.app.review import THRESHOLD, format_score
+    from morris.app.values import describe_value
 
+    solved = review.solution
     header = (
-        f"{'turn':<6} {'move':<9} {'best':<9} {'score':>8} {'after':>8} "
-        f"{'wdl':>8} {'after':>8}  mark"
+        f"{'turn':<6} {'move':<9} {'best':<9} {'score':>8} {'after':>8} {'wdl':>8} {'after':>8}"
     )
-    lines = [header]
+    if solved:
+        header += f"  {'solved':<18} {'after':<18}"
+    lines = [header + "  mark"]
     for t in review.turns:
         wdl_before = "-" if t.wdl_before is None else str(t.wdl_before)
         wdl_after = "-" if t.wdl_after is None else str(t.wdl_after)
-        lines.append(
+        line = (
             f"{t.label:<6} {t.move:<9} {t.best or '-':<9} {format_score(t.score_before):>8} "
-            f"{format_score(t.score_after):>8} {wdl_before:>8} {wdl_after:>8}  {_mark(t)}".rstrip()
+            f"{format_score(t.score_after):>8} {wdl_before:>8} {wdl_after:>8}"
         )
+        if solved:
+            line += (
+                f"  {describe_value(t.solution_before):<18} {describe_value(t.solution_after):<18}"
+            )
+        lines.append(f"{line}  {_mark(t)}".rstrip())
     lines.append("")
     first = review.first_mistake
     if first is None:
         lines.append("No turn threw a result away.")
+    elif first.threw == "solution":
+        lines.append(
+            f"First result thrown away: {first.label} {first.move} ({first.mover}): "
+            f"{describe_value(first.solution_before)} -> {describe_value(first.solution_after)}, "
+            "by the solved game."
+        )
     elif first.threw == "tables":
         lines.append(
             f"First result thrown away: {first.label} {first.move} ({first.mover}): "
@@ -135,9 +154,10 @@ def format_review(review: Review) -> str:
             f"engine's judgement (a fall of {THRESHOLD / 100:g} pieces or more)."
         )
     tables = "endgame tables" if review.tables else "no endgame tables"
+    solution = "; solved values ('solved') where the solution covers the position" if solved else ""
     lines.append(
         f"Scores are the mover's, in pieces (win/loss N: N turns to the end); engine depth "
-        f"{review.depth}, at most {review.nodes} nodes a position; {tables}; "
+        f"{review.depth}, at most {review.nodes} nodes a position; {tables}{solution}; "
         f"{review.elapsed:.1f} s."
     )
     return "\n".join(lines)

@@ -115,7 +115,11 @@ def serve_daemon(daemon: Daemon, config: Config, *, state_dir: Path | None) -> i
     if config.web.enabled:
         try:
             server = start_companion(
-                host, config.web.listen, state_dir=state_dir, tables_dir=config.tables_dir()
+                host,
+                config.web.listen,
+                state_dir=state_dir,
+                tables_dir=config.tables_dir(),
+                solution_dir=config.solution_dir(),
             )
         except (ListenError, TokenError) as exc:
             daemon.board.close()

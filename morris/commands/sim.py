@@ -107,9 +107,13 @@ def run(args: argparse.Namespace) -> int:
     if config.web.enabled and not (sys.stdin.isatty() and sys.stdout.isatty()):
         return _page_alone(config, state_dir, overrides)
 
+    from morris.app.jobs import load_solution
     from morris.tui.app import SimulatorApp
 
-    app = SimulatorApp(config, state_dir=state_dir, insist=asked_settings(overrides))
+    solution = load_solution(config.solution_dir())
+    app = SimulatorApp(
+        config, state_dir=state_dir, insist=asked_settings(overrides), solution=solution
+    )
     if not config.web.enabled:
         app.run()
         return 0
@@ -121,7 +125,11 @@ def run(args: argparse.Namespace) -> int:
     host = TuiHost(app)
     try:
         server = start_companion(
-            host, config.web.listen, state_dir=state_dir, tables_dir=config.tables_dir()
+            host,
+            config.web.listen,
+            state_dir=state_dir,
+            tables_dir=config.tables_dir(),
+            solution_dir=config.solution_dir(),
         )
     except (ListenError, TokenError) as exc:
         print(f"morris: {exc}", file=sys.stderr)

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from morris.commands.tables import (
-    default_tables_dir,
     print_reports,
     progress_bar,
     progress_callback,
@@ -23,8 +22,15 @@ BAD_INPUT = 2
 
 
 def solution_dir(args: argparse.Namespace) -> Path:
-    """The solution directory: ``--dir``, else ``solution`` in the tables' data directory."""
-    return Path(args.dir) if args.dir else default_tables_dir() / "solution"
+    """The solution directory: ``--dir``, else the configuration's (``--config``:
+    ``engine.solution``, or ``solution`` in ``engine.tables``), else ``solution`` in the data
+    directory."""
+    from morris.app.paths import solution_dir as default_solution_dir
+
+    if args.dir:
+        return Path(args.dir)
+    config = getattr(args, "config", None)
+    return config.solution_dir() if config is not None else default_solution_dir()
 
 
 def _check_men(console: Any, men: int) -> bool:

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from morris.app.config import Config
+    from morris.engine.solution import Solution
     from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
@@ -31,16 +33,52 @@ def default_tables_dir(environ: Mapping[str, str] | None = None) -> Path:
     return tables_dir(environ)
 
 
-def add_tables_options(parser: argparse.ArgumentParser) -> None:
-    """``--tables DIR`` and ``--no-tables``, for the commands that run the engine."""
+def _config_file(path: str) -> Config:
+    """``--config FILE`` read at once: a bad file is argparse's error (exit code 2)."""
+    from morris.app.config import load_config
+    from morris.app.errors import ConfigError
+
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_config_option(parser: argparse.ArgumentParser) -> None:
+    """``--config FILE``: the default directories from a configuration file (``engine.tables``,
+    ``engine.solution``) instead of the data directory."""
     parser.add_argument(
-        "--tables",
-        type=Path,
+        "--config",
+        type=_config_file,
         default=None,
-        metavar="DIR",
-        help="endgame table directory (default: the data directory, if tables are there)",
+        metavar="FILE",
+        help="take the default directory from this configuration (engine.tables; with --men "
+        "engine.solution)",
     )
-    parser.add_argument("--no-tables", action="store_true", help="do not use endgame tables")
+
+
+def tables_dir_of(args: argparse.Namespace) -> Path:
+    """The tables' directory: ``--dir``, else the configuration's (``--config``), else the data
+    directory."""
+    if args.dir:
+        return Path(args.dir)
+    config = getattr(args, "config", None)
+    return config.tables_dir() if config is not None else default_tables_dir()
+
+
+def add_tables_options(parser: argparse.ArgumentParser, *, solution: bool = False) -> None:
+    """``--tables DIR`` and ``--no-tables``, for the commands that run the engine; with
+    ``solution`` also ``--solution DIR`` and ``--no-solution`` (the solved game)."""
+    what = {"tables": "endgame table directory", "solution": "the solved game's directory"}
+    for name in ("tables", "solution") if solution else ("tables",):
+        parser.add_argument(
+            f"--{name}",
+            type=Path,
+            default=None,
+            metavar="DIR",
+            help=f"{what[name]} (default: the data directory's, if built there)",
+        )
+        parser.add_argument(f"--no-{name}", action="store_true", help=f"do not use the {name}")
 
 
 def tables_from_args(args: argparse.Namespace) -> EndgameTables | None:
@@ -48,6 +86,13 @@ def tables_from_args(args: argparse.Namespace) -> EndgameTables | None:
     from morris.app.jobs import load_tables
 
     return None if args.no_tables else load_tables(args.tables)
+
+
+def solution_from_args(args: argparse.Namespace) -> Solution | None:
+    """The solved game ``--solution``/``--no-solution`` ask for (``None``: none)."""
+    from morris.app.jobs import load_solution
+
+    return None if args.no_solution else load_solution(args.solution)
 
 
 def register(subparsers: Any) -> None:
@@ -64,11 +109,13 @@ def register(subparsers: Any) -> None:
             "--dir",
             type=Path,
             default=None,
-            help="table directory (default: $MORRIS_DATA_DIR or $XDG_DATA_HOME/morris/tables)",
+            help="table directory; with --men the solution's (default: $MORRIS_DATA_DIR or "
+            "$XDG_DATA_HOME/morris/tables, and solution in it; or --config's)",
         )
 
     build = sub.add_parser("build", help="solve the tables (skips those already built)")
     add_dir(build)
+    add_config_option(build)
     build.add_argument("--flying", choices=sorted(_FLYING), default="both", help="flying rule")
     build.add_argument(
         "--max-pieces",
@@ -115,6 +162,7 @@ def register(subparsers: Any) -> None:
 
     info = sub.add_parser("info", help="won/drawn/lost counts and the longest win of each table")
     add_dir(info)
+    add_config_option(info)
     add_men(info)
     info.add_argument(
         "--variant",
@@ -126,6 +174,7 @@ def register(subparsers: Any) -> None:
 
     verify = sub.add_parser("verify", help="check every value against its successors")
     add_dir(verify)
+    add_config_option(verify)
     add_men(verify)
     verify.add_argument(
         "--sample", type=int, default=None, metavar="N", help="check N random positions per table"
@@ -191,7 +240,7 @@ def run_build(args: argparse.Namespace) -> int:
     if any(getattr(args, o) is not None for o in ("workers", "scheduler", "memory", "split")):
         console.print("[red]--workers, --scheduler, --memory and --split need --men K[/red]")
         return 2
-    directory = args.dir or default_tables_dir()
+    directory = tables_dir_of(args)
     if args.max_pieces < 6:
         console.print("[red]--max-pieces must be at least 6 (3 against 3)[/red]")
         return 2
@@ -259,7 +308,7 @@ def run_info(args: argparse.Namespace) -> int:
     if args.variant is not None:
         return _run_variant(args.variant)
     console = Console()
-    directory = args.dir or default_tables_dir()
+    directory = tables_dir_of(args)
     try:
         infos = read_manifest(directory)
     except TableError as exc:
@@ -312,7 +361,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
         return run_solution_verify(args)
     console = Console()
-    directory = args.dir or default_tables_dir()
+    directory = tables_dir_of(args)
     try:
         tables = EndgameTables.load(directory)
     except TableError as exc:

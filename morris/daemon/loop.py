@@ -34,6 +34,7 @@ from morris.app.jobs import (
     ThreadedRunner,
     builtin_runner,
     describe_engine,
+    load_solution,
     load_tables,
     make_search,
 )
@@ -44,6 +45,7 @@ from morris.daemon.status_file import ServiceStatus, write_status
 from morris.engine.search import native_warning
 
 if TYPE_CHECKING:
+    from morris.engine.solution import Solution
     from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
@@ -177,6 +179,7 @@ class Daemon:
         self._last_warning: str | None = None
         self._last_status = ""
         self._stopping = False
+        self._solution: Solution | None = None
 
     # -- entry points for other threads -----------------------------------------------------
 
@@ -215,6 +218,8 @@ class Daemon:
             signal.signal(signal.SIGHUP, self._on_signal)
             signal.signal(signal.SIGINT, self._on_signal)
         device = self.board.device
+        # Mapped once whatever the engine: the hints and the values shown come from it too.
+        self._solution = load_solution(self.config.solution_dir())
         runner = self._make_runner()
         self._engine = describe_engine(self.config, runner)
         board_runner = BoardRunner(device, self.clock)
@@ -230,6 +235,7 @@ class Daemon:
                 store=self.store,
                 now=self.clock(),
                 insist=asked_settings(self.overrides),
+                solution=self._solution,
             )
             self.controller = controller
             device.when_changed = lambda reading: self.post("sensors", reading)
@@ -331,8 +337,14 @@ class Daemon:
                 if config.hardware != self.config.hardware:
                     logger.warning("hardware settings change only at the next restart")
                 old, new = self.config.engine, config.engine
-                if (old.command, old.tables) != (new.command, new.tables):
-                    logger.warning("engine command and tables change only at the next restart")
+                if (old.command, old.tables, old.solution) != (
+                    new.command,
+                    new.tables,
+                    new.solution,
+                ):
+                    logger.warning(
+                        "engine command, tables and solution change only at the next restart"
+                    )
                 controller.reconfigure(config)
                 self.config = config
                 logger.info("configuration reloaded from %s", self.config_path)
@@ -351,7 +363,10 @@ class Daemon:
             # Loaded whatever the level: the mode button may raise it later (mapping costs little).
             tables = self.config.tables_dir()
             return builtin_runner(
-                self.config, deliver, tables_dir=tables if tables.is_dir() else None
+                self.config,
+                deliver,
+                tables_dir=tables if tables.is_dir() else None,
+                solution=self._solution,
             )
         search = self._search or make_search(self.config, tables=self._tables())
         return ThreadedRunner(search, deliver)

@@ -717,7 +717,8 @@ class Engine:
     ``clock`` is read only to honour ``movetime`` (inject a fake one in tests); ``tables`` are the
     endgame tables, used from level 7 up when given, and so is ``solution`` (the solved k men's
     game, :mod:`morris.engine.solution`): where it covers a position the engine plays a turn that
-    keeps its value, without searching. ``native`` picks the C inner loop (the
+    keeps its value, without searching (below level 7 with the believable mistakes of
+    :func:`~morris.engine.solution.play.believable_turn`). ``native`` picks the C inner loop (the
     default where it is built, unless ``MORRIS_NATIVE=0``) or the Python one: the same moves and
     node counts either way, the C one many times faster. ``weights`` replaces the evaluation's
     weights of the board's variant (:func:`~morris.engine.evaluate.weights_for`; for tuning them).
@@ -792,8 +793,8 @@ class Engine:
         if movetime is not None and movetime < 0:
             raise ValueError(f"movetime must not be negative, not {movetime}")
         level = LEVELS[self.level]
-        if level.tables and self.solution is not None and searchmoves is None:
-            perfect = self._perfect(board)
+        if self.solution is not None and searchmoves is None:
+            perfect = self._perfect(board, level.tables)
             if perfect is not None:
                 return perfect
         max_depth = min(depth if depth is not None else level.depth, MAX_DEPTH)
@@ -826,14 +827,18 @@ class Engine:
         )  # fmt: skip
         return SearchResult(decode(best_mv), score, reached, search.nodes, pv, elapsed)
 
-    def _perfect(self, board: Board) -> SearchResult | None:
-        """The solution's turn, when it covers the position (see :func:`perfect_turn`)."""
-        from morris.engine.solution.play import perfect_turn
+    def _perfect(self, board: Board, top: bool) -> SearchResult | None:
+        """The solution's turn, when it covers the position: :func:`perfect_turn` at the levels
+        with tables (``top``), :func:`believable_turn` (now and then a mistake) below them."""
+        from morris.engine.solution.play import believable_turn, perfect_turn
 
         assert self.solution is not None
         start = self.clock()
         rng = random.Random(f"{self.seed}:{self.level}:{board.position()}")
-        found = perfect_turn(self.solution, board, rng)
+        if top:
+            found = perfect_turn(self.solution, board, rng)
+        else:
+            found = believable_turn(self.solution, board, self.level, rng)
         if found is None:
             return None
         move, result = found

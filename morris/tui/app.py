@@ -21,7 +21,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -42,7 +42,10 @@ from morris.tui import colours
 from morris.tui.board import BoardView
 from morris.tui.dialogs import GameSettings, NewGameScreen, QuitScreen
 from morris.tui.grammar import HandAction, parse_actions
-from morris.tui.panels import legend, status_text
+from morris.tui.panels import legend, solution_text, status_text
+
+if TYPE_CHECKING:
+    from morris.engine.solution import Solution
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +77,8 @@ class SimulatorApp(App[None]):
     """The simulated board in the terminal, in real time (or stepped, with ``autoplay=False``).
 
     ``config`` holds the game (mode, colour, level, variant, flying) and the engine's seed;
-    ``state_dir`` keeps the unfinished game across runs. With ``threaded`` (default: as
+    ``state_dir`` keeps the unfinished game across runs; ``solution`` is the solved game (the
+    Pi's play, the hints, the value in the game panel). With ``threaded`` (default: as
     ``autoplay``) the Pi searches on a worker thread; otherwise in virtual time, deterministically.
     """
 
@@ -120,8 +124,11 @@ class SimulatorApp(App[None]):
         autoplay: bool = True,
         threaded: bool | None = None,
         insist: Iterable[str] = (),
+        solution: Solution | None = None,
     ) -> None:
         super().__init__()
+        #: The solved game (the Pi's play, the hints, the value in the game panel), or None.
+        self.solution = solution
         self.config = config or Config()
         self.insist = frozenset(insist)
         self.state_dir = Path(state_dir) if state_dir is not None else None
@@ -148,7 +155,8 @@ class SimulatorApp(App[None]):
     def _make_simulation(self, settings: GameSettings, *, resume: bool) -> Simulation:
         runner = None
         if self.threaded:
-            self._runner = runner = BackgroundRunner(make_search(self.config))
+            search = make_search(self.config, solution=self.solution)
+            self._runner = runner = BackgroundRunner(search)
         sim = Simulation(
             mode=settings.mode,
             human=settings.human,
@@ -160,6 +168,7 @@ class SimulatorApp(App[None]):
             resume=resume,
             insist=self.insist,
             runner=runner,
+            solution=self.solution,
         )
         self.snapshot = sim.controller.snapshot(sim.now)
         self._tell_hooks(self.snapshot)
@@ -530,6 +539,7 @@ class SimulatorApp(App[None]):
         else:
             text.append(f"Turn {snap.fullmove:<3}", Style(bold=True))
             text.append(self.turn_text() + "\n")
+        text.append_text(solution_text(snap.solution))
         if snap.flagged:
             text.append("       the board does not match!\n", Style(color="#ff5f5f", bold=True))
         text.append("Pieces       in hand  on board\n", Style(bold=True))

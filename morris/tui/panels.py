@@ -1,4 +1,5 @@
-"""The side panel's texts: the status LEDs and the legend of the light language."""
+"""The side panel's texts: the status LEDs, the legend of the light language and the solved
+game's value of the position."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from rich.style import Style
 from rich.text import Text
 
 from device import Signal, StatusLight, signal_level
+from morris.app.values import Value, describe_value
 from morris.tui import colours
 
 
@@ -68,4 +70,14 @@ def status_text(
             else Style(color="#555555"),
         )
         text.append(f"{label:<10}", Style(dim=not lit))
+    return text
+
+
+def solution_text(value: Value | None) -> Text:
+    """The solved game's value of the position as a line of the game panel ("Solved white wins
+    in 12"), or nothing where no solution covers the position."""
+    text = Text()
+    if value is not None:
+        text.append("Solved ", Style(bold=True))
+        text.append(describe_value(value) + "\n", Style(color="#87d7ff"))
     return text

@@ -103,7 +103,12 @@ class Companion:
     """The routes over one :class:`Host` and :class:`Policy`; :attr:`app` is the ASGI app."""
 
     def __init__(
-        self, host: Host, policy: Policy | None = None, *, tables_dir: Path | None = None
+        self,
+        host: Host,
+        policy: Policy | None = None,
+        *,
+        tables_dir: Path | None = None,
+        solution_dir: Path | None = None,
     ) -> None:
         self.host = host
         self.policy = policy or Policy()
@@ -111,7 +116,9 @@ class Companion:
         self.presence = Presence(host)
         self.games = GameList(host.store.games_dir if host.store is not None else None)
         self._static = {name: static_text(name) for name in STATIC_FILES}
-        self.reviews = ReviewRoutes(self.games, Reviewer(tables_dir=tables_dir))
+        self.reviews = ReviewRoutes(
+            self.games, Reviewer(tables_dir=tables_dir, solution_dir=solution_dir)
+        )
         routes = [
             Route("/review", self.review_page, methods=["GET"]),
             *self.reviews.routes,

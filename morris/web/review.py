@@ -37,6 +37,7 @@ from morris.web.games import GameList
 from morris.web.picture import scene_of_query
 
 if TYPE_CHECKING:
+    from morris.engine.solution import Solution
     from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
@@ -56,18 +57,21 @@ def _review_json(
     tables: EndgameTables | None,
     progress: Callable[[int, int], None],
     stop: Callable[[], bool],
+    solution: Solution | None = None,
 ) -> Review:
     """The review of a record's text as JSON (what the worker runs)."""
     from morris.app.review import review_text
 
-    return review_text(text, tables=tables, progress=progress, stop=stop).to_json()
+    review = review_text(text, tables=tables, solution=solution, progress=progress, stop=stop)
+    return review.to_json()
 
 
-def _outline_json(text: str) -> Review:
-    """The turns and positions of a record's text, without the engine."""
+def _outline_json(text: str, solution: Solution | None = None) -> Review:
+    """The turns and positions of a record's text, without the engine (with the solved game's
+    values, which take milliseconds)."""
     from morris.app.review import review_text
 
-    return review_text(text, search=False).to_json()
+    return review_text(text, search=False, solution=solution).to_json()
 
 
 class _Job:
@@ -85,7 +89,8 @@ class Reviewer:
     """Reviews game records on one worker thread and keeps the newest answers.
 
     ``tables_dir`` is where the endgame tables are (default: the data directory,
-    :func:`morris.app.paths.tables_dir`); they are opened with the first review. ``review`` is
+    :func:`morris.app.paths.tables_dir`), ``solution_dir`` the solved game (default:
+    :func:`morris.app.paths.solution_dir`); they are opened with the first review. ``review`` is
     the function that reviews a text (tests give a quick one).
     """
 
@@ -93,6 +98,7 @@ class Reviewer:
         self,
         *,
         tables_dir: Path | None = None,
+        solution_dir: Path | None = None,
         review: ReviewFunction = _review_json,
         kept: int = KEPT_REVIEWS,
         max_waiting: int = MAX_WAITING,
@@ -100,6 +106,9 @@ class Reviewer:
         self._tables_dir = tables_dir
         self._tables: EndgameTables | None = None
         self._tables_loaded = False
+        self._solution_dir = solution_dir
+        self._solution: Solution | None = None
+        self._solution_loaded = False
         self._review = review
         self._kept = kept
         self._max_waiting = max_waiting
@@ -146,6 +155,16 @@ class Reviewer:
             self._tables_loaded = True
         return self._tables
 
+    def solution(self) -> Solution | None:
+        """The solved game the reviews use (mapped at the first call), or None."""
+        with self._lock:
+            if not self._solution_loaded:
+                from morris.app.jobs import load_solution
+
+                self._solution = load_solution(self._solution_dir)
+                self._solution_loaded = True
+            return self._solution
+
     def _work(self) -> None:
         while True:
             job = self._queue.get()
@@ -159,6 +178,7 @@ class Reviewer:
                 answer = self._review(
                     job.text,
                     tables=self._tables_for_review(),
+                    solution=self.solution(),
                     progress=progress,
                     stop=lambda: self._closed,
                 )
@@ -223,7 +243,8 @@ class ReviewRoutes:
             # The turns and positions at once (milliseconds), so the page can step through the
             # game while the engine works.
             try:
-                outline = await loop.run_in_executor(None, _outline_json, text)
+                solution = await loop.run_in_executor(None, self.reviewer.solution)
+                outline = await loop.run_in_executor(None, _outline_json, text, solution)
             except ReviewError as exc:
                 return _error(422, f"game {game_id!r} cannot be reviewed: {exc}")
             done, total = (job.done, job.total) if job is not None else (0, 0)

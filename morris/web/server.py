@@ -164,11 +164,12 @@ def start_companion(
     out: TextIO | None = None,
     tokens: Tokens | None = None,
     tables_dir: Path | None = None,
+    solution_dir: Path | None = None,
 ) -> CompanionServer:
     """Serve the companion over ``host`` on ``listen`` (``HOST:PORT``) and say where.
 
     ``tables_dir`` is where the review finds the endgame tables (the config's ``engine.tables``;
-    ``None``: the data directory).
+    ``None``: the data directory), ``solution_dir`` the solved game (``engine.solution``).
 
     Beyond loopback the tokens are ``tokens`` or those kept in ``state_dir``
     (:func:`morris.web.security.load_tokens`). Raises :class:`ListenError` (or a
@@ -186,7 +187,9 @@ def start_companion(
             raise
     policy = Policy(host=address, port=port, tokens=None if is_loopback(address) else tokens)
     url = url_of(address, port)
-    server = CompanionServer(Companion(host, policy, tables_dir=tables_dir), sock, url)
+    server = CompanionServer(
+        Companion(host, policy, tables_dir=tables_dir, solution_dir=solution_dir), sock, url
+    )
     server.start()
     logger.info("web companion on %s", url)
     if policy.tokens is None:

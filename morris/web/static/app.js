@@ -41,6 +41,8 @@ function render(s) {
   $("event").textContent = s.event || "";
   $("outcome").hidden = !s.outcome;
   $("outcome").textContent = s.outcome ? `Game over: ${s.outcome}` : "";
+  $("solution").hidden = !s.solution || Boolean(s.outcome);
+  $("solution").textContent = s.solution ? `Solved: ${s.solution.text}` : "";
   $("who").textContent = whoText(s);
   $("mode-button").textContent = s.mode === "referee" ? "Mode: referee" : `Level ${s.level}`;
   $("tap-help").hidden = !(s.sim && s.access === "control");

@@ -29,6 +29,10 @@ function formatScore(score) {
   return score >= 0 ? `+${pieces}` : pieces;
 }
 
+function formatSolved(value) {
+  return value ? value.text : "-";
+}
+
 function formatWdl(wdl) {
   if (!wdl) return "-";
   if (wdl.source === "end") return { win: "won", draw: "drawn", loss: "lost" }[wdl.value];
@@ -162,6 +166,9 @@ async function drawBoard() {
 }
 
 function describeThrow(turn) {
+  if (turn.threw === "solution") {
+    return `${formatSolved(turn.solution_before)} → ${formatSolved(turn.solution_after)}, by the solved game`;
+  }
   if (turn.threw === "tables") {
     return `${formatWdl(turn.wdl_before)} → ${formatWdl(turn.wdl_after)}, by the endgame tables`;
   }
@@ -187,6 +194,8 @@ function show() {
   $("score-after").textContent = turn ? formatScore(turn.score_after) : "-";
   $("wdl-before").textContent = turn ? formatWdl(turn.wdl_before) : "-";
   $("wdl-after").textContent = turn ? formatWdl(turn.wdl_after) : "-";
+  $("solved-before").textContent = turn ? formatSolved(turn.solution_before) : "-";
+  $("solved-after").textContent = turn ? formatSolved(turn.solution_after) : "-";
   $("best").textContent = turn && turn.best ? turn.best : "-";
   const mark = $("mark");
   mark.hidden = !(turn && turn.threw);

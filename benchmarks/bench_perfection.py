@@ -1,0 +1,99 @@
+"""Perfection, measured: for every k built in a solution directory, the engine (level 7 and up)
+plays sampled positions of every value against the solution's best defence under the real draw
+rules (threefold repetition, 100 turns without a removal).
+
+    python benchmarks/bench_perfection.py [--dir DIR] [--per-sector N] [--level L] [--seed S]
+
+Each sector is measured once, with the smallest k it belongs to: up to ``--per-sector`` won and
+as many drawn positions (for the side to move) drawn at random (seeded) from every sector. It
+prints, per k and kind of sector (placing, moving, flying), the positions played, the won ones
+not won and the drawn ones lost; both must be 0, and the exit code is 1 if either is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from morris.app.paths import solution_dir
+from morris.engine.solution import Solution, sector_keys
+from morris.engine.solution.perfection import play_out, sample_positions, sector_kind
+from morris.engine.solution.sectors import MAX_MEN, MIN_MEN
+from morris.engine.tables.keys import Value
+
+KINDS = ("placing", "moving", "flying")
+
+
+def built(directory: Path) -> list[int]:
+    """Every k whose sectors are all in ``directory``."""
+    return [
+        men
+        for men in range(MIN_MEN, MAX_MEN + 1)
+        if all((directory / k.filename).exists() for k in sector_keys(men))
+    ]
+
+
+def measure(directory: Path, men: int, per_sector: int, level: int, seed: int) -> int:
+    """Play the sectors new in ``men``; print the table; return the failures."""
+    solution = Solution.load(directory, men)
+    new = set(sector_keys(men)) - (set(sector_keys(men - 1)) if men > MIN_MEN else set())
+    counts: Counter[tuple[str, str]] = Counter()
+    started = time.perf_counter()
+    samples = sample_positions(solution, per_sector, np.random.default_rng(seed + men))
+    for sample in samples:
+        if sample.key not in new:
+            continue
+        kind = sector_kind(sample.key)
+        result = play_out(solution, men, sample.position, level, seed + sample.entry)
+        counts[kind, sample.value.value] += 1
+        if sample.value is Value.WIN and result != "engine":
+            counts[kind, "won not won"] += 1
+            print(f"  won, not won ({result}): {sample.key.name} {sample.position}")
+        if sample.value is Value.DRAW and result == "defender":
+            counts[kind, "drawn lost"] += 1
+            print(f"  drawn, lost: {sample.key.name} {sample.position}")
+    elapsed = time.perf_counter() - started
+    print(f"\n{men} men's morris, {len(new)} new sectors, level {level} ({elapsed:.0f} s)")
+    print(f"{'kind':<8} {'won':>6} {'not won':>8} {'drawn':>6} {'lost':>6}")
+    for kind in (*KINDS, "all"):
+        kinds = KINDS if kind == "all" else (kind,)
+
+        def total(what: str, kinds: tuple[str, ...] = kinds) -> int:
+            return sum(counts[k, what] for k in kinds)
+
+        print(
+            f"{kind:<8} {total('win'):>6} {total('won not won'):>8} {total('draw'):>6} "
+            f"{total('drawn lost'):>6}"
+        )
+    return sum(counts[k, w] for k in KINDS for w in ("won not won", "drawn lost"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the measure; 1 if a won position was not won or a drawn one lost, 2 for bad input."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--dir", type=Path, default=None, help="the solution directory (default: the data dir's)"
+    )
+    parser.add_argument(
+        "--per-sector", type=int, default=40, metavar="N", help="won and drawn positions a sector"
+    )
+    parser.add_argument("--level", type=int, default=7, choices=(7, 8, 9))
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    directory = args.dir or solution_dir()
+    men_built = built(directory)
+    if not men_built:
+        print(f"no solved game in {directory} (morris tables build --men K)", file=sys.stderr)
+        return 2
+    failures = sum(measure(directory, m, args.per_sector, args.level, args.seed) for m in men_built)
+    print(f"\nwon positions not won + drawn positions lost: {failures} (must be 0)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

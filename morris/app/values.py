@@ -1,0 +1,124 @@
+"""The solved game where a person sees it: the value of a position for the front ends, and the
+hint that keeps the value.
+
+A value is a small JSON object, ``{"value": "win"|"draw"|"loss", "distance": n, "for":
+"white"|"black", "text": ...}``: the result for the side ``for`` (the side to move, in a
+snapshot) and the turns (plies) to the end with perfect play, the winner hurrying and the loser
+delaying (0 for a draw); ``text`` says it in words (:func:`describe_value`): "white wins in 12",
+"draw". A position the
+solution does not cover (another variant, a sector not built, a win the no-removal limit could
+overturn) has no value: ``None``.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import TYPE_CHECKING, Any
+
+from morris.core import COLOR_NAMES, Board, Move
+
+if TYPE_CHECKING:
+    from morris.engine.solution import Solution, SolutionResult
+
+logger = logging.getLogger(__name__)
+
+#: A value as the front ends get it (see the module docstring).
+Value = dict[str, Any]
+
+
+def value_json(result: SolutionResult, side: str) -> Value:
+    """``result`` (for the player ``side``, ``"white"`` or ``"black"``) as a value object, with
+    its words under ``text`` (:func:`describe_value`) for the pages."""
+    value: Value = {"value": result.value.value, "distance": result.distance, "for": side}
+    value["text"] = describe_value(value)
+    return value
+
+
+def describe_value(value: Value | None) -> str:
+    """A value in words, for the winner: "white wins in 12", "draw"; "-" for no value.
+
+    >>> describe_value({"value": "loss", "distance": 7, "for": "white"})
+    'black wins in 7'
+    >>> describe_value({"value": "draw", "distance": 0, "for": "black"}), describe_value(None)
+    ('draw', '-')
+    """
+    if value is None:
+        return "-"
+    if value["value"] == "draw":
+        return "draw"
+    winner = value["for"]
+    if value["value"] == "loss":
+        winner = "black" if winner == "white" else "white"
+    distance = value["distance"]
+    if distance == 0:
+        return f"{winner} has won"
+    return f"{winner} wins in {distance}"
+
+
+def value_of_board(solution: Solution | None, board: Board) -> Value | None:
+    """The solution's value of ``board`` for the side to move, or None where it does not know."""
+    if solution is None:
+        return None
+    from morris.engine.solution.play import known_value
+
+    result = known_value(solution, board)
+    return None if result is None else value_json(result, COLOR_NAMES[board.turn])
+
+
+def flip_value(value: Value | None) -> Value | None:
+    """The same value for the other player (a win in 5 for white is a loss in 5 for black).
+
+    >>> flip_value({"value": "win", "distance": 5, "for": "white", "text": "white wins in 5"})
+    {'value': 'loss', 'distance': 5, 'for': 'black', 'text': 'white wins in 5'}
+    """
+    if value is None:
+        return None
+    other = {"win": "loss", "loss": "win", "draw": "draw"}[value["value"]]
+    side = "black" if value["for"] == "white" else "white"
+    return {**value, "value": other, "for": side}
+
+
+class PositionValues:
+    """The values of the positions a controller shows, remembered for the last position (a
+    snapshot is made on every change of the lights; the position changes far less often)."""
+
+    def __init__(self, solution: Solution | None) -> None:
+        self.solution = solution
+        self._last: tuple[str, Value | None] | None = None
+
+    def of(self, board: Board) -> Value | None:
+        """The value of ``board`` for its side to move (see :func:`value_of_board`); None once
+        the game is over (the result says it)."""
+        if self.solution is None or board.outcome() is not None:
+            return None
+        position = board.position()
+        if self._last is None or self._last[0] != position:
+            self._last = (position, value_of_board(self.solution, board))
+        return self._last[1]
+
+
+def solution_hint(solution: Solution | None, board: Board, seed: int) -> Move | None:
+    """The hint where the solution covers the position: a turn that keeps the value (the
+    fastest win, a draw, the slowest loss; ties by ``seed`` and the position), or None where it
+    cannot vouch for one (the search then gives the hint)."""
+    if solution is None:
+        return None
+    from morris.engine.solution.play import perfect_turn
+
+    found = perfect_turn(solution, board, random.Random(f"hint:{seed}:{board.position()}"))
+    if found is None:
+        return None
+    logger.info("hint from the solution: %s (%s)", found[0], found[1].value.value)
+    return found[0]
+
+
+__all__ = [
+    "PositionValues",
+    "Value",
+    "describe_value",
+    "flip_value",
+    "solution_hint",
+    "value_json",
+    "value_of_board",
+]
