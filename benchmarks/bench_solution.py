@@ -151,7 +151,10 @@ def assembly_rate(directory: Path, men: int) -> float:
         t0 = time.process_time()
         write_sector(Path(tmp), key, codes)
         cpu = time.process_time() - t0
-    print(f"assembly of {key.name} ({codes.size:,} entries): {cpu:.2f} CPU s")
+    print(
+        f"assembly of {key.name} ({codes.size:,} entries): {cpu:.3f} CPU s, "
+        f"{cpu / codes.size * 1e9:.0f} ns an entry"
+    )
     return cpu / codes.size
 
 
