@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from device import ButtonName, ButtonPress, SensorReading, StatusLight
 from device.clock import VirtualClock
@@ -39,6 +39,10 @@ from morris.app.jobs import (
 )
 from morris.app.store import GameStore
 from morris.core import Board, Move
+
+if TYPE_CHECKING:
+    from morris.engine.solution import Solution
+    from morris.engine.solution.puzzles import Puzzle
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +79,10 @@ class Simulation:
     keeps the saved game as a record).
     ``runner`` replaces the default :class:`VirtualRunner` (``search`` and ``think_time`` are then
     unused); the caller closes it.
+
+    ``solution`` is the solved game the training puzzles come from (:meth:`puzzle`): a
+    :class:`~morris.engine.solution.Solution`, or a directory of sector files; by default the
+    ``solution/`` beside the configured endgame tables, opened with the first puzzle.
     """
 
     def __init__(
@@ -96,6 +104,7 @@ class Simulation:
         think_time: float = THINK_TIME,
         search: SearchFunction | None = None,
         runner: SimulationRunner | None = None,
+        solution: Solution | str | Path | None = None,
     ) -> None:
         base = config or Config()
         self.config = base.with_overrides(
@@ -133,6 +142,7 @@ class Simulation:
         device.when_changed = self._on_reading
         device.when_pressed = self._on_press
         self._closed = False
+        self._solution = solution
 
     # -- the person's hands -----------------------------------------------------------------
 
@@ -167,6 +177,37 @@ class Simulation:
         """Play from ``position`` (:meth:`morris.app.controller.Controller.setup`): the lights
         then guide the person to arrange the board. Raises ``InputError`` for a bad position."""
         self.controller.setup(position, self.now)
+
+    def puzzle(self, wins_in: int, seed: int = 0, *, men: int | None = None) -> Puzzle:
+        """Start a training puzzle "white to move wins in ``wins_in``" drawn (seeded) from the
+        solution (:meth:`morris.app.controller.Controller.start_puzzle`): the lights then guide
+        the person to set it up, and the Pi defends perfectly. Returns the puzzle.
+
+        Raises :class:`~morris.app.training.NoSolutionError` when no solved game is there, and
+        ``InputError`` for a bad request.
+        """
+        from morris.app.training import make_puzzle
+
+        puzzle = make_puzzle(self.solution, wins_in, seed, men)
+        self.start_puzzle(puzzle)
+        return puzzle
+
+    def start_puzzle(self, puzzle: Puzzle) -> None:
+        """Play ``puzzle`` (one of :func:`morris.engine.solution.puzzles.generate_puzzles`)."""
+        self.controller.start_puzzle(puzzle, self.solution, self.now)
+
+    @property
+    def solution(self) -> Solution:
+        """The solved game the puzzles come from (opened on first use)."""
+        from morris.app.training import load_puzzle_solution
+
+        if self._solution is None:
+            self._solution = load_puzzle_solution(self.config.tables_dir())
+        elif isinstance(self._solution, str | Path):
+            from morris.engine.solution import Solution
+
+            self._solution = Solution.load(Path(self._solution), check=False)
+        return self._solution
 
     def remote_move(self, move: str) -> None:
         """The remote player's turn in mode ``"remote"``

@@ -22,7 +22,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from device import BlinkClock, BoardDevice, ButtonName, Signal, StatusLight
 from morris.app.board_setup import (
@@ -33,10 +33,11 @@ from morris.app.board_setup import (
     parse_position,
 )
 from morris.app.config import Config
-from morris.app.errors import InputError
+from morris.app.errors import InputError, NotNowError
 from morris.app.jobs import SearchJob, SearchRunner
 from morris.app.remote import check_remote_move
 from morris.app.store import GameStore, SavedGame
+from morris.app.training import PuzzleSession
 from morris.core import (
     BLACK,
     COLOR_NAMES,
@@ -69,6 +70,10 @@ from morris.referee import (
     TurnAccepted,
 )
 from morris.referee.lights import compute_lights, status_lights, variant_lights
+
+if TYPE_CHECKING:
+    from morris.engine.solution import Solution
+    from morris.engine.solution.puzzles import Puzzle
 
 logger = logging.getLogger(__name__)
 
@@ -158,6 +163,9 @@ class Snapshot:
     #: The variant's name (``"standard"``, ``"twelve"``) and whether flying is on.
     variant: str
     flying: bool
+    #: The training puzzle being played (:meth:`morris.app.training.PuzzleSession.summary`:
+    #: title, status, turns, hints ...), or ``None``.
+    puzzle: Mapping[str, object] | None = None
 
 
 Subscriber = Callable[[Snapshot], None]
@@ -269,6 +277,8 @@ class Controller:
         self.remote_player = "page"
         #: Whether the game is the saved one, resumed (the lights then guide the board to it).
         self.resumed = False
+        #: The training puzzle being played (:meth:`start_puzzle`), or ``None``.
+        self.puzzle: PuzzleSession | None = None
         board = board_from_config(config)
         if resume and store is not None:
             saved = store.load()
@@ -422,6 +432,7 @@ class Controller:
             self._start_board_setup(now)
         elif name is ButtonName.NEW:
             self._cancel_search()
+            self._end_puzzle()
             if self._pending_variant is not None:
                 self.variant, self._pending_variant = self._pending_variant, None
             if self._pending_mode is not None:
@@ -456,6 +467,7 @@ class Controller:
         finished position); the game is then unchanged.
         """
         board = parse_position(self.board, position)
+        self._end_puzzle()
         sensed = None
         if self._board_setup is not None:
             self._board_setup = None
@@ -463,6 +475,43 @@ class Controller:
         self._cancel_search()
         self._handle(self.referee.set_up(board, now, sensed), now)
         self.render(now)
+
+    def start_puzzle(self, puzzle: Puzzle, solution: Solution, now: float) -> None:
+        """Play the training ``puzzle`` (:mod:`morris.app.training`): the lights guide the board to
+        its position, the person plays the winning side (the side to move), the Pi defends from
+        ``solution``. It lasts until ``new``, another setup or another puzzle.
+
+        Raises :class:`InputError` when the configured rules are not the solved game's, and
+        :class:`NotNowError` in mode remote; the game is then unchanged.
+        """
+        if self.mode == "remote":
+            raise NotNowError("no puzzles against a remote player: choose another mode first")
+        board = PuzzleSession.board_for(puzzle, self.board)
+        session = PuzzleSession(puzzle, solution, board)
+        self._end_puzzle()
+        session.before = (self.mode, self.human)
+        sensed = None
+        if self._board_setup is not None:
+            self._board_setup = None
+            sensed = mask_of(self.device.sensors())
+        self._cancel_search()
+        self.puzzle = session
+        self.mode, self.human = "vs-ai", COLOR_NAMES[board.turn]
+        self.referee.pi_color = self.other_color
+        self.referee.takebacks = True
+        logger.info("puzzle %s: %s", puzzle.title, puzzle.position)
+        self._handle(self.referee.set_up(board, now, sensed), now)
+        self.render(now)
+
+    def _end_puzzle(self) -> None:
+        """Leave the puzzle, if one is played: the mode and colour from before come back."""
+        session, self.puzzle = self.puzzle, None
+        if session is None:
+            return
+        self.mode, self.human = session.before
+        self.referee.pi_color = self.other_color
+        self.referee.takebacks = self.mode != "remote"
+        logger.info("puzzle left (%s)", session.status)
 
     def _quick_hints(self, now: float) -> bool:
         """Whether this hint press is the last of :data:`ENTER_PRESSES` quick ones."""
@@ -473,6 +522,7 @@ class Controller:
     def _start_board_setup(self, now: float) -> None:
         self._hint_presses.clear()
         self._cancel_search()
+        self._end_puzzle()
         self._overlay = {}
         self._board_setup = BoardSetup(self.board, mask_of(self.device.sensors()))
         self.state.last_event = (
@@ -647,6 +697,10 @@ class Controller:
         for event in events:
             logger.debug("referee: %s", event)
             self._on_event(event, now)
+        if self.puzzle is not None and events:
+            note = self.puzzle.on_events(events, self.board, self.referee.expected)
+            if note is not None:
+                self.state.last_event = note
 
     def _on_event(self, event: Event, now: float) -> None:
         if isinstance(event, TurnAccepted):
@@ -687,6 +741,7 @@ class Controller:
                 self._start_search("move", now)
         elif isinstance(event, NewGame):
             self._cancel_search()
+            self._end_puzzle()
             self._finished_saved = False
             self.state.last_event = "new game"
             self.state.history.clear()
@@ -721,6 +776,8 @@ class Controller:
         if kind == "move" and self._job is not None and self._job.kind == "move":
             return  # already thinking about this position
         self._cancel_search()
+        if self.puzzle is not None and self._puzzle_turn(kind, now):
+            return
         level = self.level if kind == "move" else max(self.level, HINT_LEVEL)
         job = SearchJob(
             job_id=next(self._job_ids),
@@ -740,6 +797,26 @@ class Controller:
             self.runner.cancel(self._job)
             self._job = None
         self.state.thinking = False
+
+    def _puzzle_turn(self, kind: str, now: float) -> bool:
+        """In a puzzle the solution answers at once: the Pi's defence, or a hint's winning turn
+        (counted). False where it has none (the search answers then)."""
+        assert self.puzzle is not None
+        if kind == "move":
+            move = self.puzzle.pi_turn(self.board)
+            if move is None:
+                return False
+            logger.info("the Pi defends with %s (the solution)", move)
+            self._handle(self.referee.expect(move, now), now)
+            return True
+        if not self.puzzle.set_up:
+            return True  # no hint before the board shows the puzzle
+        move = self.puzzle.hint_turn(self.board)
+        if move is None:
+            return False
+        self._handle(self.referee.hint(move, now, self.config.referee.hint_duration), now)
+        self.state.last_event = f"hint {self.puzzle.hints}: {move}"
+        return True
 
     def _request_hint(self, now: float) -> None:
         if self.board.outcome() is not None or self.referee.pi_to_move:
@@ -838,6 +915,8 @@ class Controller:
             lights: Mapping[int, Signal] = self._board_setup.lights()
             return {POINT_NAMES[p]: signal for p, signal in lights.items()}
         lights = compute_lights(self.referee, now)
+        if self.puzzle is not None:
+            lights = self.puzzle.guide_lights(self.referee, lights)
         if self._overlay and now < self._overlay_until:
             lights = {p: self._overlay.get(p, Signal.OFF) for p in range(len(POINT_NAMES))}
         return {POINT_NAMES[p]: signal for p, signal in lights.items()}
@@ -926,6 +1005,7 @@ class Controller:
             flagged=self.referee.is_flagged,
             variant=board.variant_name,
             flying=board.flying,
+            puzzle=None if self.puzzle is None else self.puzzle.summary(),
         )
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
@@ -973,6 +1053,8 @@ class Controller:
                 state += ", Pi thinking"
         if self.referee.is_flagged:
             state += ", board does not match"
+        if self.puzzle is not None:
+            state += f", {self.puzzle.describe()}"
         if self.link == "waiting":
             state += ", waiting for the remote player"
         elif self.link == "up":
