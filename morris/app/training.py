@@ -45,7 +45,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 #: What to build when no solution is there (every front end says it).
-BUILD_HINT = "puzzles need the solved game: build it with `morris tables build --men K` (K = 3 .. 9)"
+BUILD_HINT = (
+    "puzzles need the solved game: build it with `morris tables build --men K` (K = 3 .. 9)"
+)
 
 
 class NoSolutionError(NotNowError):
@@ -200,7 +202,9 @@ class PuzzleSession:
                 note = self.setup_line()
             elif isinstance(event, SetUpDone):
                 self.set_up = True
-                note = f"puzzle: {self.puzzle.title}: you play {COLOR_NAMES[self.side]}, find the win"
+                note = (
+                    f"puzzle: {self.puzzle.title}: you play {COLOR_NAMES[self.side]}, find the win"
+                )
             elif isinstance(event, TakenBack):
                 self.retries += 1
                 self._verdict = self.judge(board)
@@ -339,10 +343,7 @@ def _why(result: SolutionResult | None, turns: int) -> str:
         return "lets the win go (a draw now)"
     if result.value is Value.LOSS:
         return "throws the win away (a loss now)"
-    return (
-        f"still wins, but in {wins_in_of(result.distance or 0)} turn(s) where "
-        f"{turns} were left"
-    )
+    return f"still wins, but in {wins_in_of(result.distance or 0)} turn(s) where {turns} were left"
 
 
 __all__ = [

@@ -155,9 +155,7 @@ def _judge(
         return None
     scored = turn_values(solution, board)
     answers = [
-        m
-        for m, r in scored
-        if r is not None and r.value is Value.WIN and r.distance == distance
+        m for m, r in scored if r is not None and r.value is Value.WIN and r.distance == distance
     ]
     # A mill that wins whichever piece it takes is one answer: count the actions, not removals.
     actions = {(m.from_point, m.to_point) for m in answers}
@@ -234,7 +232,10 @@ def generate_puzzles(
             break
     chosen = perfect + sorted(others, key=lambda c: (c.faults, c.order))
     logger.info(
-        "%d puzzle(s) wins in %d: %d without a fault of %d found", count, wins_in,
-        len(perfect), len(chosen),
+        "%d puzzle(s) wins in %d: %d without a fault of %d found",
+        count,
+        wins_in,
+        len(perfect),
+        len(chosen),
     )
     return [c.puzzle for c in chosen[:count]]
