@@ -10,10 +10,13 @@ six pieces were taken. The placing-phase sectors of ``k < 9`` men are not: their
 still holds pieces it would not have in a nine men's game at that count, so no puzzle comes from
 them (and the nine men's placing sectors are not built here).
 
-Positions are sampled in a seeded order (:func:`generate_puzzles`, deterministic given the seed
-and the loaded sectors): a sector among the loaded moving ones that hold a win that long
-(weighted by their won positions), then a random placement of both sides' pieces, probed. Of the
-positions with the wanted value, the best are kept, judged in this order:
+Positions are drawn in a seeded order (:func:`generate_puzzles`, deterministic given the seed
+and the loaded sectors). Sectors up to :data:`DIRECT_ENTRIES` entries are read directly: the
+entries whose distance is the one asked for, in random order (a sector chosen by how many it
+has), so even the rarest length is found. Larger sectors (5 men and up) are sampled instead: a
+sector among those that hold a win that long (weighted by their won positions), a random
+placement of both sides' pieces, probed; they are asked only when the small sectors give too
+few. Of the positions with the wanted value, the best are kept, judged in this order:
 
 1. **one winning first turn** (the turns that win as fast: a puzzle with one answer; a mill that
    wins whatever it takes counts once); two or three are accepted when no unique one turns up;
@@ -29,7 +32,11 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from morris.core.board import Board
 from morris.core.points import MILL_MASKS, NUM_POINTS
@@ -45,6 +52,8 @@ logger = logging.getLogger(__name__)
 TRIES_PER_PUZZLE = 20_000
 #: The most winning first turns a puzzle may have when no unique one is found.
 MAX_SOLUTIONS = 3
+#: Sectors up to this many entries are searched through their distance codes, larger ones sampled.
+DIRECT_ENTRIES = 20_000_000
 
 
 class PuzzleError(EngineError, ValueError):
@@ -173,6 +182,38 @@ def _judge(
     return _Candidate((len(actions) - 1, int(mill_first), int(unusual)), order, puzzle)
 
 
+def _direct(
+    solution: Solution, keys: list[SectorKey], distance: int, rng: random.Random, budget: int
+) -> Iterator[tuple[SectorKey, int, int]]:
+    """Positions (sector, white, black) of ``keys`` at ``distance``, drawn at random from every
+    entry that has it, a sector chosen by how many it holds; at most ``budget`` of them."""
+    from morris.engine.solution.storage import open_sector
+    from morris.engine.solution.symmetry import SYMMETRY_COUNT, transform_one
+    from morris.engine.solution.turns import index_of_key
+
+    hits: list[tuple[SectorKey, np.ndarray[Any, Any]]] = []
+    for key in keys:
+        codes = np.asarray(open_sector(solution.directory, key, check=False).dist)
+        found = np.flatnonzero(codes == distance + 1)
+        if found.size:
+            hits.append((key, found))
+    left = [int(found.size) for _, found in hits]
+    for _ in range(min(budget, sum(left))):
+        i = rng.choices(range(len(hits)), left)[0]
+        key, found = hits[i]
+        # Draw without putting back: swap the drawn entry behind the ones still to draw.
+        j = rng.randrange(left[i])
+        found[j], found[left[i] - 1] = found[left[i] - 1], found[j]
+        entry = int(found[left[i] - 1])
+        left[i] -= 1
+        mover, other = index_of_key(key).decode(np.array([entry], dtype=np.int64))
+        # The index keeps the least image of the mover's set: a random symmetry of it instead.
+        sym = rng.randrange(SYMMETRY_COUNT)
+        yield key, transform_one(int(mover[0]), sym), transform_one(int(other[0]), sym)
+        if not any(left):
+            return
+
+
 def generate_puzzles(
     solution: Solution,
     wins_in: int,
@@ -211,25 +252,35 @@ def generate_puzzles(
             + ", ".join(k.name for k in sectors)
             + f"): the longest is a win in {longest}"
         )
-    weights = [max(solution.info(k).won, 1) for k in usable]
     rng = random.Random(f"puzzle:{seed}:{wins_in}:{men}")
     budget = tries if tries is not None else TRIES_PER_PUZZLE * count
     perfect: list[_Candidate] = []
     others: list[_Candidate] = []
     seen: set[str] = set()
-    for order in range(budget):
-        key = rng.choices(usable, weights)[0]
+
+    def consider(key: SectorKey, white: int, black: int, order: int) -> bool:
+        """Judge one position of the wanted value; True once enough perfect ones are found."""
+        candidate = _judge(solution, key, white, black, distance, order)
+        if candidate is not None and candidate.puzzle.position not in seen:
+            seen.add(candidate.puzzle.position)
+            (perfect if candidate.faults == (0, 0, 0) else others).append(candidate)
+        return len(perfect) >= count
+
+    small = [k for k in usable if solution.info(k).entries <= DIRECT_ENTRIES]
+    large = [k for k in usable if k not in small]
+    order = 0
+    for key, white, black in _direct(solution, small, distance, rng, budget):
+        order += 1
+        if consider(key, white, black, order):
+            break
+    weights = [max(solution.info(k).won, 1) for k in large]
+    while large and len(perfect) < count and order < budget:
+        order += 1
+        key = rng.choices(large, weights)[0]
         white, black = _sample(rng, key)
         result = solution.probe_key(key, white, black)
-        if result is None or result.value is not Value.WIN or result.distance != distance:
-            continue
-        candidate = _judge(solution, key, white, black, distance, order)
-        if candidate is None or candidate.puzzle.position in seen:
-            continue
-        seen.add(candidate.puzzle.position)
-        (perfect if candidate.faults == (0, 0, 0) else others).append(candidate)
-        if len(perfect) >= count:
-            break
+        if result is not None and result.value is Value.WIN and result.distance == distance:
+            consider(key, white, black, order)
     chosen = perfect + sorted(others, key=lambda c: (c.faults, c.order))
     logger.info(
         "%d puzzle(s) wins in %d: %d without a fault of %d found",
