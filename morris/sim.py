@@ -142,7 +142,12 @@ class Simulation:
         device.when_changed = self._on_reading
         device.when_pressed = self._on_press
         self._closed = False
-        self._solution = solution
+        if isinstance(solution, str | Path):
+            from morris.engine.solution import Solution
+
+            solution = Solution.load(Path(solution), check=False)
+        # The board's own puzzles (hint in the board setup) come from it too.
+        self.controller.puzzle_solution = solution
 
     # -- the person's hands -----------------------------------------------------------------
 
@@ -199,15 +204,11 @@ class Simulation:
     @property
     def solution(self) -> Solution:
         """The solved game the puzzles come from (opened on first use)."""
-        from morris.app.training import load_puzzle_solution
+        from morris.app.training import solution_for
 
-        if self._solution is None:
-            self._solution = load_puzzle_solution(self.config.tables_dir())
-        elif isinstance(self._solution, str | Path):
-            from morris.engine.solution import Solution
-
-            self._solution = Solution.load(Path(self._solution), check=False)
-        return self._solution
+        controller = self.controller
+        controller.puzzle_solution = solution_for(controller.puzzle_solution, self.config)
+        return controller.puzzle_solution
 
     def remote_move(self, move: str) -> None:
         """The remote player's turn in mode ``"remote"``

@@ -79,6 +79,11 @@ logger = logging.getLogger(__name__)
 
 #: How long the mode button's choice is shown on the point LEDs, seconds.
 MODE_DISPLAY_TIME = 2.0
+#: The length of the puzzle the board asks for first (``hint`` in the board setup), and the
+#: longest it steps to (the point LEDs show it: at most the 24 points, and a length a person
+#: can count at a glance).
+BOARD_PUZZLE_LENGTH = 2
+BOARD_PUZZLE_MAX = 9
 #: The level the hint button's suggestions are searched at (at least the Pi's own level): the
 #: lowest without randomness, so a hint is the best move it sees.
 HINT_LEVEL = 6
@@ -279,6 +284,10 @@ class Controller:
         self.resumed = False
         #: The training puzzle being played (:meth:`start_puzzle`), or ``None``.
         self.puzzle: PuzzleSession | None = None
+        #: The solved game the board's own puzzles come from (``hint`` in the board setup),
+        #: opened beside the endgame tables on first use unless a front end set it.
+        self.puzzle_solution: Solution | None = None
+        self._board_puzzles = 0  # how many the board asked for: each one's seed
         board = board_from_config(config)
         if resume and store is not None:
             saved = store.load()
@@ -424,6 +433,9 @@ class Controller:
         logger.info("button %s", name.value)
         if self._board_setup is not None:
             self._setup_button(name, now)
+        elif name is ButtonName.HINT and self.puzzle is not None and not self.puzzle.set_up:
+            # While a puzzle waits to be set up, hint asks for one a turn longer.
+            self._board_puzzle(now, self.puzzle.puzzle.wins_in + 1)
         elif name is ButtonName.HINT and now < self._choosing_until:
             # Just after the mode button the hint button steps the variant (and is no quick
             # press towards the board setup).
@@ -503,6 +515,30 @@ class Controller:
         self._handle(self.referee.set_up(board, now, sensed), now)
         self.render(now)
 
+    def _board_puzzle(self, now: float, wins_in: int) -> None:
+        """A puzzle asked for at the board: ``wins_in`` turns long (from 1 again past the longest
+        the solution holds), its length shown as that many points ``on`` for a moment, as the
+        mode button shows a level. Without a solved game the event line says what to build and
+        the error LED blinks; the board setup (if any) goes on."""
+        from morris.app.training import make_puzzle, solution_for
+        from morris.engine.solution.puzzles import longest_puzzle
+
+        try:
+            solution = self.puzzle_solution = solution_for(self.puzzle_solution, self.config)
+            if wins_in > min(longest_puzzle(solution), BOARD_PUZZLE_MAX):
+                wins_in = 1
+            self._board_puzzles += 1
+            puzzle = make_puzzle(solution, wins_in, self.config.engine.seed + self._board_puzzles)
+            self.start_puzzle(puzzle, solution, now)
+        except InputError as exc:
+            self.state.last_event = f"no puzzle: {exc}"
+            logger.warning("%s", self.state.last_event)
+            if self._board_setup is not None:
+                self._board_setup.refused_until = now + REFUSED_DISPLAY_TIME
+            return
+        self._overlay = {p: Signal.ON for p in range(wins_in)}
+        self._overlay_until = now + MODE_DISPLAY_TIME
+
     def _end_puzzle(self) -> None:
         """Leave the puzzle, if one is played: the mode and colour from before come back."""
         session, self.puzzle = self.puzzle, None
@@ -538,6 +574,8 @@ class Controller:
         if name is ButtonName.MODE:
             setup.toggle()
             self.state.last_event = f"setting up: {setup.selected_name}'s pieces"
+        elif name is ButtonName.HINT:
+            self._board_puzzle(now, BOARD_PUZZLE_LENGTH)
         elif name is ButtonName.TAKEBACK:
             self._board_setup = None
             if self.board.outcome() is None:

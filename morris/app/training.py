@@ -37,6 +37,7 @@ from morris.core import COLOR_NAMES, WHITE, Board, Move, points_of
 from morris.referee import Event, GameOver, SetUp, SetUpDone, TakenBack, TurnAccepted
 
 if TYPE_CHECKING:
+    from morris.app.config import Config
     from morris.engine.solution import Solution
     from morris.engine.solution.probe import SolutionResult
     from morris.engine.solution.puzzles import Puzzle
@@ -65,6 +66,13 @@ def load_puzzle_solution(tables_dir: Path) -> Solution:
     if solution is None:
         raise NoSolutionError(f"no solved game in {tables_dir / 'solution'}: {BUILD_HINT}")
     return solution
+
+
+def solution_for(solution: Solution | None, config: Config) -> Solution:
+    """``solution`` if there is one, else the one beside the configured endgame tables."""
+    if solution is not None:
+        return solution
+    return load_puzzle_solution(config.tables_dir())
 
 
 def make_puzzle(

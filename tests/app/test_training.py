@@ -43,6 +43,13 @@ def fastest(solution: Solution, sim: Simulation) -> Move:
     return min(best)[2]
 
 
+def press_hints(sim: Simulation, count: int) -> None:
+    """Press ``hint`` ``count`` times, quickly."""
+    for _ in range(count):
+        sim.press("hint")
+        sim.wait(0.2)
+
+
 def puzzle_state(sim: Simulation) -> dict[str, object]:
     state = sim.controller.snapshot(sim.now).puzzle
     assert state is not None
@@ -201,3 +208,38 @@ def test_rules_the_solution_does_not_fit_and_mode_remote_are_refused(solution: S
         with pytest.raises(NotNowError, match="remote player"):
             sim.start_puzzle(puzzle)
         assert sim.controller.mode == "remote"
+
+
+def test_at_the_board_hint_in_the_setup_asks_for_a_puzzle_and_again_a_longer_one(
+    solution: Solution,
+) -> None:
+    with Simulation(mode="vs-ai", solution=solution) as sim:
+        press_hints(sim, 3)
+        assert sim.controller.is_setting_up
+        press_hints(sim, 1)
+        sim.wait(0.6)  # a steady light is told from a slow blink after its lit half
+        assert puzzle_state(sim)["title"] == "white to move wins in 2"
+        assert lit(sim, "on") == ["a7", "d7"]  # its length, as the mode button shows a level
+        sim.wait(1.5)
+        first = puzzle_state(sim)["position"]
+        assert sorted(lit(sim, "on") + lit(sim, "slow")) == sorted(sim.board.pieces())
+        press_hints(sim, 1)
+        sim.wait(0.6)
+        state = puzzle_state(sim)
+        assert state["title"] == "white to move wins in 3" and state["position"] != first
+        assert lit(sim, "on") == ["a7", "d7", "g7"]
+        sim.wait(1.5)
+        set_up_board(sim, sim.controller.puzzle.puzzle)  # type: ignore[union-attr]
+        assert puzzle_state(sim)["status"] == "playing"
+        press_hints(sim, 3)  # three quick hints are the board setup again, leaving the puzzle
+        assert sim.controller.is_setting_up and sim.controller.puzzle is None
+
+
+def test_at_the_board_without_a_solution_the_setup_goes_on(tmp_path: Path) -> None:
+    config = Config().with_overrides(engine_tables=str(tmp_path))
+    with Simulation(config=config) as sim:
+        press_hints(sim, 4)
+        assert sim.controller.is_setting_up and sim.controller.puzzle is None
+        assert "no puzzle" in sim.describe() and "morris tables build --men K" in sim.describe()
+        sim.wait(0.5)
+        assert sim.status()["error"] == "fast"
