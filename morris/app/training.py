@@ -84,22 +84,28 @@ def make_puzzle(
     seed that is no whole number, no win that long in the solution).
     """
     from morris.engine.solution.puzzles import PuzzleError, generate_puzzles
+    from morris.engine.solution.sectors import MAX_MEN, MIN_MEN
 
-    for name, value in (("wins_in", wins_in), ("seed", seed)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InputError(f"{name} must be a whole number, not {value!r}")
-    assert isinstance(wins_in, int) and isinstance(seed, int)
-    if men is not None and (isinstance(men, bool) or not isinstance(men, int) or not 3 <= men <= 9):
-        raise InputError(f"men must be a whole number from 3 to 9, not {men!r}")
-    if wins_in < 1:
-        raise InputError(f"wins_in must be 1 or more, not {wins_in}")
+    length, seed_number = _whole("wins_in", wins_in), _whole("seed", seed)
+    pieces = None if men is None else _whole("men", men)
+    if pieces is not None and not MIN_MEN <= pieces <= MAX_MEN:
+        raise InputError(f"men must be a whole number from {MIN_MEN} to {MAX_MEN}, not {men!r}")
+    if length < 1:
+        raise InputError(f"wins_in must be 1 or more, not {length}")
     try:
-        puzzles = generate_puzzles(solution, wins_in, seed=seed, men=men)  # type: ignore[arg-type]
+        puzzles = generate_puzzles(solution, length, seed=seed_number, men=pieces)
     except PuzzleError as exc:
         raise InputError(str(exc)) from None
     if not puzzles:
-        raise InputError(f"no puzzle wins in {wins_in} was found for seed {seed}: try another seed")
+        raise InputError(f"no puzzle wins in {length} was found for seed {seed}: try another seed")
     return puzzles[0]
+
+
+def _whole(name: str, value: object) -> int:
+    """``value`` as the whole number it must be; :class:`InputError` naming ``name`` if not."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{name} must be a whole number, not {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -187,7 +193,8 @@ class PuzzleSession:
             if not _wins_within(result, left + 1):
                 keep = tuple(str(m) for m in self.winning_turns(before, left + 1))
                 return Verdict("failed", turns, 0, str(move), _why(result, left + 1), keep)
-        if board.outcome() is not None and board.outcome().winner == self.side:  # type: ignore[union-attr]
+        outcome = board.outcome()
+        if outcome is not None and outcome.winner == self.side:
             return Verdict("solved", turns, allowed - turns)
         return Verdict("playing", turns, allowed - turns)
 
@@ -238,9 +245,8 @@ class PuzzleSession:
             if was == "failed" and board.outcome() is None:
                 return f"puzzle failed at {verdict.failed_turn}: {board_turn(board)}"
             keep = " or ".join(verdict.would_win[:3]) or "nothing"
-            over = ""
-            if board.outcome() is not None:
-                over = f"game over ({board.outcome().result()}); "  # type: ignore[union-attr]
+            outcome = board.outcome()
+            over = "" if outcome is None else f"game over ({outcome.result()}); "
             return (
                 f"{over}puzzle failed: {verdict.failed_turn} {verdict.why}; {keep} would have "
                 "won: takeback to try again, new game to leave"
@@ -324,8 +330,9 @@ class PuzzleSession:
 
 def board_turn(board: Board) -> str:
     """Whose turn it is on ``board``, in words."""
-    if board.outcome() is not None:
-        return f"game over ({board.outcome().result()})"  # type: ignore[union-attr]
+    outcome = board.outcome()
+    if outcome is not None:
+        return f"game over ({outcome.result()})"
     return f"{COLOR_NAMES[board.turn]} to move"
 
 

@@ -102,7 +102,8 @@ def run_puzzle(args: argparse.Namespace) -> int:
         return BAD_INPUT
     if not puzzles:
         print(
-            f"morris: no puzzle wins in {args.wins_in} found for seed {args.seed}: try another seed",
+            f"morris: no puzzle wins in {args.wins_in} found for seed {args.seed}: "
+            "try another seed",
             file=sys.stderr,
         )
         return NO_SOLUTION

@@ -184,8 +184,12 @@ def test_without_a_solution_the_puzzle_says_what_to_build(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize(
     ("wins_in", "seed", "problem"),
-    [(0, 0, "wins_in must be 1 or more"), ("3", 0, "wins_in must be a whole number"),
-     (3, 1.5, "seed must be a whole number"), (30, 0, "no win in 30")],
+    [
+        (0, 0, "wins_in must be 1 or more"),
+        ("3", 0, "wins_in must be a whole number"),
+        (3, 1.5, "seed must be a whole number"),
+        (30, 0, "no win in 30"),
+    ],
 )
 def test_bad_requests_are_refused_and_the_game_goes_on(
     solution: Solution, wins_in: object, seed: object, problem: str
@@ -201,7 +205,7 @@ def test_bad_requests_are_refused_and_the_game_goes_on(
 def test_rules_the_solution_does_not_fit_and_mode_remote_are_refused(solution: Solution) -> None:
     puzzle = generate_puzzles(solution, 2)[0]
     with Simulation(flying=False, solution=solution) as sim:
-        with pytest.raises(InputError, match="game.flying"):
+        with pytest.raises(InputError, match=r"game\.flying"):
             sim.start_puzzle(puzzle)
         assert sim.controller.puzzle is None
     with Simulation(mode="remote", solution=solution) as sim:

@@ -60,3 +60,28 @@ def test_bad_options_exit_2(
 ) -> None:
     assert main(["puzzle", "--dir", str(solved3), *options]) == 2
     assert problem in capsys.readouterr().err
+
+
+def _config(tmp_path: Path, tables: Path) -> str:
+    path = tmp_path / "morris.toml"
+    path.write_text(f'[engine]\ntables = "{tables}"\n', encoding="utf-8")
+    return str(path)
+
+
+def test_sim_puzzle_without_a_solved_game_exits_1_before_the_terminal_ui(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = _config(tmp_path, tmp_path / "nothing")
+    assert main(["sim", "--puzzle", "3", "--no-save", "--config", config]) == 1
+    assert "morris tables build --men K" in capsys.readouterr().err
+
+
+def test_sim_puzzle_with_a_length_no_sector_holds_exits_2(
+    solved3: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    (tables / "solution").symlink_to(solved3)
+    config = _config(tmp_path, tables)
+    assert main(["sim", "--puzzle", "20", "--no-save", "--config", config]) == 2
+    assert "--puzzle: no win in 20" in capsys.readouterr().err

@@ -75,7 +75,9 @@ def test_a_win_longer_than_any_in_the_solution_is_refused(solution3: Solution) -
 
 
 @pytest.mark.parametrize("wins_in", [0, -2, True, "3"])
-def test_a_length_that_is_no_positive_number_is_refused(solution3: Solution, wins_in: object) -> None:
+def test_a_length_that_is_no_positive_number_is_refused(
+    solution3: Solution, wins_in: object
+) -> None:
     with pytest.raises(PuzzleError, match="wins in"):
         generate_puzzles(solution3, wins_in)  # type: ignore[arg-type]
 

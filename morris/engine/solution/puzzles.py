@@ -117,7 +117,7 @@ def puzzle_sectors(solution: Solution, men: int | None = None) -> list[SectorKey
     return [
         k
         for k in solution.keys
-        if not k.placing and k.other_hand == 0 and MIN_MEN <= min(k.mover_on, k.other_on)
+        if not k.placing and k.other_hand == 0 and min(k.mover_on, k.other_on) >= MIN_MEN
         if max(k.mover_on, k.other_on) <= top
     ]
 
