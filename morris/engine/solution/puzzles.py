@@ -12,8 +12,8 @@ them (and the nine men's placing sectors are not built here).
 
 Positions are drawn in a seeded order (:func:`generate_puzzles`, deterministic given the seed
 and the loaded sectors). Sectors up to :data:`DIRECT_ENTRIES` entries are read directly: the
-entries whose distance is the one asked for, in random order (a sector chosen by how many it
-has), so even the rarest length is found. Larger sectors (5 men and up) are sampled instead: a
+entries whose distance is the one asked for, in random order (each sector that has one as likely
+as another, for variety), so even the rarest length is found. Larger sectors (5 men and up) are sampled instead: a
 sector among those that hold a win that long (weighted by their won positions), a random
 placement of both sides' pieces, probed; they are asked only when the small sectors give too
 few. Of the positions with the wanted value, the best are kept, judged in this order:
@@ -186,7 +186,7 @@ def _direct(
     solution: Solution, keys: list[SectorKey], distance: int, rng: random.Random, budget: int
 ) -> Iterator[tuple[SectorKey, int, int]]:
     """Positions (sector, white, black) of ``keys`` at ``distance``, drawn at random from every
-    entry that has it, a sector chosen by how many it holds; at most ``budget`` of them."""
+    entry that has it, each sector as likely as another; at most ``budget`` of them."""
     from morris.engine.solution.storage import open_sector
     from morris.engine.solution.symmetry import SYMMETRY_COUNT, transform_one
     from morris.engine.solution.turns import index_of_key
@@ -199,7 +199,9 @@ def _direct(
             hits.append((key, found))
     left = [int(found.size) for _, found in hits]
     for _ in range(min(budget, sum(left))):
-        i = rng.choices(range(len(hits)), left)[0]
+        # Each sector as likely as another while it has entries left: 4 against 3 as often as
+        # 3 against 3, though the smaller sector holds more wins of most lengths.
+        i = rng.choice([n for n, count in enumerate(left) if count])
         key, found = hits[i]
         # Draw without putting back: swap the drawn entry behind the ones still to draw.
         j = rng.randrange(left[i])
