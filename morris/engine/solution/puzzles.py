@@ -13,10 +13,11 @@ them (and the nine men's placing sectors are not built here).
 Positions are drawn in a seeded order (:func:`generate_puzzles`, deterministic given the seed
 and the loaded sectors). Sectors up to :data:`DIRECT_ENTRIES` entries are read directly: the
 entries whose distance is the one asked for, in random order (each sector that has one as likely
-as another, for variety), so even the rarest length is found. Larger sectors (5 men and up) are sampled instead: a
-sector among those that hold a win that long (weighted by their won positions), a random
-placement of both sides' pieces, probed; they are asked only when the small sectors give too
-few. Of the positions with the wanted value, the best are kept, judged in this order:
+as another, for variety), so even the rarest length is found. Larger sectors (5 men and up) are
+sampled instead: a sector among those that hold a win that long (weighted by their won
+positions), a random placement of both sides' pieces, probed; they are asked only when the small
+sectors give too few. Of the positions with the wanted value, the best are kept, judged in this
+order:
 
 1. **one winning first turn** (the turns that win as fast: a puzzle with one answer; a mill that
    wins whatever it takes counts once); two or three are accepted when no unique one turns up;
