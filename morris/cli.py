@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "morris.commands.review",
     "morris.commands.render",
     "morris.commands.analyse",
+    "morris.commands.puzzle",
 )
 
 

@@ -42,6 +42,7 @@ from morris.core import Board, Move
 
 if TYPE_CHECKING:
     from morris.engine.solution import Solution
+    from morris.engine.solution.puzzles import Puzzle
 
 logger = logging.getLogger(__name__)
 
@@ -78,8 +79,9 @@ class Simulation:
     keeps the saved game as a record).
     ``runner`` replaces the default :class:`VirtualRunner` (``search`` and ``think_time`` are then
     unused); the caller closes it. ``solution`` is the solved game
-    (:func:`morris.app.jobs.load_solution`): the Pi plays from it, the hints and the snapshot's
-    values come from it.
+    (:func:`morris.app.jobs.load_solution`), or a directory of sector files: the Pi plays from
+    it, the hints, the snapshot's values and the training puzzles (:meth:`puzzle`) come from
+    it; without one, the first puzzle opens the configured ``engine.solution`` directory.
     """
 
     def __init__(
@@ -101,7 +103,7 @@ class Simulation:
         think_time: float = THINK_TIME,
         search: SearchFunction | None = None,
         runner: SimulationRunner | None = None,
-        solution: Solution | None = None,
+        solution: Solution | str | Path | None = None,
     ) -> None:
         base = config or Config()
         self.config = base.with_overrides(
@@ -115,6 +117,10 @@ class Simulation:
             engine_seed=seed,
             hardware_backend="sim",
         )
+        if isinstance(solution, str | Path):
+            from morris.engine.solution import Solution
+
+            solution = Solution.load(Path(solution), check=False)
         self.clock = VirtualClock(0.0)
         self.hardware = SimulatedBoard(profile or DEFAULT_PROFILE, clock=self.clock)
         device = self.hardware.device
@@ -176,6 +182,33 @@ class Simulation:
         """Play from ``position`` (:meth:`morris.app.controller.Controller.setup`): the lights
         then guide the person to arrange the board. Raises ``InputError`` for a bad position."""
         self.controller.setup(position, self.now)
+
+    def puzzle(self, wins_in: int, seed: int = 0, *, men: int | None = None) -> Puzzle:
+        """Start a training puzzle "white to move wins in ``wins_in``" drawn (seeded) from the
+        solution (:meth:`morris.app.controller.Controller.start_puzzle`): the lights then guide
+        the person to set it up, and the Pi defends perfectly. Returns the puzzle.
+
+        Raises :class:`~morris.app.training.NoSolutionError` when no solved game is there, and
+        ``InputError`` for a bad request.
+        """
+        from morris.app.training import make_puzzle
+
+        puzzle = make_puzzle(self.solution, wins_in, seed, men)
+        self.start_puzzle(puzzle)
+        return puzzle
+
+    def start_puzzle(self, puzzle: Puzzle) -> None:
+        """Play ``puzzle`` (one of :func:`morris.engine.solution.puzzles.generate_puzzles`)."""
+        self.controller.start_puzzle(puzzle, self.solution, self.now)
+
+    @property
+    def solution(self) -> Solution:
+        """The solved game the puzzles come from (opened on first use)."""
+        from morris.app.training import solution_for
+
+        controller = self.controller
+        controller.puzzle_solution = solution_for(controller.puzzle_solution, self.config)
+        return controller.puzzle_solution
 
     def remote_move(self, move: str) -> None:
         """The remote player's turn in mode ``"remote"``

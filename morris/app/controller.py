@@ -33,10 +33,11 @@ from morris.app.board_setup import (
     parse_position,
 )
 from morris.app.config import Config
-from morris.app.errors import InputError
+from morris.app.errors import InputError, NotNowError
 from morris.app.jobs import SearchJob, SearchRunner
 from morris.app.remote import check_remote_move
 from morris.app.store import GameStore, SavedGame
+from morris.app.training import PuzzleSession
 from morris.app.values import PositionValues, Value, solution_hint
 from morris.core import (
     BLACK,
@@ -73,11 +74,17 @@ from morris.referee.lights import compute_lights, status_lights, variant_lights
 
 if TYPE_CHECKING:
     from morris.engine.solution import Solution
+    from morris.engine.solution.puzzles import Puzzle
 
 logger = logging.getLogger(__name__)
 
 #: How long the mode button's choice is shown on the point LEDs, seconds.
 MODE_DISPLAY_TIME = 2.0
+#: The length of the puzzle the board asks for first (``hint`` in the board setup), and the
+#: longest it steps to (the point LEDs show it: at most the 24 points, and a length a person
+#: can count at a glance).
+BOARD_PUZZLE_LENGTH = 2
+BOARD_PUZZLE_MAX = 9
 #: The level the hint button's suggestions are searched at (at least the Pi's own level): the
 #: lowest without randomness, so a hint is the best move it sees.
 HINT_LEVEL = 6
@@ -165,6 +172,9 @@ class Snapshot:
     #: The solved game's value of the position for the side to move, where a loaded solution
     #: covers it (:mod:`morris.app.values`: ``{"value", "distance", "for"}``), else ``None``.
     solution: Value | None = None
+    #: The training puzzle being played (:meth:`morris.app.training.PuzzleSession.summary`:
+    #: title, status, turns, hints ...), or ``None``.
+    puzzle: Mapping[str, object] | None = None
 
 
 Subscriber = Callable[[Snapshot], None]
@@ -279,6 +289,13 @@ class Controller:
         self.remote_player = "page"
         #: Whether the game is the saved one, resumed (the lights then guide the board to it).
         self.resumed = False
+        #: The training puzzle being played (:meth:`start_puzzle`), or ``None``.
+        self.puzzle: PuzzleSession | None = None
+        #: The solved game the board's own puzzles come from (``hint`` in the board setup),
+        #: opened beside the endgame tables on first use unless a front end set it.
+        #: Where the training puzzles come from: the loaded solution, else opened on first use.
+        self.puzzle_solution: Solution | None = solution
+        self._board_puzzles = 0  # how many the board asked for: each one's seed
         board = board_from_config(config)
         if resume and store is not None:
             saved = store.load()
@@ -424,6 +441,9 @@ class Controller:
         logger.info("button %s", name.value)
         if self._board_setup is not None:
             self._setup_button(name, now)
+        elif name is ButtonName.HINT and self.puzzle is not None and not self.puzzle.set_up:
+            # While a puzzle waits to be set up, hint asks for one a turn longer.
+            self._board_puzzle(now, self.puzzle.puzzle.wins_in + 1)
         elif name is ButtonName.HINT and now < self._choosing_until:
             # Just after the mode button the hint button steps the variant (and is no quick
             # press towards the board setup).
@@ -432,6 +452,7 @@ class Controller:
             self._start_board_setup(now)
         elif name is ButtonName.NEW:
             self._cancel_search()
+            self._end_puzzle()
             if self._pending_variant is not None:
                 self.variant, self._pending_variant = self._pending_variant, None
             if self._pending_mode is not None:
@@ -466,6 +487,7 @@ class Controller:
         finished position); the game is then unchanged.
         """
         board = parse_position(self.board, position)
+        self._end_puzzle()
         sensed = None
         if self._board_setup is not None:
             self._board_setup = None
@@ -473,6 +495,67 @@ class Controller:
         self._cancel_search()
         self._handle(self.referee.set_up(board, now, sensed), now)
         self.render(now)
+
+    def start_puzzle(self, puzzle: Puzzle, solution: Solution, now: float) -> None:
+        """Play the training ``puzzle`` (:mod:`morris.app.training`): the lights guide the board to
+        its position, the person plays the winning side (the side to move), the Pi defends from
+        ``solution``. It lasts until ``new``, another setup or another puzzle.
+
+        Raises :class:`InputError` when the configured rules are not the solved game's, and
+        :class:`NotNowError` in mode remote; the game is then unchanged.
+        """
+        if self.mode == "remote":
+            raise NotNowError("no puzzles against a remote player: choose another mode first")
+        board = PuzzleSession.board_for(puzzle, self.board)
+        session = PuzzleSession(puzzle, solution, board)
+        self._end_puzzle()
+        session.before = (self.mode, self.human)
+        sensed = None
+        if self._board_setup is not None:
+            self._board_setup = None
+            sensed = mask_of(self.device.sensors())
+        self._cancel_search()
+        self.puzzle = session
+        self.mode, self.human = "vs-ai", COLOR_NAMES[board.turn]
+        self.referee.pi_color = self.other_color
+        self.referee.takebacks = True
+        logger.info("puzzle %s: %s", puzzle.title, puzzle.position)
+        self._handle(self.referee.set_up(board, now, sensed), now)
+        self.render(now)
+
+    def _board_puzzle(self, now: float, wins_in: int) -> None:
+        """A puzzle asked for at the board: ``wins_in`` turns long (from 1 again past the longest
+        the solution holds), its length shown as that many points ``on`` for a moment, as the
+        mode button shows a level. Without a solved game the event line says what to build and
+        the error LED blinks; the board setup (if any) goes on."""
+        from morris.app.training import make_puzzle, solution_for
+        from morris.engine.solution.puzzles import longest_puzzle
+
+        try:
+            solution = self.puzzle_solution = solution_for(self.puzzle_solution, self.config)
+            if wins_in > min(longest_puzzle(solution), BOARD_PUZZLE_MAX):
+                wins_in = 1
+            self._board_puzzles += 1
+            puzzle = make_puzzle(solution, wins_in, self.config.engine.seed + self._board_puzzles)
+            self.start_puzzle(puzzle, solution, now)
+        except InputError as exc:
+            self.state.last_event = f"no puzzle: {exc}"
+            logger.warning("%s", self.state.last_event)
+            if self._board_setup is not None:
+                self._board_setup.refused_until = now + REFUSED_DISPLAY_TIME
+            return
+        self._overlay = {p: Signal.ON for p in range(wins_in)}
+        self._overlay_until = now + MODE_DISPLAY_TIME
+
+    def _end_puzzle(self) -> None:
+        """Leave the puzzle, if one is played: the mode and colour from before come back."""
+        session, self.puzzle = self.puzzle, None
+        if session is None:
+            return
+        self.mode, self.human = session.before
+        self.referee.pi_color = self.other_color
+        self.referee.takebacks = self.mode != "remote"
+        logger.info("puzzle left (%s)", session.status)
 
     def _quick_hints(self, now: float) -> bool:
         """Whether this hint press is the last of :data:`ENTER_PRESSES` quick ones."""
@@ -483,6 +566,7 @@ class Controller:
     def _start_board_setup(self, now: float) -> None:
         self._hint_presses.clear()
         self._cancel_search()
+        self._end_puzzle()
         self._overlay = {}
         self._board_setup = BoardSetup(self.board, mask_of(self.device.sensors()))
         self.state.last_event = (
@@ -498,6 +582,8 @@ class Controller:
         if name is ButtonName.MODE:
             setup.toggle()
             self.state.last_event = f"setting up: {setup.selected_name}'s pieces"
+        elif name is ButtonName.HINT:
+            self._board_puzzle(now, BOARD_PUZZLE_LENGTH)
         elif name is ButtonName.TAKEBACK:
             self._board_setup = None
             if self.board.outcome() is None:
@@ -657,6 +743,10 @@ class Controller:
         for event in events:
             logger.debug("referee: %s", event)
             self._on_event(event, now)
+        if self.puzzle is not None and events:
+            note = self.puzzle.on_events(events, self.board, self.referee.expected)
+            if note is not None:
+                self.state.last_event = note
 
     def _on_event(self, event: Event, now: float) -> None:
         if isinstance(event, TurnAccepted):
@@ -697,6 +787,7 @@ class Controller:
                 self._start_search("move", now)
         elif isinstance(event, NewGame):
             self._cancel_search()
+            self._end_puzzle()
             self._finished_saved = False
             self.state.last_event = "new game"
             self.state.history.clear()
@@ -731,6 +822,8 @@ class Controller:
         if kind == "move" and self._job is not None and self._job.kind == "move":
             return  # already thinking about this position
         self._cancel_search()
+        if self.puzzle is not None and self._puzzle_turn(kind, now):
+            return
         level = self.level if kind == "move" else max(self.level, HINT_LEVEL)
         job = SearchJob(
             job_id=next(self._job_ids),
@@ -751,10 +844,33 @@ class Controller:
             self._job = None
         self.state.thinking = False
 
+    def _puzzle_turn(self, kind: str, now: float) -> bool:
+        """In a puzzle the solution answers at once: the Pi's defence, or a hint's winning turn
+        (counted). False where it has none (the search answers then)."""
+        assert self.puzzle is not None
+        if kind == "move":
+            move = self.puzzle.pi_turn(self.board)
+            if move is None:
+                return False
+            logger.info("the Pi defends with %s (the solution)", move)
+            self._handle(self.referee.expect(move, now), now)
+            return True
+        if not self.puzzle.set_up:
+            return True  # no hint before the board shows the puzzle
+        move = self.puzzle.hint_turn(self.board)
+        if move is None:
+            return False
+        self._handle(self.referee.hint(move, now, self.config.referee.hint_duration), now)
+        self.state.last_event = f"hint {self.puzzle.hints}: {move}"
+        return True
+
     def _request_hint(self, now: float) -> None:
         if self.board.outcome() is not None or self.referee.pi_to_move:
             return
-        move = solution_hint(self.values.solution, self.board, self.config.engine.seed)
+        # A puzzle's hint is the puzzle's (its winning turn, counted): _start_search hands it on.
+        move = None
+        if self.puzzle is None:
+            move = solution_hint(self.values.solution, self.board, self.config.engine.seed)
         if move is not None:  # the solution knows: a turn that keeps the value, at once
             self._cancel_search()
             self._handle(self.referee.hint(move, now, self.config.referee.hint_duration), now)
@@ -853,6 +969,8 @@ class Controller:
             lights: Mapping[int, Signal] = self._board_setup.lights()
             return {POINT_NAMES[p]: signal for p, signal in lights.items()}
         lights = compute_lights(self.referee, now)
+        if self.puzzle is not None:
+            lights = self.puzzle.guide_lights(self.referee, lights)
         if self._overlay and now < self._overlay_until:
             lights = {p: self._overlay.get(p, Signal.OFF) for p in range(len(POINT_NAMES))}
         return {POINT_NAMES[p]: signal for p, signal in lights.items()}
@@ -942,6 +1060,7 @@ class Controller:
             variant=board.variant_name,
             flying=board.flying,
             solution=self.values.of(board),
+            puzzle=None if self.puzzle is None else self.puzzle.summary(),
         )
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
@@ -989,6 +1108,8 @@ class Controller:
                 state += ", Pi thinking"
         if self.referee.is_flagged:
             state += ", board does not match"
+        if self.puzzle is not None:
+            state += f", {self.puzzle.describe()}"
         if self.link == "waiting":
             state += ", waiting for the remote player"
         elif self.link == "up":

@@ -47,6 +47,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="FILE",
         help="write the log here (default: sim.log in the state directory; none with --no-save)",
     )
+    parser.add_argument(
+        "--puzzle",
+        type=int,
+        metavar="N",
+        help="start with a training puzzle from the solved game: white to move wins in N "
+        "(drawn with --seed; needs `morris tables build --men K`)",
+    )
     add_game_options(parser)
     add_web_options(parser)
     parser.set_defaults(run=run)
@@ -105,15 +112,40 @@ def run(args: argparse.Namespace) -> int:
     warn_if_slow_engine()  # before the terminal UI takes the screen: seen once it ends
     logger.info("morris sim: %s", config.source)
     if config.web.enabled and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        if args.puzzle is not None:
+            print("morris: --puzzle needs the terminal; on the page press Puzzle", file=sys.stderr)
+            return 2
         return _page_alone(config, state_dir, overrides)
 
     from morris.app.jobs import load_solution
     from morris.tui.app import SimulatorApp
 
     solution = load_solution(config.solution_dir())
+    puzzle = None
+    if args.puzzle is not None:
+        from morris.app.errors import InputError
+        from morris.app.training import NoSolutionError, load_puzzle_solution, make_puzzle
+
+        try:
+            if solution is None:
+                solution = load_puzzle_solution(config.solution_dir())
+            puzzle = make_puzzle(solution, args.puzzle, config.engine.seed)
+        except NoSolutionError as exc:
+            print(f"morris: {exc}", file=sys.stderr)
+            return 1
+        except InputError as exc:
+            print(f"morris: --puzzle: {exc}", file=sys.stderr)
+            return 2
     app = SimulatorApp(
         config, state_dir=state_dir, insist=asked_settings(overrides), solution=solution
     )
+    if puzzle is not None:
+        assert solution is not None  # make_puzzle had one
+        try:
+            app.sim.controller.start_puzzle(puzzle, solution, app.sim.now)
+        except InputError as exc:
+            print(f"morris: --puzzle: {exc}", file=sys.stderr)
+            return 2
     if not config.web.enabled:
         app.run()
         return 0

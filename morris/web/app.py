@@ -20,6 +20,7 @@ Routes (docs/WEB.md has them with examples):
 ``GET /review``                           the review page
 ``POST /api/setup``, ``/api/remote/move``  position setup and the remote player's turn
 ``GET /api/remote/legal``                 (:mod:`morris.web.remote`)
+``POST /api/puzzle``                      a training puzzle (:mod:`morris.web.puzzle`)
 ========================================  =================================================
 
 Every route reaches the controller only through the :class:`~morris.web.host.Host`. Bad input
@@ -50,6 +51,7 @@ from morris.web.events import Hub
 from morris.web.games import GameList
 from morris.web.host import Host, HostError, NoHands
 from morris.web.picture import render_svg, scene_of_query
+from morris.web.puzzle import PuzzleRoutes
 from morris.web.remote import Presence
 from morris.web.remote import routes as remote_routes
 from morris.web.review import Reviewer, ReviewRoutes
@@ -66,6 +68,7 @@ STATIC_FILES = {
     "app.js": "text/javascript; charset=utf-8",
     "setup.js": "text/javascript; charset=utf-8",
     "remote.js": "text/javascript; charset=utf-8",
+    "puzzle.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
     "review.html": "text/html; charset=utf-8",
     "review.js": "text/javascript; charset=utf-8",
@@ -119,6 +122,7 @@ class Companion:
         self.reviews = ReviewRoutes(
             self.games, Reviewer(tables_dir=tables_dir, solution_dir=solution_dir)
         )
+        self.puzzles = PuzzleRoutes(self, solution_dir)
         routes = [
             Route("/review", self.review_page, methods=["GET"]),
             *self.reviews.routes,
@@ -132,6 +136,7 @@ class Companion:
             Route("/api/games/{game_id}", self.game_text, methods=["GET"]),
             Route("/api/render.svg", self.render, methods=["GET"]),
             *remote_routes(self),
+            *self.puzzles.routes,
         ]
         self.app = Starlette(
             routes=routes,

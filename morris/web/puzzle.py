@@ -1,0 +1,93 @@
+"""The companion's training route: ``POST /api/puzzle`` starts a puzzle from the solved game.
+
+The body is JSON, every field optional: ``{"wins_in": 3, "seed": 0, "men": null}``. The puzzle
+is made off the event loop and off the controller's thread (sampling takes a moment), then
+started on the controller (:meth:`morris.app.controller.Controller.start_puzzle`): the lights
+guide the person to set it up. The answer is the new state (its ``puzzle`` field says how the
+puzzle stands). Bad input is a 400 naming it; no solved game, or a moment the game cannot take a
+puzzle (mode remote), a 409.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from morris.app.errors import InputError, NotNowError
+
+if TYPE_CHECKING:
+    from morris.app.controller import Controller
+    from morris.engine.solution import Solution
+    from morris.engine.solution.puzzles import Puzzle
+    from morris.web.app import Companion
+
+logger = logging.getLogger(__name__)
+
+#: The puzzle's length when the body does not say.
+DEFAULT_WINS_IN = 3
+
+
+class PuzzleRoutes:
+    """``POST /api/puzzle`` over a companion; the solution is opened with the first puzzle from
+    ``solution_dir`` (default: ``solution/`` in the data directory), or set :attr:`solution`."""
+
+    def __init__(self, companion: Companion, solution_dir: Path | None = None) -> None:
+        self.companion = companion
+        self.solution_dir = solution_dir
+        #: The solved game the puzzles come from (None: opened on first use).
+        self.solution: Solution | None = None
+        self._lock = threading.Lock()
+        self.routes = [Route("/api/puzzle", self.start, methods=["POST"])]
+
+    def _solution(self) -> Solution:
+        from morris.app.training import load_puzzle_solution
+
+        with self._lock:
+            if self.solution is None:
+                self.solution = load_puzzle_solution(self.solution_dir)
+            return self.solution
+
+    async def start(self, request: Request) -> Response:
+        """``POST /api/puzzle``."""
+        from morris.app.training import make_puzzle
+        from morris.web.app import WebError, read_json
+
+        data = await read_json(request) if await request.body() else {}
+        unknown = sorted(set(data) - {"wins_in", "seed", "men"})
+        if unknown:
+            raise WebError(400, f"unknown field(s) {', '.join(unknown)}: give wins_in, seed, men")
+        wins_in, seed, men = (
+            data.get("wins_in", DEFAULT_WINS_IN),
+            data.get("seed", 0),
+            data.get("men"),
+        )
+
+        def make() -> tuple[Puzzle, Solution]:
+            solution = self._solution()
+            return make_puzzle(solution, wins_in, seed, men), solution
+
+        try:
+            puzzle, solution = await asyncio.get_running_loop().run_in_executor(None, make)
+        except NotNowError as exc:
+            raise WebError(409, str(exc)) from None
+        except InputError as exc:
+            raise WebError(400, str(exc)) from None
+
+        def begin(controller: Controller, now: float) -> str | None:
+            try:
+                controller.start_puzzle(puzzle, solution, now)
+            except NotNowError as exc:
+                return str(exc)
+            return None
+
+        refused = await self.companion.run(begin)
+        if refused is not None:
+            raise WebError(409, refused)
+        return JSONResponse(await self.companion.current_state(request))

@@ -1,0 +1,75 @@
+// Training puzzles on the page (docs/TRAINING.md): "Puzzle" asks POST /api/puzzle for a
+// position from the solved game that the side to move wins in N turns; the lights on the board
+// then guide the person to set it up, and the line under the event says how the puzzle stands.
+"use strict";
+
+(() => {
+  const el = (tag, props = {}, ...children) => {
+    const node = Object.assign(document.createElement(tag), props);
+    node.append(...children);
+    return node;
+  };
+  let seed = Math.floor(Math.random() * 1e6);
+
+  async function start() {
+    const winsIn = Number($("puzzle-wins-in").value);
+    seed += 1;
+    try {
+      const response = await fetch("/api/puzzle", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ wins_in: winsIn, seed }),
+      });
+      const body = await response.json();
+      if (!response.ok) {
+        say(body.error || `error ${response.status}`, true);
+        return;
+      }
+      render(body);
+      say(`puzzle: ${body.puzzle ? body.puzzle.title : ""}: set it up as the lights show`);
+    } catch (error) {
+      say("the board does not answer", true);
+    }
+  }
+
+  function line(p) {
+    if (!p) return "";
+    const used = [];
+    if (p.hints) used.push(`${p.hints} hint(s)`);
+    if (p.takebacks) used.push(`${p.takebacks} takeback(s)`);
+    const extra = used.length ? ` · ${used.join(", ")}` : "";
+    if (p.status === "failed") {
+      const keep = p.would_win.length ? `; ${p.would_win.join(" or ")} would have won` : "";
+      return `Puzzle failed at ${p.failed_turn}: ${p.why}${keep}${extra}`;
+    }
+    if (p.status === "playing") return `Puzzle: ${p.title} · ${p.left} turn(s) left${extra}`;
+    return `Puzzle: ${p.title} · ${p.status}${extra}`;
+  }
+
+  function build() {
+    const select = el("select", { id: "puzzle-wins-in", ariaLabel: "wins in" });
+    for (let n = 1; n <= 9; n += 1) {
+      select.append(el("option", { value: n, textContent: `wins in ${n}`, selected: n === 3 }));
+    }
+    $("controls").append(
+      el("span", { className: "puzzle-pick" }, select,
+        el("button", { type: "button", id: "puzzle-start", textContent: "Puzzle", onclick: start })));
+    $("event").after(el("p", { id: "puzzle", className: "event puzzle", hidden: true }));
+    document.head.append(el("style", { textContent: `
+      .puzzle-pick { display: inline-flex; gap: .3rem; }
+      .puzzle-pick select { min-height: 44px; font-size: 1rem; }
+      #puzzle { font-weight: bold; }
+      body.watch .puzzle-pick { display: none; }
+    ` }));
+  }
+
+  document.addEventListener("DOMContentLoaded", build);
+  document.addEventListener("morris:state", (event) => {
+    const p = event.detail.puzzle;
+    const node = $("puzzle");
+    if (!node) return;
+    node.hidden = !p;
+    node.textContent = line(p);
+  });
+})();
