@@ -242,3 +242,17 @@ def test_bad_input_exits_2_naming_the_problem(
 ) -> None:
     assert main([*argv, "--dir", str(solved3)]) == 2
     assert message in capsys.readouterr().out
+
+
+def test_the_build_command_prints_no_dask_chatter(solved3: Path, tmp_path: Path) -> None:
+    # Dask logs every worker's start and stop at INFO; a person sees the bars and the summary.
+    for name, data in _files(solved3).items():
+        if name != "sector-0-0-3-3.msol":  # the start sector is left to solve
+            (tmp_path / name).write_bytes(data)
+    command = [sys.executable, "-m", "morris", "tables", "build", "--men", "3", "--dir",
+               str(tmp_path), "--workers", "1", "--memory", "4", "--quiet"]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert "(1 solved now)" in done.stdout
+    assert _files(tmp_path) == _files(solved3)

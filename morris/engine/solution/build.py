@@ -433,6 +433,9 @@ def _distributed() -> Any:
 @contextmanager
 def _client(workers: int | None, scheduler: str | None, memory: int | None) -> Iterator[Any]:
     dist = _distributed()
+    # Dask sets its loggers to INFO on import: a build would print every worker's start and stop
+    # over the progress bars. They follow the command's level instead (``-v`` shows them).
+    logging.getLogger("distributed").setLevel(logging.getLogger().getEffectiveLevel())
     Client, LocalCluster = dist.Client, dist.LocalCluster
     if scheduler is not None:
         try:
