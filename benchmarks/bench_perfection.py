@@ -84,9 +84,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--level", type=int, default=7, choices=(7, 8, 9))
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--men", type=int, nargs="+", default=None, metavar="K", help="only these k (built)"
+    )
     args = parser.parse_args(argv)
     directory = args.dir or solution_dir()
     men_built = built(directory)
+    if args.men is not None:
+        missing = sorted(set(args.men) - set(men_built))
+        if missing:
+            print(f"--men: {missing} not built in {directory}", file=sys.stderr)
+            return 2
+        men_built = sorted(args.men)
     if not men_built:
         print(f"no solved game in {directory} (morris tables build --men K)", file=sys.stderr)
         return 2

@@ -101,7 +101,7 @@ class PositionValues:
 def solution_hint(solution: Solution | None, board: Board, seed: int) -> Move | None:
     """The hint where the solution covers the position: a turn that keeps the value (the
     fastest win, a draw, the slowest loss; ties by ``seed`` and the position), or None where it
-    cannot vouch for one (the search then gives the hint)."""
+    does not cover the position (the search then gives the hint)."""
     if solution is None:
         return None
     from morris.engine.solution.play import perfect_turn

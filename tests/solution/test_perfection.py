@@ -66,3 +66,26 @@ def test_the_daemon_finds_the_solution_in_the_configured_directory(
     assert keyed.solution_dir() == solved3
     solution = load_solution(keyed.solution_dir())
     assert solution is not None and len(solution.keys) == 7
+
+
+def test_a_win_longer_than_the_no_removal_count_left_is_still_played_from_the_solution(
+    solved3: Path,
+) -> None:
+    # A search cannot see a win this deep; the solution's line removes pieces on the way.
+    import random
+
+    from morris.core import Board
+    from morris.engine.solution.play import known_value, perfect_turn
+
+    solution = Solution.load(solved3, 3)
+    for sample in sample_positions(solution, 40, np.random.default_rng(7)):
+        if sample.value is not Value.WIN or sample.key.placing:
+            continue
+        fields = sample.position.split()
+        after = Board(" ".join([*fields[:4], "95", *fields[5:]]))  # 5 turns before the limit
+        found = perfect_turn(solution, after, random.Random(0))
+        assert found is not None and found[1].value is Value.WIN
+        if (found[1].distance or 0) >= 5:
+            assert known_value(solution, after) is None  # not shown as a sure win
+            return
+    pytest.fail("no sampled 3v3 win longer than five turns")

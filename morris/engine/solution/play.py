@@ -4,9 +4,11 @@ the value a front end may show.
 
 From a won position it takes a turn to the opponent's LOSS(d - 1) (the fastest win; the distance
 falls each turn, so no position repeats and the game ends within d turns); from a drawn one a
-turn that keeps the draw; from a lost one the slowest loss. The solution knows no draw rules, so
-a win is trusted only while the no-removal limit cannot come first (the moves left before the
-limit exceed the distance); otherwise the search decides, as it does with the endgame tables.
+turn that keeps the draw; from a lost one the slowest loss. The solution knows no draw rules: a
+win longer than the turns left before the no-removal limit is still played from the solution
+(its line removes pieces on the way, and each removal starts the count again; a search cannot see
+a win that deep), but the value shown for it (:func:`known_value`) is only the solution's where
+the limit cannot come first (:func:`trusted`).
 
 Below the levels with tables the engine slips now and then (:func:`believable_turn`): with the
 probability :data:`SLIP` of its level it plays a turn one value class worse (a win given away
@@ -98,16 +100,13 @@ def perfect_turn(
     solution: Solution, board: Board, rng: random.Random
 ) -> tuple[Move, SolutionResult] | None:
     """A turn that keeps the value of the position (ties broken by ``rng``), with its result for
-    the side to move; None when the solution cannot vouch for one (see the module docstring)."""
+    the side to move; None where the solution does not cover the position and all its turns."""
     results = _scored(solution, board)
     if results is None:
         return None
     best = max(preference(r) for _, r in results)
     choices = [(m, r) for m, r in results if preference(r) == best]
-    move, result = choices[rng.randrange(len(choices))]
-    if result.value is Value.WIN and not trusted(board, result):
-        return None
-    return move, result
+    return choices[rng.randrange(len(choices))]
 
 
 def believable_turn(
@@ -116,7 +115,7 @@ def believable_turn(
     """The turn of a level below the tables' where the solution covers the position: with
     probability :data:`SLIP` [level] a turn one value class worse than the best, the one whose
     end is furthest away (ties by ``rng``), if there is one; else :func:`perfect_turn`. None where
-    the solution cannot vouch for the turn (the search then decides)."""
+    the solution does not cover the position and all its turns (the search then decides)."""
     results = _scored(solution, board)
     if results is None:
         return None
