@@ -204,11 +204,7 @@ class Simulation:
     @property
     def solution(self) -> Solution:
         """The solved game the puzzles come from (opened on first use)."""
-        from morris.app.training import solution_for
-
-        controller = self.controller
-        controller.puzzle_solution = solution_for(controller.puzzle_solution, self.config)
-        return controller.puzzle_solution
+        return self.controller.puzzle_source()
 
     def remote_move(self, move: str) -> None:
         """The remote player's turn in mode ``"remote"``

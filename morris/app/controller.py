@@ -291,9 +291,8 @@ class Controller:
         self.resumed = False
         #: The training puzzle being played (:meth:`start_puzzle`), or ``None``.
         self.puzzle: PuzzleSession | None = None
-        #: The solved game the board's own puzzles come from (``hint`` in the board setup),
-        #: opened beside the endgame tables on first use unless a front end set it.
-        #: Where the training puzzles come from: the loaded solution, else opened on first use.
+        #: Where the training puzzles come from (:meth:`puzzle_source`): the loaded solution,
+        #: else the config's ``engine.solution`` opened with the first puzzle.
         self.puzzle_solution: Solution | None = solution
         self._board_puzzles = 0  # how many the board asked for: each one's seed
         board = board_from_config(config)
@@ -523,16 +522,25 @@ class Controller:
         self._handle(self.referee.set_up(board, now, sensed), now)
         self.render(now)
 
+    def puzzle_source(self) -> Solution:
+        """The solved game the puzzles come from, opened on first use (one copy in the process
+        for the board's puzzles, the page's and a script's). Raises
+        :class:`~morris.app.training.NoSolutionError` saying what to build when there is none."""
+        from morris.app.training import solution_for
+
+        self.puzzle_solution = solution_for(self.puzzle_solution, self.config)
+        return self.puzzle_solution
+
     def _board_puzzle(self, now: float, wins_in: int) -> None:
         """A puzzle asked for at the board: ``wins_in`` turns long (from 1 again past the longest
         the solution holds), its length shown as that many points ``on`` for a moment, as the
         mode button shows a level. Without a solved game the event line says what to build and
         the error LED blinks; the board setup (if any) goes on."""
-        from morris.app.training import make_puzzle, solution_for
+        from morris.app.training import make_puzzle
         from morris.engine.solution.puzzles import longest_puzzle
 
         try:
-            solution = self.puzzle_solution = solution_for(self.puzzle_solution, self.config)
+            solution = self.puzzle_source()
             if wins_in > min(longest_puzzle(solution), BOARD_PUZZLE_MAX):
                 wins_in = 1
             self._board_puzzles += 1

@@ -124,11 +124,10 @@ def run(args: argparse.Namespace) -> int:
     puzzle = None
     if args.puzzle is not None:
         from morris.app.errors import InputError
-        from morris.app.training import NoSolutionError, load_puzzle_solution, make_puzzle
+        from morris.app.training import NoSolutionError, make_puzzle, solution_for
 
         try:
-            if solution is None:
-                solution = load_puzzle_solution(config.solution_dir())
+            solution = solution_for(solution, config)
             puzzle = make_puzzle(solution, args.puzzle, config.engine.seed)
         except NoSolutionError as exc:
             print(f"morris: {exc}", file=sys.stderr)

@@ -122,7 +122,7 @@ class Companion:
         self.reviews = ReviewRoutes(
             self.games, Reviewer(tables_dir=tables_dir, solution_dir=solution_dir)
         )
-        self.puzzles = PuzzleRoutes(self, solution_dir)
+        self.puzzles = PuzzleRoutes(self)
         routes = [
             Route("/review", self.review_page, methods=["GET"]),
             *self.reviews.routes,

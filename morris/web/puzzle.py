@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from starlette.requests import Request
@@ -35,24 +33,13 @@ DEFAULT_WINS_IN = 3
 
 
 class PuzzleRoutes:
-    """``POST /api/puzzle`` over a companion; the solution is opened with the first puzzle from
-    ``solution_dir`` (default: ``solution/`` in the data directory), or set :attr:`solution`."""
+    """``POST /api/puzzle`` over a companion. The puzzles come from the controller's solved game
+    (:meth:`morris.app.controller.Controller.puzzle_source`), the one the Pi and the board's own
+    puzzles use: one copy in the process."""
 
-    def __init__(self, companion: Companion, solution_dir: Path | None = None) -> None:
+    def __init__(self, companion: Companion) -> None:
         self.companion = companion
-        self.solution_dir = solution_dir
-        #: The solved game the puzzles come from (None: opened on first use).
-        self.solution: Solution | None = None
-        self._lock = threading.Lock()
         self.routes = [Route("/api/puzzle", self.start, methods=["POST"])]
-
-    def _solution(self) -> Solution:
-        from morris.app.training import load_puzzle_solution
-
-        with self._lock:
-            if self.solution is None:
-                self.solution = load_puzzle_solution(self.solution_dir)
-            return self.solution
 
     async def start(self, request: Request) -> Response:
         """``POST /api/puzzle``."""
@@ -69,14 +56,19 @@ class PuzzleRoutes:
             data.get("men"),
         )
 
-        def make() -> tuple[Puzzle, Solution]:
-            solution = self._solution()
-            return make_puzzle(solution, wins_in, seed, men), solution
+        def source(controller: Controller, now: float) -> Solution | str:
+            try:
+                return controller.puzzle_source()
+            except NotNowError as exc:  # no solved game: say what to build
+                return str(exc)
 
+        solution = await self.companion.run(source)
+        if isinstance(solution, str):
+            raise WebError(409, solution)
         try:
-            puzzle, solution = await asyncio.get_running_loop().run_in_executor(None, make)
-        except NotNowError as exc:
-            raise WebError(409, str(exc)) from None
+            puzzle: Puzzle = await asyncio.get_running_loop().run_in_executor(
+                None, make_puzzle, solution, wins_in, seed, men
+            )
         except InputError as exc:
             raise WebError(400, str(exc)) from None
 

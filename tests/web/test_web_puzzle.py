@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from morris.app.config import Config
 from morris.engine.solution import Solution
 from tests.web.web_kit import TOKENS, web
 
@@ -20,8 +21,7 @@ def solution(solved3: Path) -> Solution:
 
 
 def test_a_puzzle_from_the_page_is_set_up_by_the_lights(solution: Solution) -> None:
-    with web(mode="vs-ai") as w:
-        w.companion.puzzles.solution = solution
+    with web(mode="vs-ai", solution=solution) as w:
         response = w.client.post("/api/puzzle", json={"wins_in": 2, "seed": 3})
         assert response.status_code == 200, response.text
         state = response.json()
@@ -43,8 +43,7 @@ def test_a_puzzle_from_the_page_is_set_up_by_the_lights(solution: Solution) -> N
 
 
 def test_an_empty_body_gives_the_default_puzzle(solution: Solution) -> None:
-    with web(mode="referee") as w:
-        w.companion.puzzles.solution = solution
+    with web(mode="referee", solution=solution) as w:
         response = w.client.post("/api/puzzle")
         assert response.status_code == 200, response.text
         assert response.json()["puzzle"]["wins_in"] == 3
@@ -63,8 +62,7 @@ def test_an_empty_body_gives_the_default_puzzle(solution: Solution) -> None:
     ],
 )
 def test_bad_input_is_a_400_naming_it(solution: Solution, body: object, problem: str) -> None:
-    with web(mode="referee") as w:
-        w.companion.puzzles.solution = solution
+    with web(mode="referee", solution=solution) as w:
         before = w.state()["position"]
         response = w.client.post("/api/puzzle", json=body)
         assert response.status_code == 400 and problem in response.json()["error"]
@@ -73,8 +71,8 @@ def test_bad_input_is_a_400_naming_it(solution: Solution, body: object, problem:
 
 
 def test_without_a_solved_game_it_is_a_409_saying_what_to_build(tmp_path: Path) -> None:
-    with web(mode="referee") as w:
-        w.companion.puzzles.tables_dir = tmp_path
+    # An empty directory where the config says the solved game is (not the data directory's).
+    with web(mode="referee", config=Config().with_overrides(engine_solution=str(tmp_path))) as w:
         response = w.client.post("/api/puzzle", json={"wins_in": 2})
         assert response.status_code == 409
         assert "morris tables build --men K" in response.json()["error"]
@@ -82,11 +80,9 @@ def test_without_a_solved_game_it_is_a_409_saying_what_to_build(tmp_path: Path) 
 
 
 def test_mode_remote_is_a_409_and_a_spectator_may_not(solution: Solution) -> None:
-    with web(mode="remote") as w:
-        w.companion.puzzles.solution = solution
+    with web(mode="remote", solution=solution) as w:
         response = w.client.post("/api/puzzle", json={"wins_in": 2})
         assert response.status_code == 409 and "remote player" in response.json()["error"]
-    with web(mode="referee", lan=True) as w:
-        w.companion.puzzles.solution = solution
+    with web(mode="referee", lan=True, solution=solution) as w:
         response = w.client.post("/api/puzzle", json={"wins_in": 2}, headers=WATCH)
         assert response.status_code == 403
