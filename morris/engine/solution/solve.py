@@ -11,11 +11,11 @@ import numpy as np
 
 from morris.core.points import MILL_MASKS, NEIGHBOURS, NUM_POINTS
 from morris.engine.errors import SolutionError
+from morris.engine.solution.ranges import Range, solve_range
 from morris.engine.solution.sectors import SectorKey, Unit
 from morris.engine.solution.symmetry import IMAGES, representatives
-from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
+from morris.engine.solution.turns import index_of_key
 from morris.engine.tables.keys import MIN_PIECES, Codes, ProgressCallback
-from morris.engine.tables.rules import chunks
 
 logger = logging.getLogger(__name__)
 
@@ -103,12 +103,5 @@ def solve_unit(
     if unit.moving:
         return solve_moving(unit, solved, progress)
     (key,) = unit.keys
-    size = index_of_key(key).size
-    out = np.empty(size, dtype=np.uint16)
-    done = 0
-    for idx in chunks(size, work_chunk(key)):
-        out[idx] = expected_codes(key, idx, solved)
-        done += idx.size
-        if progress is not None:
-            progress(unit.name, done, size)
-    return {key: _codes(out)}
+    whole = Range(key, 0, index_of_key(key).size)  # the one range of an unsplit sector
+    return {key: _codes(solve_range(whole, solved, progress, unit.name))}
