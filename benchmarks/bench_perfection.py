@@ -1,13 +1,17 @@
 """Perfection, measured: for every k built in a solution directory, the engine (level 7 and up)
 plays sampled positions of every value against the solution's best defence under the real draw
-rules (threefold repetition, 100 turns without a removal).
+rules (threefold repetition, 100 turns without a removal; from a lost position the defence
+delays the next removal, which the rule rewards).
 
     python benchmarks/bench_perfection.py [--dir DIR] [--per-sector N] [--level L] [--seed S]
 
 Each sector is measured once, with the smallest k it belongs to: up to ``--per-sector`` won and
 as many drawn positions (for the side to move) drawn at random (seeded) from every sector. It
 prints, per k and kind of sector (placing, moving, flying), the positions played, the won ones
-not won and the drawn ones lost; both must be 0, and the exit code is 1 if either is not.
+not won and the drawn ones lost; both must be 0, and the exit code is 1 if either is not. In a
+moving-phase sector with removal distances a won position is one won within the no-removal rule
+from a count of 0; the solution's wins that the rule draws are played as drawn positions (counted
+apart: the engine must not lose them).
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ def measure(directory: Path, men: int, per_sector: int, level: int, seed: int) -
         kind = sector_kind(sample.key)
         result = play_out(solution, men, sample.position, level, seed + sample.entry)
         counts[kind, sample.value.value] += 1
+        counts[kind, "rule drawn"] += sample.rule_drawn
         if sample.value is Value.WIN and result != "engine":
             counts[kind, "won not won"] += 1
             print(f"  won, not won ({result}): {sample.key.name} {sample.position}")
@@ -59,7 +64,10 @@ def measure(directory: Path, men: int, per_sector: int, level: int, seed: int) -
             print(f"  drawn, lost: {sample.key.name} {sample.position}")
     elapsed = time.perf_counter() - started
     print(f"\n{men} men's morris, {len(new)} new sectors, level {level} ({elapsed:.0f} s)")
-    print(f"{'kind':<8} {'won':>6} {'not won':>8} {'drawn':>6} {'lost':>6}")
+    print(
+        f"{'kind':<8} {'won':>6} {'not won':>8} {'drawn':>6} {'lost':>6}"
+        f" {'of them drawn by the rule':>26}"
+    )
     for kind in (*KINDS, "all"):
         kinds = KINDS if kind == "all" else (kind,)
 
@@ -68,7 +76,7 @@ def measure(directory: Path, men: int, per_sector: int, level: int, seed: int) -
 
         print(
             f"{kind:<8} {total('win'):>6} {total('won not won'):>8} {total('draw'):>6} "
-            f"{total('drawn lost'):>6}"
+            f"{total('drawn lost'):>6} {total('rule drawn'):>26}"
         )
     return sum(counts[k, w] for k in KINDS for w in ("won not won", "drawn lost"))
 

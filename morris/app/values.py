@@ -4,10 +4,13 @@ hint that keeps the value.
 A value is a small JSON object, ``{"value": "win"|"draw"|"loss", "distance": n, "for":
 "white"|"black", "text": ...}``: the result for the side ``for`` (the side to move, in a
 snapshot) and the turns (plies) to the end with perfect play, the winner hurrying and the loser
-delaying (0 for a draw); ``text`` says it in words (:func:`describe_value`): "white wins in 12",
-"draw". A position the
-solution does not cover (another variant, a sector not built, a win the no-removal limit could
-overturn) has no value: ``None``.
+delaying (0 for a draw; ``null`` for a win that must hurry to its removals to beat the
+no-removal limit, and so takes longer than the fastest win); ``text`` says it in words
+(:func:`describe_value`): "white wins in 12", "white wins", "draw". A draw may be the rule's: a
+win of the solution that the no-removal limit draws (see
+:func:`~morris.engine.solution.play.known_value`). A position the solution does not cover
+(another variant, a sector not built, a win the no-removal limit could overturn where the
+removal distances are not built) has no value: ``None``.
 """
 
 from __future__ import annotations
@@ -42,6 +45,9 @@ def describe_value(value: Value | None) -> str:
     'black wins in 7'
     >>> describe_value({"value": "draw", "distance": 0, "for": "black"}), describe_value(None)
     ('draw', '-')
+    >>> describe_value({"value": "win", "distance": None, "for": "black"})
+    'black wins'
+
     """
     if value is None:
         return "-"
@@ -51,6 +57,8 @@ def describe_value(value: Value | None) -> str:
     if value["value"] == "loss":
         winner = "black" if winner == "white" else "white"
     distance = value["distance"]
+    if distance is None:
+        return f"{winner} wins"
     if distance == 0:
         return f"{winner} has won"
     return f"{winner} wins in {distance}"

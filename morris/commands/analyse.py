@@ -56,6 +56,33 @@ def _describe(result: Any) -> str:
     return f"{result.value.value} in {result.distance}"
 
 
+def _removal(solution: Any, board: Any, move: Any) -> str:
+    """In the moving phase, where the removal distances are built: the turns to the next removal
+    (for the side that plays ``move``, it counted; or from the position) and what the no-removal
+    rule makes of the value from a count of 0."""
+    from morris.engine.solution.analyse import sector_of
+
+    if move is not None and move.remove is not None and board.pieces_in_hand(board.turn) == 0:
+        return "  removal in 1"
+    if move is not None:
+        board.push(move)
+    try:
+        if board.outcome() is not None:
+            return ""
+        key, mover, other = sector_of(board)
+        found = None if key.placing else solution.removal_result(key, mover, other)
+    finally:
+        if move is not None:
+            board.pop()
+    if found is None or found.value.value == "draw":
+        return ""
+    distance = found.distance + (move is not None)
+    limit = solution.removal_limit
+    if found.distance > limit:
+        return f"  removal in {distance}: the {limit}-turn rule draws it"
+    return f"  removal in {distance}"
+
+
 def built_men(directory: Path) -> int | None:
     """The most men whose sectors are all in ``directory`` (None: none)."""
     from morris.engine.solution.sectors import MAX_MEN, MIN_MEN, sector_keys
@@ -102,9 +129,11 @@ def run_analyse(args: argparse.Namespace) -> int:
     if moves is None:
         side = "white" if board.turn else "black"
         console.print(f"{men} men's morris: {board.position()}")
-        console.print(f"{side} to move: {_describe(value_of(solution, board))}")
+        here = _removal(solution, board, None)
+        console.print(f"{side} to move: {_describe(value_of(solution, board))}{here}")
         for move, result in turn_values(solution, board):
-            console.print(f"  {move!s:<10} {_describe(result)}", soft_wrap=True)
+            after = _removal(solution, board, move)
+            console.print(f"  {move!s:<10} {_describe(result):<12}{after}", soft_wrap=True)
         return 0
     try:
         turns = analyse_game(solution, board, moves)

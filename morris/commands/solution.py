@@ -53,6 +53,7 @@ def run_solution_build(args: argparse.Namespace) -> int:
     """Build every sector of ``--men`` men's morris (resuming what is there)."""
     from rich.console import Console
 
+    from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
     from morris.engine.solution import SolutionError, build_solution
     from morris.engine.solution.ranges import DEFAULT_SPLIT
 
@@ -62,6 +63,7 @@ def run_solution_build(args: argparse.Namespace) -> int:
     if not (
         _at_least_one(console, "--workers", args.workers)
         and _at_least_one(console, "--split", args.split)
+        and _at_least_one(console, "--no-removal-limit", args.no_removal_limit)
     ):
         return BAD_INPUT
     if args.flying != "both" or args.max_pieces != 7:
@@ -74,9 +76,12 @@ def run_solution_build(args: argparse.Namespace) -> int:
     memory = None if args.memory is None else int(args.memory * 2**30)
     if args.force:
         from morris.engine.solution import sector_keys
+        from morris.engine.solution.removals import removal_filename
 
         for key in sector_keys(args.men):
             (directory / key.filename).unlink(missing_ok=True)
+            if not key.placing:
+                (directory / removal_filename(key)).unlink(missing_ok=True)
     try:
         with progress_bar(args.quiet) as progress:
             update = progress_callback(progress)
@@ -91,6 +96,7 @@ def run_solution_build(args: argparse.Namespace) -> int:
                 scheduler=args.scheduler,
                 memory=memory,
                 split=DEFAULT_SPLIT if args.split is None else args.split,
+                removal_limit=args.no_removal_limit or DEFAULT_NO_REMOVAL_LIMIT,
                 progress=report,
             )
     except SolutionError as exc:
@@ -98,10 +104,11 @@ def run_solution_build(args: argparse.Namespace) -> int:
         return 1
     size = sum(i.nbytes for i in result.infos)
     wdl = sum(i.wdl_bytes for i in result.infos)
+    removals = sum(i.nbytes for i in result.removals)
     console.print(
         f"{len(result.infos)} sectors of {args.men} men's morris in {directory} "
         f"({len(result.solved)} solved now): {size / 1e6:.1f} MB, of which "
-        f"{wdl / 1e6:.2f} MB win/draw/loss"
+        f"{wdl / 1e6:.2f} MB win/draw/loss; removal distances {removals / 1e6:.1f} MB"
     )
     return 0
 
@@ -124,7 +131,8 @@ def run_solution_info(args: argparse.Namespace) -> int:
     console.print(f"{args.men} men's morris, solved, in {directory}")
     console.print(
         f"{'white':>5} {'black':>5} {'w hand':>6} {'b hand':>6} {'to move':>7} {'positions':>14}"
-        f" {'won':>14} {'drawn':>14} {'lost':>14} {'longest win':>11} {'bytes':>11}",
+        f" {'won':>14} {'drawn':>14} {'lost':>14} {'longest win':>11} {'to removal':>10}"
+        f" {'bytes':>11}",
         highlight=False,
         soft_wrap=True,
     )
@@ -134,10 +142,12 @@ def run_solution_info(args: argparse.Namespace) -> int:
         rows.extend((colours, info) for colours in key.colour_sectors())
     rows.sort(key=lambda r: (-(r[0][2] + r[0][3]), r[0][0] + r[0][1], r[0][0], r[0][4]))
     for (white, black, white_hand, black_hand, side), info in rows:
+        removals = solution.removal_data(info.key)
+        to_removal = "-" if removals is None else str(removals.info.longest)
         console.print(
             f"{white:>5} {black:>5} {white_hand:>6} {black_hand:>6} {side:>7}"
             f" {info.placements:>14,} {info.won:>14,} {info.drawn:>14,} {info.lost:>14,}"
-            f" {info.longest_win:>11} {info.nbytes:>11,}",
+            f" {info.longest_win:>11} {to_removal:>10} {info.nbytes:>11,}",
             highlight=False,
             soft_wrap=True,
         )
@@ -146,18 +156,22 @@ def run_solution_info(args: argparse.Namespace) -> int:
     placements = sum(solution.info(k).placements for k in solution.keys)
     size = sum(solution.info(k).nbytes for k in solution.keys)
     wdl = sum(solution.info(k).wdl_bytes for k in solution.keys)
+    found = [r for k in solution.keys if (r := solution.removal_data(k)) is not None]
     console.print(
         f"{len(solution.keys)} stored sectors ({len(rows)} by colour), {placements:,} positions "
         f"over every placement, {entries:,} stored entries (symmetry-reduced), "
-        f"{size:,} bytes on disk, of which {wdl:,} win/draw/loss."
+        f"{size:,} bytes on disk, of which {wdl:,} win/draw/loss; removal distances of "
+        f"{len(found)} moving-phase sectors, {sum(r.info.nbytes for r in found):,} bytes."
     )
     if start is not None:
         tail = "" if start.value.value == "draw" else f" in {start.distance} turns"
         console.print(f"The start position: {start.value.value} for white{tail}.")
     console.print(
         "Counts are over every placement of the pieces, for the side to move; the longest win is"
-        " in turns (plies); bytes are the sector file's on disk (a moving-phase sector's file"
-        " serves both colours' rows). The draw rules are not part of the solution."
+        " in turns (plies); 'to removal' is the longest distance to the next removal (moving"
+        " phase: what the no-removal rule counts); bytes are the sector file's on disk (a"
+        " moving-phase sector's file serves both colours' rows). The draw rules are not part of"
+        " the solution."
     )
     return 0
 
@@ -182,7 +196,7 @@ def run_solution_verify(args: argparse.Namespace) -> int:
             solution, sample=args.sample, seed=args.seed, progress=progress_callback(progress)
         )
     lines = [
-        f"{r.key.name:<14} {r.checked:>12,} entries checked "
+        f"{r.name or r.key.name:<24} {r.checked:>12,} entries checked "
         f"({'all' if r.complete else f'sample of {r.entries:,}'})"
         for r in reports
     ]

@@ -158,6 +158,15 @@ def register(subparsers: Any) -> None:
         help="with --men: a placing sector of more entries is solved in ranges of at most this "
         "many, each a task (default: 4194304)",
     )
+    build.add_argument(
+        "--no-removal-limit",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --men: the no-removal limit the moving-phase sectors' removal distances are "
+        "for (default: 100, the rules' default; games with another limit use the solution "
+        "without them)",
+    )
     build.set_defaults(run=run_build)
 
     info = sub.add_parser("info", help="won/drawn/lost counts and the longest win of each table")
@@ -237,8 +246,12 @@ def run_build(args: argparse.Namespace) -> int:
         from morris.commands.solution import run_solution_build
 
         return run_solution_build(args)
-    if any(getattr(args, o) is not None for o in ("workers", "scheduler", "memory", "split")):
-        console.print("[red]--workers, --scheduler, --memory and --split need --men K[/red]")
+    options = ("workers", "scheduler", "memory", "split", "no_removal_limit")
+    if any(getattr(args, o) is not None for o in options):
+        console.print(
+            "[red]--workers, --scheduler, --memory, --split and --no-removal-limit need "
+            "--men K[/red]"
+        )
         return 2
     directory = tables_dir_of(args)
     if args.max_pieces < 6:

@@ -5,6 +5,7 @@ turns, else None."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from functools import cache
 
 from morris.core.board import Board
@@ -57,5 +58,43 @@ def decided(board: Board, depth: int) -> Result | None:
     if fastest_win is not None:
         return ("win", fastest_win)
     if unknown:
+        return None
+    return ("loss", slowest_loss)
+
+
+def removal_decided(
+    board: Board, depth: int, after_removal: Callable[[Board], str]
+) -> Result | None:
+    """The distance to the next removal for the side to move, the winner hurrying to a removal
+    that keeps the win and the loser delaying, if it is decided within ``depth`` turns (a
+    removal's result is ``after_removal`` of the position it leaves: "win", "loss" or "draw" for
+    the side to move there); else None."""
+    if board.outcome() is not None:
+        return ("loss", 0)
+    if depth == 0:
+        return None
+    fastest_win: int | None = None
+    slowest_loss = 0
+    open_line = False  # a turn that neither wins nor is known to lose
+    for move in list(board.legal_moves):
+        board.push(move)
+        if move.remove is None:
+            child = removal_decided(board, depth - 1, after_removal)
+        elif board.outcome() is not None:
+            child = ("loss", 0)
+        else:
+            value = after_removal(board)
+            child = None if value == "draw" else ("loss", 0) if value == "loss" else ("win", 1)
+            open_line = open_line or value == "draw"
+        board.pop()
+        if child is None:
+            open_line = True
+        elif child[0] == "loss":
+            fastest_win = child[1] + 1 if fastest_win is None else min(fastest_win, child[1] + 1)
+        else:
+            slowest_loss = max(slowest_loss, child[1] + 1)
+    if fastest_win is not None:
+        return ("win", fastest_win)
+    if open_line:
         return None
     return ("loss", slowest_loss)

@@ -23,7 +23,8 @@ pytestmark = [pytest.mark.realtime, pytest.mark.slow]
 
 
 def _files(directory: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(directory.glob("sector-*.msol"))}
+    """The sector files and the moving sectors' removal distances."""
+    return {p.name: p.read_bytes() for p in sorted(directory.glob("*.msol"))}
 
 
 def _leftovers(directory: Path) -> list[str]:
@@ -41,14 +42,15 @@ def test_two_workers_and_split_sectors_write_the_files_of_one_task_each(
     )  # fmt: skip
     assert len(result.solved) == 7
     assert _files(tmp_path) == _files(solved3)  # one worker, one task a sector
-    assert len(_files(tmp_path)) == len(sector_keys(3))
+    assert len(_files(tmp_path)) == len(sector_keys(3)) + 1  # and 3v3's removal distances
     assert _leftovers(tmp_path) == []
     # 2v3 h1/0 (46,200 entries) ran as 12 ranges: its bar fills as they end, up to its entries.
     bar = [done for name, done, total in calls if name == "2v3 h1/0" and total == 46200]
     assert len(bar) >= 12 and bar == sorted(bar) and bar[-1] == 46200 and bar[0] < 46200
     whole = [(done, total) for name, done, total in calls if name == "build"]
     assert [d for d, _ in whole] == sorted(d for d, _ in whole)
-    assert whole[-1] == (264399, 264399) and len(whole) > 7 + 12
+    # Every entry of every sector, and of 3v3 once more for its removal distances.
+    assert whole[-1] == (264399 + 210140, 264399 + 210140) and len(whole) > 7 + 12
 
 
 def test_split_sectors_of_four_men_are_those_of_one_task(solved4: Path, tmp_path: Path) -> None:
@@ -176,7 +178,12 @@ def test_info_lists_every_sector_by_colour_and_the_start(
     assert "The start position: win for white in 23 turns." in out
     rows = [line.split() for line in out.splitlines()]
     moving = ["3", "3", "0", "0", "white", "2,691,920", "2,232,160", "4,112", "455,648", "25"]
-    rows = [r[:10] for r in rows]  # the 11th column: the file's bytes (test_storage.py)
+    full = {tuple(r[:5]): r for r in rows}
+    # Then the longest distance to a removal (moving sectors: a loss in 26, 3v3's longest) and
+    # the file's bytes (test_storage.py).
+    assert full["3", "3", "0", "0", "white"][10] == "26"
+    assert full["3", "2", "0", "1", "black"][10] == "-"
+    rows = [r[:10] for r in rows]
     assert moving in rows and [*moving[:4], "black", *moving[5:]] in rows
     assert ["3", "2", "0", "1", "black"] in [r[:5] for r in rows]
 
@@ -184,7 +191,8 @@ def test_info_lists_every_sector_by_colour_and_the_start(
 def test_verify_checks_every_position(solved3: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tables", "verify", "--men", "3", "--dir", str(solved3), "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert out.count("ok") == 7 and "(all)" in out
+    assert out.count("ok") == 7 + 1 and "(all)" in out  # the sectors, 3v3's removal distances
+    assert "3v3 to removals" in out
 
 
 def test_analyse_lists_every_turn_of_a_position(
@@ -233,6 +241,8 @@ def test_analyse_finds_the_first_turn_that_threw_a_result_away(
         (["tables", "build", "--men", "3", "--workers", "0"], "at least 1"),
         (["tables", "build", "--men", "3", "--split", "0"], "--split must be at least 1"),
         (["tables", "build", "--split", "4096"], "need --men"),
+        (["tables", "build", "--men", "3", "--no-removal-limit", "0"], "limit must be at least 1"),
+        (["tables", "build", "--no-removal-limit", "50"], "need --men"),
         (["tables", "build", "--men", "3", "--flying", "off"], "not --men"),
         (["tables", "verify", "--men", "3", "--sample", "0"], "at least 1"),
     ],

@@ -64,8 +64,19 @@ def test_small_sectors_stay_one_task_and_large_ones_become_ranges_and_an_assembl
     singles = [t for t in tasks if t.rng is None and not t.ranges]
     assert {t.unit for t in singles} | {t.unit for t in tasks if t.ranges} == set(units)
     assert all(unit_entries(t.unit) <= 1 << 15 for t in singles if not t.unit.moving)
-    # The whole build's bar ends at every entry.
-    assert sum(t.entries for t in tasks) == sum(unit_entries(u) for u in units)
+    # The whole build's bar ends at every entry, the moving systems' twice (their removal
+    # distances: one task each, after the system, which nothing waits for).
+    removals = [t for t in tasks if t.removals]
+    assert sorted(t.unit.name for t in removals) == ["3v3", "3v4 + 4v3", "4v4"]
+    assert all(any(n.startswith("solve-") for n in t.after) for t in removals)
+    # Only removal distances wait for removal distances (those of the sectors a removal reaches).
+    names = {r.name for r in removals}
+    assert all(t.removals for t in tasks if names & set(t.after))
+    by_name = {t.name: t for t in tasks}
+    three = next(t for t in removals if t.unit.name == "3v4 + 4v3")
+    assert {by_name[n].unit.name for n in three.after} == {"3v4 + 4v3", "3v3"}
+    moving = sum(unit_entries(u) for u in units if u.moving)
+    assert sum(t.entries for t in tasks) == sum(unit_entries(u) for u in units) + moving
 
 
 def test_a_range_and_the_assembly_each_declare_less_memory_than_the_whole_sector() -> None:
@@ -90,7 +101,8 @@ def test_the_graph_is_the_same_every_time_and_the_moving_chain_goes_first() -> N
     assert first == plan_graph(build_units(4), build_units(4), 1 << 15, 8 * GIB, "tag")
     assert len({t.name for t in first}) == len(first)
     ranks = priorities(first)
-    by_unit = {t.unit.name: ranks[t.name] for t in first if t.rng is None and not t.ranges}
+    whole = [t for t in first if t.rng is None and not t.ranges and not t.removals]
+    by_unit = {t.unit.name: ranks[t.name] for t in whole}
     # 3v3 starts the longest chain: it outranks everything that could run beside it.
     assert by_unit["3v3"] == max(ranks.values())
     for task in first:

@@ -3,6 +3,8 @@
 One task per :class:`~morris.engine.solution.sectors.Unit` (a moving-phase system, or a placing
 sector of at most ``split`` entries); a larger placing sector is solved by range tasks, one per
 range of its entries, and one task that assembles its file (:mod:`~morris.engine.solution.ranges`).
+Each moving system has one more task, after it: its distances to the next removal
+(:mod:`~morris.engine.solution.removals`), which nothing else waits for.
 Each task waits for the tasks that finish the sectors its turns reach (:func:`plan_graph`). A
 task reads its dependencies' files from the solution directory (memory-mapped: on a real cluster
 the directory must be shared) and writes its own; it declares the memory it needs as the worker
@@ -31,6 +33,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
 from morris.engine.errors import SolutionError
 from morris.engine.solution.ranges import (
     DEFAULT_SPLIT,
@@ -44,6 +47,14 @@ from morris.engine.solution.ranges import (
     solve_range,
     sweep_parts,
     write_part,
+)
+from morris.engine.solution.removals import (
+    RemovalInfo,
+    check_values,
+    finished_removals,
+    open_removals,
+    solve_removals,
+    write_removals,
 )
 from morris.engine.solution.sectors import SectorKey, Unit, build_units
 from morris.engine.solution.storage import SectorInfo, finished, open_sector, write_sector
@@ -96,6 +107,47 @@ def run_unit(unit: Unit, directory: str, *_after: Any) -> list[SectorInfo]:
     solved = {d: open_sector(where, d).dist for d in unit.dependencies()}
     codes = solve_unit(unit, solved, _task_progress())
     return [write_sector(where, k, codes[k]) for k in unit.keys]
+
+
+def removals_memory(unit: Unit) -> int:
+    """Bytes the removal distances of a moving system need at most: the system's work arrays,
+    and each sector a removal reaches reduced to a byte an entry (one decoded at a time)."""
+    deps = [index_of_key(d).size for d in unit.dependencies()]
+    return _BASE_MEMORY + 4 * unit_entries(unit) + sum(deps) + 2 * max(deps, default=0)
+
+
+def run_removals(unit: Unit, directory: str, limit: int, *_after: Any) -> list[RemovalInfo]:
+    """The task of a moving system's removal distances under ``limit`` (after the system's own
+    task and the removal distances of the sectors its removals reach): their files, unless
+    sound ones made from the sector files there are there. Every position they decide must have
+    that value in the sector file."""
+    where = Path(directory)
+    values = {k: open_sector(where, k) for k in unit.keys}
+    found = [finished_removals(where, k, values[k].info.sha256, limit) for k in unit.keys]
+    if all(f is not None for f in found):
+        return [f for f in found if f is not None]
+    targets = {}
+    for d in unit.dependencies():
+        target = open_removals(where, d, open_sector(where, d).info.sha256)
+        if target is None or target.info.limit != limit:
+            raise SolutionError(f"{unit.name}: the removal distances of {d.name} are not built")
+        targets[d] = target.dist
+    codes = solve_removals(unit, targets, limit, _task_progress({"removals": 1}))
+    out = []
+    for k in unit.keys:
+        drawn = check_values(values[k], codes[k], limit)
+        out.append(write_removals(where, k, codes[k], values[k].info.sha256, limit, drawn))
+    return out
+
+
+def _removals_built(directory: Path, unit: Unit, limit: int) -> list[RemovalInfo] | None:
+    """The headers of a moving system's removal files under ``limit`` if its sector files and
+    they are all complete, sound and made for each other, else None."""
+    infos = _all_finished(directory, unit)
+    if infos is None:
+        return None
+    found = [finished_removals(directory, i.key, i.sha256, limit) for i in infos]
+    return [f for f in found if f is not None] if all(found) else None
 
 
 def run_range(rng: Range, directory: str, *_after: Any) -> None:
@@ -171,8 +223,8 @@ def _dependencies_memory(key: SectorKey) -> int:
 
 @dataclass(frozen=True)
 class Task:
-    """One task of the build's graph: a whole unit, a range of a split placing sector, or the
-    assembly of one (``ranges`` set)."""
+    """One task of the build's graph: a whole unit, a range of a split placing sector, the
+    assembly of one (``ranges`` set), or a moving system's removal distances (``removals``)."""
 
     name: str  # the Dask key
     unit: Unit
@@ -180,6 +232,7 @@ class Task:
     memory: int
     rng: Range | None = None
     ranges: tuple[Range, ...] = ()
+    removals: bool = False
 
     @property
     def entries(self) -> int:
@@ -198,18 +251,33 @@ class Task:
 
 
 def plan_graph(
-    units: list[Unit], todo: list[Unit], split: int, capacity: int, tag: str = ""
+    units: list[Unit],
+    todo: list[Unit],
+    split: int,
+    capacity: int,
+    tag: str = "",
+    removals: list[Unit] | None = None,
 ) -> list[Task]:
     """The tasks that solve ``todo`` (units of ``units`` not yet built), each after the tasks
     it waits for: a moving system or a placing sector of at most ``split`` entries is one task,
     a larger placing sector ranges of at most ``split`` entries (fewer if a worker of
-    ``capacity`` bytes could not hold them) and their assembly. The same arguments give the
-    same graph."""
+    ``capacity`` bytes could not hold them) and their assembly; and the removal distances of the
+    moving systems of ``removals`` (default: those of ``todo``), each after its system. The same
+    arguments give the same graph."""
     unit_of = {k: u for u in units for k in u.keys}
     last: dict[Unit, str] = {}  # the task whose end means the unit is built
+    distances: dict[Unit, str] = {}  # the task of a moving system's removal distances
     tasks: list[Task] = []
-    for unit in todo:
-        after = tuple(last[unit_of[d]] for d in unit.dependencies() if unit_of[d] in last)
+    wanted = set(u for u in todo if u.moving) if removals is None else set(removals)
+    planned = set(todo)
+    for unit in units:
+        deps = [unit_of[d] for d in unit.dependencies()]
+        if unit not in planned:
+            if unit in wanted:  # its sectors are built
+                after = tuple(distances[d] for d in deps if d in distances)
+                distances[unit] = _removals_task(unit, after, tag, tasks)
+            continue
+        after = tuple(last[d] for d in deps if d in last)
         stem = f"{tag}-{unit.keys[0].filename}"
         ranges = [] if unit.moving else _ranges(unit.keys[0], split, capacity)
         if len(ranges) <= 1:
@@ -223,7 +291,16 @@ def plan_graph(
             memory = assembly_memory(unit.keys[0])
             tasks.append(Task(f"assemble-{stem}", unit, names, memory, ranges=tuple(ranges)))
         last[unit] = tasks[-1].name
+        if unit in wanted:
+            waits = (last[unit], *(distances[d] for d in deps if d in distances))
+            distances[unit] = _removals_task(unit, waits, tag, tasks)
     return tasks
+
+
+def _removals_task(unit: Unit, after: tuple[str, ...], tag: str, tasks: list[Task]) -> str:
+    name = f"removals-{tag}-{unit.keys[0].filename}"
+    tasks.append(Task(name, unit, after, removals_memory(unit), removals=True))
+    return name
 
 
 def _ranges(key: SectorKey, split: int, capacity: int) -> list[Range]:
@@ -250,6 +327,7 @@ class BuildResult:
 
     infos: list[SectorInfo]
     solved: list[str]
+    removals: list[RemovalInfo]  # of every moving-phase sector
 
 
 def build_solution(
@@ -260,6 +338,7 @@ def build_solution(
     scheduler: str | None = None,
     memory: int | None = None,
     split: int = DEFAULT_SPLIT,
+    removal_limit: int = DEFAULT_NO_REMOVAL_LIMIT,
     progress: Progress | None = None,
 ) -> BuildResult:
     """Solve every sector of ``men`` men's morris into ``directory`` on a Dask cluster.
@@ -267,11 +346,14 @@ def build_solution(
     ``scheduler``: address of a running scheduler; else a local cluster of ``workers`` processes
     (default: the cores) sharing ``memory`` bytes (default: the available memory). A placing
     sector of more than ``split`` entries is solved in ranges of at most that many, by tasks of
-    their own. Raises :class:`SolutionError` if a task needs more memory than any worker has, or
-    a task fails.
+    their own. The removal distances of the moving-phase sectors are for the no-removal limit
+    ``removal_limit``. Raises :class:`SolutionError` if a task needs more memory than any worker
+    has, or a task fails.
     """
     if split < 1:
         raise SolutionError(f"the split must be at least 1 entry, not {split}")
+    if removal_limit < 1:
+        raise SolutionError(f"the no-removal limit must be at least 1, not {removal_limit}")
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     for stale in directory.glob(".sector-*.tmp"):
@@ -279,22 +361,27 @@ def build_solution(
         stale.unlink(missing_ok=True)
     units = build_units(men)
     built: dict[Unit, list[SectorInfo]] = {}
+    distances: dict[Unit, list[RemovalInfo]] = {}
     for unit in units:
         found = _all_finished(directory, unit)
         if found is not None:
             built[unit] = found
+        removal = _removals_built(directory, unit, removal_limit) if unit.moving else None
+        if removal is not None:
+            distances[unit] = removal
     todo = [u for u in units if u not in built]
-    total = sum(unit_entries(u) for u in units)
-    done = sum(unit_entries(u) for u in built)
+    removals = [u for u in units if u.moving and u not in distances]
+    total = sum(unit_entries(u) for u in units) + sum(unit_entries(u) for u in units if u.moving)
+    done = sum(unit_entries(u) for u in built) + sum(unit_entries(u) for u in distances)
     if progress is not None:
         progress("build", done, total)
-    if not todo:
+    if not todo and not removals:
         sweep_parts(directory, ())  # a killed build's parts of sectors finished since
     else:
         with _client(workers, scheduler, memory) as client:
             capacity = _worker_memory(client)
             tag = hashlib.sha256(str(directory.resolve()).encode()).hexdigest()[:12]
-            tasks = plan_graph(units, todo, split, capacity, tag)
+            tasks = plan_graph(units, todo, split, capacity, tag, removals)
             for task in tasks:
                 if task.memory > capacity:
                     raise SolutionError(
@@ -304,25 +391,32 @@ def build_solution(
             # Parts of another split, or of sectors finished since, are no use to this build.
             sweep_parts(directory, [t.rng for t in tasks if t.rng is not None])
             bars = _Bars(progress, done, total)
-            built.update(_run_graph(client, directory, tasks, bars))
+            ended, made = _run_graph(client, directory, tasks, bars, removal_limit)
+            built.update(ended)
+            distances.update(made)
     infos = [i for u in units for i in built[u]]
-    return BuildResult(infos, [u.name for u in todo])
+    removal_infos = [i for u in units if u.moving for i in distances[u]]
+    return BuildResult(infos, [u.name for u in todo], removal_infos)
 
 
 def _submit(
-    client: Any, task: Task, directory: Path, futures: dict[str, Any], priority: int
+    client: Any, task: Task, directory: Path, futures: dict[str, Any], priority: int, limit: int
 ) -> Any:
     after = [futures[n] for n in task.after]
     func: Callable[..., Any] = run_unit
     head: tuple[Any, ...] = (task.unit,)
+    tail: tuple[Any, ...] = ()
     if task.rng is not None:
         func, head = run_range, (task.rng,)
+    elif task.removals:
+        func, tail = run_removals, (limit,)
     elif task.ranges:
         func, head = run_assembly, (task.ranges,)
     return client.submit(
         func,
         *head,
         str(directory),
+        *tail,
         *after,
         key=task.name,
         resources={MEMORY: task.memory},
@@ -333,17 +427,18 @@ def _submit(
 
 
 def _run_graph(
-    client: Any, directory: Path, tasks: list[Task], bars: _Bars
-) -> dict[Unit, list[SectorInfo]]:
+    client: Any, directory: Path, tasks: list[Task], bars: _Bars, limit: int
+) -> tuple[dict[Unit, list[SectorInfo]], dict[Unit, list[RemovalInfo]]]:
     as_completed = _distributed().as_completed
     ranks = priorities(tasks)
     futures: dict[str, Any] = {}
     if bars.progress is not None:
         client.subscribe_topic(TOPIC, bars.event)
     for task in tasks:
-        futures[task.name] = _submit(client, task, directory, futures, ranks[task.name])
+        futures[task.name] = _submit(client, task, directory, futures, ranks[task.name], limit)
     by_key = {t.name: t for t in tasks}
     out: dict[Unit, list[SectorInfo]] = {}
+    removals: dict[Unit, list[RemovalInfo]] = {}
     try:
         for future in as_completed(list(futures.values())):
             task = by_key[future.key]
@@ -356,13 +451,15 @@ def _run_graph(
                 raise SolutionError(
                     f"sector {task.unit.name}{where}: the task failed: {exc}"
                 ) from exc
-            if task.rng is None:
+            if task.removals:
+                removals[task.unit] = result
+            elif task.rng is None:
                 out[task.unit] = result
             bars.ended(task)
     finally:
         if bars.progress is not None:
             client.unsubscribe_topic(TOPIC)
-    return out
+    return out, removals
 
 
 class _Bars:
@@ -380,6 +477,8 @@ class _Bars:
         """A task's progress event."""
         _, msg = event
         name, done, total = str(msg["name"]), int(msg["done"]), int(msg["total"])
+        if "removals" in msg:
+            name = removals_bar(name)
         with self._lock:
             if "part" in msg:
                 self._part(name, int(msg["part"]), done, int(msg["sector"]))
@@ -389,7 +488,7 @@ class _Bars:
 
     def ended(self, task: Task) -> None:
         """A task has ended."""
-        name = task.unit.name
+        name = removals_bar(task.unit.name) if task.removals else task.unit.name
         with self._lock:
             if task.rng is not None:
                 self._part(name, task.rng.start, task.rng.size, unit_entries(task.unit))
@@ -407,6 +506,11 @@ class _Bars:
     def _report(self, name: str, done: int, total: int) -> None:
         if self.progress is not None:
             self.progress(name, done, total)
+
+
+def removals_bar(name: str) -> str:
+    """The bar of a moving system's removal distances."""
+    return f"{name} to removals"
 
 
 def _worker_memory(client: Any) -> int:

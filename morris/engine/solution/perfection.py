@@ -1,6 +1,7 @@
 """Perfection, measured: the engine plays sampled positions of the solution against the
 solution's best defence under the real draw rules (threefold repetition, 100 turns without a
-removal). From a won position it must win, from a drawn one it must not lose. Shared by
+removal; from a lost position the defence delays the next removal, which the rule rewards).
+From a won position it must win, from a drawn one it must not lose. Shared by
 tests/solution/test_perfection.py and ``benchmarks/bench_perfection.py``."""
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import numpy as np
 
 from morris.core.board import Board
 from morris.core.moves import Move
+from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
 from morris.engine.solution.analyse import board_class, turn_values
+from morris.engine.solution.play import scored_turns, turn_removal_distance
 from morris.engine.solution.probe import Solution, preference, result_of
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.turns import index_of_key
@@ -46,49 +49,79 @@ def sector_kind(key: SectorKey) -> str:
 
 @dataclass(frozen=True)
 class Sample:
-    """One sampled position: its sector, entry, value for the side to move and text."""
+    """One sampled position: its sector, entry, value for the side to move (under the
+    no-removal rule where the removal distances say: ``rule_drawn`` marks a win of the solution
+    that the rule draws) and text."""
 
     key: SectorKey
     entry: int
     value: Value
     position: str
+    rule_drawn: bool = False
 
 
 def sample_positions(
     solution: Solution, per_sector: int, rng: np.random.Generator
 ) -> Iterator[Sample]:
     """Up to ``per_sector`` won and as many drawn positions of every loaded sector, drawn by
-    ``rng`` without repetition."""
+    ``rng`` without repetition; in a moving-phase sector with removal distances the won ones are
+    those won within the rule from a count of 0, and up to ``per_sector`` wins of the solution
+    that the rule draws are drawn positions too (``rule_drawn``)."""
     for key in solution.keys:
         codes = np.asarray(solution.data(key).dist)
-        for value, pool in (
-            (Value.WIN, np.flatnonzero((codes > 0) & (codes % 2 == 0))),
-            (Value.DRAW, np.flatnonzero(codes == 0)),
-        ):
+        won = (codes > 0) & (codes % 2 == 0)
+        pools = [(Value.WIN, won, False), (Value.DRAW, codes == 0, False)]
+        removals = solution.removal_data(key)
+        if removals is not None:
+            rule = np.asarray(removals.dist)
+            limit = removals.info.limit
+            within = (rule > 0) & (rule % 2 == 0) & (rule <= limit + 1)
+            pools = [(Value.WIN, within, False), pools[1], (Value.DRAW, won & ~within, True)]
+        for value, where, rule_drawn in pools:
+            pool = np.flatnonzero(where)
             if pool.size == 0:
                 continue
             picked = rng.choice(pool, size=min(per_sector, pool.size), replace=False)
             movers, others = index_of_key(key).decode(picked.astype(np.int64))
             for i, m, o in zip(picked, movers, others, strict=True):
-                assert result_of(int(codes[i])).value is value
-                yield Sample(key, int(i), value, position_text(key, int(m), int(o)))
+                assert rule_drawn or result_of(int(codes[i])).value is value
+                text = position_text(key, int(m), int(o))
+                yield Sample(key, int(i), value, text, rule_drawn)
 
 
 def best_defence(solution: Solution, board: Board, rng: random.Random) -> Move:
-    """A turn of the best value (the fastest win, a draw, the slowest loss) for the side to
-    move, ties broken by ``rng``."""
-    scored = [(m, r) for m, r in turn_values(solution, board) if r is not None]
+    """A turn of the best value for the side to move, ties broken by ``rng``: the fastest win,
+    a draw; from a lost position the turn that puts the next removal furthest off where the
+    removal distances are built (the defence that the no-removal rule rewards), the slowest
+    loss among those, else the slowest loss."""
+    scored = scored_turns(solution, board) or [
+        (m, r) for m, r in turn_values(solution, board) if r is not None
+    ]
     best = max(preference(r) for _, r in scored)
+    if best[0] == 0 and board.no_removal_limit is not None:  # every turn loses
+        delays = [(turn_removal_distance(solution, board, m), m, r) for m, r in scored]
+        if all(d is not None for d, _, _ in delays):
+            furthest = max(d or 0 for d, _, _ in delays)
+            best = max(preference(r) for d, _, r in delays if d == furthest)
+            return rng.choice([m for d, m, r in delays if d == furthest and preference(r) == best])
     return rng.choice([m for m, r in scored if preference(r) == best])
 
 
-def play_out(solution: Solution, men: int, position: str, level: int, seed: int) -> str:
+def play_out(
+    solution: Solution,
+    men: int,
+    position: str,
+    level: int,
+    seed: int,
+    *,
+    no_removal_limit: int = DEFAULT_NO_REMOVAL_LIMIT,
+) -> str:
     """The engine at ``level`` (the side to move) against the solution's best defence from
-    ``position`` under the real draw rules: ``"engine"``, ``"defender"`` (the winner) or
-    ``"draw"``."""
+    ``position`` under the real draw rules (threefold repetition, ``no_removal_limit`` turns
+    without a removal): ``"engine"``, ``"defender"`` (the winner) or ``"draw"``."""
     from morris.engine.search import Engine
 
-    board = board_class(men)(position)  # the draw rules on
+    board = board_class(men)(position, no_removal_limit=no_removal_limit)
     engine_side = board.turn
     engine = Engine(level, seed=seed, solution=solution)
     rng = random.Random(seed)

@@ -4,11 +4,21 @@ the value a front end may show.
 
 From a won position it takes a turn to the opponent's LOSS(d - 1) (the fastest win; the distance
 falls each turn, so no position repeats and the game ends within d turns); from a drawn one a
-turn that keeps the draw; from a lost one the slowest loss. The solution knows no draw rules: a
-win longer than the turns left before the no-removal limit is still played from the solution
-(its line removes pieces on the way, and each removal starts the count again; a search cannot see
-a win that deep), but the value shown for it (:func:`known_value`) is only the solution's where
-the limit cannot come first (:func:`trusted`).
+turn that keeps the draw; from a lost one the slowest loss.
+
+The solution knows no draw rules, and a fastest win can run into the no-removal limit (RULES.md,
+point 8: only moves count, so only the moving phase). Where the removal distances are built for
+the game's limit (:mod:`~morris.engine.solution.removals`), a turn to a moving-phase position
+that the rule draws counts as a draw (:func:`scored_turns`), so the engine keeps a win within the
+rule and takes a draw the rule offers from a lost position. Where the turns left before the
+limit are fewer than the distance to the end, it hurries to the next removal: of the winning
+turns one with the shortest distance to a removal (ties: the fastest win). From a count ``c`` and
+removal distance ``r`` with ``c + r <= limit`` this wins within the rule, and no position
+repeats: while it hurries the removal distance falls each turn, while it plays the fastest win
+the distance to the end does, and a position seen while hurrying (``c + d > limit``) cannot come
+back when the fastest win is played (``c' + d <= limit`` with ``c' > c``). The value shown
+(:func:`known_value`) is the one under the rule where it is known, else the solution's only
+where the rule cannot overturn it.
 
 Below the levels with tables the engine slips now and then (:func:`believable_turn`): with the
 probability :data:`SLIP` of its level it plays a turn one value class worse (a win given away
@@ -59,41 +69,103 @@ def covered(solution: Solution, board: Board) -> bool:
     return solution.covers(sector_of(board)[0])
 
 
-def trusted(board: Board, result: SolutionResult) -> bool:
-    """Whether ``result`` (for the side to move on ``board``, or of a turn from it) holds under
-    the board's draw rules as far as they can be foreseen: a win or a loss must end before the
-    no-removal limit could."""
+def rules_apply(solution: Solution, board: Board) -> bool:
+    """Whether the solution's removal distances are for the board's no-removal limit."""
     limit = board.no_removal_limit
-    return (
-        result.value is Value.DRAW
-        or limit is None
-        or result.distance is None
-        or board.no_removal_count + result.distance < limit
-    )
+    return limit is not None and solution.removal_limit == limit
+
+
+def rule_value(solution: Solution, board: Board) -> SolutionResult | None:
+    """The value of a moving-phase position under the no-removal rule at its count, with its
+    distance to the next removal (a DRAW where the rule draws a win or a loss of the solution);
+    None where it is not known (while placing, or the removal distances are not built or are
+    for another limit)."""
+    if board.outcome() is not None or not rules_apply(solution, board):
+        return None
+    key, mover, other = sector_of(board)
+    if key.placing:
+        return None
+    found = solution.removal_result(key, mover, other)
+    if found is None or found.value is Value.DRAW:
+        return found
+    limit = board.no_removal_limit
+    if limit is not None and board.no_removal_count + (found.distance or 0) > limit:
+        return SolutionResult(Value.DRAW, 0)
+    return found
+
+
+def turn_removal_distance(solution: Solution, board: Board, move: Move) -> int | None:
+    """The turns to the next removal if ``move`` is played on ``board``, it counted: 1 for a
+    turn that removes or ends the game; None where it is not known."""
+    if move.remove is not None:
+        return 1
+    board.push(move)
+    try:
+        if board.outcome() is not None:
+            return 1
+        after = rule_value(solution, board)
+    finally:
+        board.pop()
+    return None if after is None else (after.distance or 0) + 1
 
 
 def known_value(solution: Solution, board: Board) -> SolutionResult | None:
     """The value of the position on ``board`` for the side to move where the solution covers it
-    and the draw rules cannot overturn it (see :func:`trusted`); else None. A finished game
-    under the solution's rules has its result (distance 0)."""
+    and the draw rules cannot overturn it; else None. A finished game under the solution's rules
+    has its result (distance 0).
+
+    In the moving phase, where the removal distances are built for the board's no-removal limit,
+    it is the value under the rule (a DRAW where the rule draws the solution's win or loss),
+    with the solution's distance to the end when that fits before the limit (else None: the
+    winner must hurry to its removals, and the game takes longer). Elsewhere the solution's
+    value where its end comes before the limit, or, while placing, where the rule draws no
+    position of the solution (:attr:`Solution.rule_drawn` is 0), with no distance."""
     if not solved_rules(engine_rules(board)):
         return None
     if board.outcome() is None and not solution.covers(sector_of(board)[0]):
         return None
     result = value_of(solution, board)
-    if result is None or not trusted(board, result):
-        return None
-    return result
+    limit = board.no_removal_limit
+    if result is None or result.value is Value.DRAW or limit is None:
+        return result
+    distance = result.distance or 0
+    count = board.no_removal_count
+    fits = board.outcome() is not None or count + distance < limit
+    rule = rule_value(solution, board)
+    if rule is not None:
+        if rule.value is Value.DRAW:
+            return rule
+        return result if fits else SolutionResult(result.value, None)
+    if fits:
+        return result
+    if sector_of(board)[0].placing and rules_apply(solution, board) and solution.rule_drawn == 0:
+        return SolutionResult(result.value, None)
+    return None
 
 
-def _scored(solution: Solution, board: Board) -> list[tuple[Move, SolutionResult]] | None:
-    """Every turn with its result, or None where the solution does not vouch for all of them."""
+def scored_turns(solution: Solution, board: Board) -> list[tuple[Move, SolutionResult]] | None:
+    """Every turn with its result, or None where the solution does not vouch for all of them.
+    Where the removal distances apply, a turn to a moving-phase position the no-removal rule
+    draws is a DRAW."""
     if board.outcome() is not None or not covered(solution, board):
         return None
     scored = turn_values(solution, board)
     if not scored or any(r is None for _, r in scored):
         return None
-    return [(m, r) for m, r in scored if r is not None]
+    out = [(m, r) for m, r in scored if r is not None]
+    if not rules_apply(solution, board):
+        return out
+    for i, (move, result) in enumerate(out):
+        if result.value is Value.DRAW:
+            continue
+        board.push(move)
+        try:
+            rule = rule_value(solution, board)
+        finally:
+            board.pop()
+        if rule is not None and rule.value is Value.DRAW:
+            out[i] = (move, rule)
+    return out
 
 
 def perfect_turn(
@@ -101,12 +173,40 @@ def perfect_turn(
 ) -> tuple[Move, SolutionResult] | None:
     """A turn that keeps the value of the position (ties broken by ``rng``), with its result for
     the side to move; None where the solution does not cover the position and all its turns."""
-    results = _scored(solution, board)
+    results = scored_turns(solution, board)
     if results is None:
         return None
     best = max(preference(r) for _, r in results)
     choices = [(m, r) for m, r in results if preference(r) == best]
+    limit = board.no_removal_limit
+    distance = choices[0][1].distance
+    if (
+        choices[0][1].value is Value.WIN
+        and limit is not None
+        and distance is not None
+        and board.no_removal_count + distance > limit
+        and not sector_of(board)[0].placing
+    ):
+        hurried = _hurried(solution, board, [(m, r) for m, r in results if r.value is Value.WIN])
+        if hurried is not None:
+            choices = hurried
     return choices[rng.randrange(len(choices))]
+
+
+def _hurried(
+    solution: Solution, board: Board, wins: list[tuple[Move, SolutionResult]]
+) -> list[tuple[Move, SolutionResult]] | None:
+    """Of the winning turns, those with the shortest distance to a removal (it counted), the
+    fastest wins among them; None where the removal distances do not apply."""
+    scored = []
+    for move, result in wins:
+        distance = turn_removal_distance(solution, board, move)
+        if distance is None:
+            return None
+        scored.append((distance, move, result))
+    shortest = min(s for s, _, _ in scored)
+    fastest = max(preference(r) for s, _, r in scored if s == shortest)
+    return [(m, r) for s, m, r in scored if s == shortest and preference(r) == fastest]
 
 
 def believable_turn(
@@ -116,7 +216,7 @@ def believable_turn(
     probability :data:`SLIP` [level] a turn one value class worse than the best, the one whose
     end is furthest away (ties by ``rng``), if there is one; else :func:`perfect_turn`. None where
     the solution does not cover the position and all its turns (the search then decides)."""
-    results = _scored(solution, board)
+    results = scored_turns(solution, board)
     if results is None:
         return None
     if rng.random() < SLIP.get(level, 0.0):
@@ -135,6 +235,8 @@ __all__ = [
     "covered",
     "known_value",
     "perfect_turn",
+    "rule_value",
+    "rules_apply",
     "solved_rules",
-    "trusted",
+    "turn_removal_distance",
 ]

@@ -17,6 +17,7 @@ from typing import Final
 from morris.core.points import ALL_POINTS, MILL_MASKS, MILLS_THROUGH, NEIGHBOURS, points_of
 from morris.engine.errors import SolutionError
 from morris.engine.solution.blocks import Section
+from morris.engine.solution.removals import RemovalData, open_removals
 from morris.engine.solution.sectors import SectorKey, sector_keys
 from morris.engine.solution.storage import DRAW, LOSS, SectorData, SectorInfo, open_sector
 from morris.engine.solution.turns import index_of_key
@@ -67,17 +68,20 @@ def preference(result: SolutionResult) -> tuple[int, int]:
 
 
 class Solution:
-    """Solved sectors, memory-mapped from one directory."""
+    """Solved sectors, memory-mapped from one directory, with the removal distances of its
+    moving-phase sectors where they are built."""
 
     def __init__(
         self,
         directory: Path,
         sectors: dict[SectorKey, SectorData],
         *,
+        removals: dict[SectorKey, RemovalData] | None = None,
         cache_bytes: int = CACHE_BYTES,
     ) -> None:
         self.directory = directory
         self._sectors = sectors
+        self._removals = dict(removals or {})
         # The probe's path: plain tuples, and decompressed blocks as memoryviews (whose items
         # are Python ints) behind one LRU cache bounded by bytes over every sector.
         self._fast = {
@@ -89,7 +93,8 @@ class Solution:
             for k, d in sectors.items()
         }
         largest = max(
-            (s.block * s.dtype.itemsize for d in sectors.values() for s in d.sections),
+            [s.block * s.dtype.itemsize for d in sectors.values() for s in d.sections]
+            + [r.section.block * r.section.dtype.itemsize for r in self._removals.values()],
             default=1,
         )
         #: Decompressed blocks the cache holds at most.
@@ -122,7 +127,13 @@ class Solution:
         else:
             keys = sector_keys(men)
         sectors = {k: open_sector(directory, k, check=check) for k in keys}
-        return cls(directory, sectors, cache_bytes=cache_bytes)
+        removals = {}
+        for key, data in sectors.items():
+            if not key.placing:
+                found = open_removals(directory, key, data.info.sha256, check=check)
+                if found is not None:
+                    removals[key] = found
+        return cls(directory, sectors, removals=removals, cache_bytes=cache_bytes)
 
     @property
     def cached_blocks(self) -> int:
@@ -145,6 +156,50 @@ class Solution:
     def covers(self, key: SectorKey) -> bool:
         """Whether the sector is loaded."""
         return key in self._sectors
+
+    @property
+    def removals_complete(self) -> bool:
+        """Whether every loaded moving-phase sector has its removal distances."""
+        return all(k in self._removals for k in self._sectors if not k.placing)
+
+    @property
+    def removal_limit(self) -> int | None:
+        """The no-removal limit the loaded removal distances were built for (None: none
+        loaded)."""
+        return next((r.info.limit for r in self._removals.values()), None)
+
+    @property
+    def longest_removal(self) -> int | None:
+        """The longest distance to a removal of a position decided within the no-removal rule,
+        over the loaded sectors; None unless :attr:`removals_complete`."""
+        if not self.removals_complete:
+            return None
+        return max((r.info.longest for r in self._removals.values()), default=0)
+
+    @property
+    def rule_drawn(self) -> int | None:
+        """The entries of the loaded sectors that the solution decides and the no-removal rule
+        draws from a count of 0; None unless :attr:`removals_complete`. When it is 0, every
+        win of the solution is a win within the rule (placements are not counted)."""
+        if not self.removals_complete:
+            return None
+        return sum(r.info.rule_drawn for r in self._removals.values())
+
+    def removal_data(self, key: SectorKey) -> RemovalData | None:
+        """The removal distances of a loaded moving-phase sector, if built."""
+        return self._removals.get(key)
+
+    def removal_result(self, key: SectorKey, mover: int, other: int) -> SolutionResult | None:
+        """The value under the no-removal rule at a count of 0 of a moving-phase position given
+        relative to the side to move, and its distance to the next removal (the winner hurrying,
+        the loser delaying; see :mod:`~morris.engine.solution.removals`); None where its sector
+        has no removal distances."""
+        data = self._removals.get(key)
+        if data is None:
+            return None
+        index = self._fast[(key.mover_on, key.other_on, 0, 0)][0]
+        b, r = divmod(index.index_one(mover, other), data.section.block)
+        return result_of(int(self._block(data.section, b)[r]))
 
     def probe_key(self, key: SectorKey, mover: int, other: int) -> SolutionResult | None:
         """The result of a position given relative to the side to move (None: not loaded)."""

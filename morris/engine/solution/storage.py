@@ -171,16 +171,22 @@ def write_sector(
     header = MAGIC + json.dumps(info.to_json(), sort_keys=True).encode()
     if len(header) > HEADER_SIZE:
         raise SolutionError(f"{key.name}: header of {len(header)} bytes")
-    path = Path(directory) / key.filename
-    tmp = path.with_name(f".{key.filename}.{os.getpid()}.tmp")
+    write_file(Path(directory) / key.filename, header, (wdl, dist_bytes))
+    return info
+
+
+def write_file(path: Path, header: bytes, parts: tuple[bytes, ...]) -> None:
+    """Write a file of the solution atomically: its header padded to :data:`HEADER_SIZE`, then
+    ``parts``, under a temporary name (``.NAME.PID.tmp``, swept by the build) renamed at the
+    end."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with tmp.open("wb") as fh:
         fh.write(header.ljust(HEADER_SIZE, b" "))
-        for part in (wdl, dist_bytes):
+        for part in parts:
             fh.write(part)
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
-    return info
 
 
 def read_info(path: Path) -> SectorInfo:
@@ -220,8 +226,14 @@ def read_info(path: Path) -> SectorInfo:
 
 def checksum_ok(path: Path, info: SectorInfo) -> bool:
     """Whether the file has its header's size and SHA-256."""
+    return file_matches(path, info.nbytes, info.sha256)
+
+
+def file_matches(path: Path, nbytes: int, sha256: str) -> bool:
+    """Whether the file at ``path`` has ``nbytes`` bytes and the SHA-256 ``sha256`` of all that
+    follows its header."""
     try:
-        if path.stat().st_size != info.nbytes:
+        if path.stat().st_size != nbytes:
             return False
         digest = hashlib.sha256()
         with path.open("rb") as fh:
@@ -230,7 +242,7 @@ def checksum_ok(path: Path, info: SectorInfo) -> bool:
                 digest.update(block)
     except OSError:
         return False
-    return digest.hexdigest() == info.sha256
+    return digest.hexdigest() == sha256
 
 
 def finished(directory: Path, key: SectorKey) -> SectorInfo | None:

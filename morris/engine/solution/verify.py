@@ -1,19 +1,21 @@
 """Local consistency of a built solution: every entry's stored distance code must be what one
-Bellman step over its successors' stored codes gives, and its 2-bit value must match its code."""
+Bellman step over its successors' stored codes gives, and its 2-bit value must match its code;
+the same for the removal distances of the moving-phase sectors."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
 
 from morris.engine.solution.probe import Solution, result_of
+from morris.engine.solution.removals import capture_codes
 from morris.engine.solution.sectors import SectorKey
-from morris.engine.solution.storage import wdl_of
+from morris.engine.solution.storage import DRAW, wdl_of
 from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
-from morris.engine.tables.keys import I64, ProgressCallback
+from morris.engine.tables.keys import I64, Codes, ProgressCallback
 from morris.engine.tables.rules import chunks
 from morris.engine.tables.verify import VerifyReport
 
@@ -28,6 +30,7 @@ class SectorReport(VerifyReport[SectorKey]):
     """Outcome of :func:`verify_solution` for one sector: ``checked`` of its ``entries``."""
 
     entries: int = 0
+    name: str = ""  # what was checked: the sector, or its removal distances
 
     @property
     def complete(self) -> bool:
@@ -44,41 +47,80 @@ def verify_solution(
     progress: ProgressCallback | None = None,
 ) -> list[SectorReport]:
     """Check every loaded sector: all its entries when it has at most ``full_limit`` (and no
-    ``sample`` is given), else ``sample`` (default :data:`DEFAULT_SAMPLE`) random entries."""
+    ``sample`` is given), else ``sample`` (default :data:`DEFAULT_SAMPLE`) random entries; then
+    the removal distances of every moving-phase sector that has them, the same way (a removal
+    stands for its target's value under the rule:
+    :func:`~morris.engine.solution.removals.capture_codes`)."""
     rng = np.random.default_rng(seed)
     codes = {k: solution.data(k).dist for k in solution.keys}
     reports = []
     for key in solution.keys:
-        size = index_of_key(key).size
-        missing = [s for s in key.successors() if s not in codes]
-        if missing:
-            reports.append(SectorReport(key, 0, 1, (f"successor {missing[0].name} missing",), size))
+        reports.append(_check(key, key.name, codes, sample, full_limit, rng, progress, solution))
+    for key in solution.keys:
+        own = solution.removal_data(key)
+        if own is None:
             continue
-        want = sample if sample is not None else (None if size <= full_limit else DEFAULT_SAMPLE)
-        if want is None or want >= size:
-            batches: Iterator[I64] = chunks(size, work_chunk(key))
-            total = size
-        else:
-            picked = np.sort(rng.choice(size, size=want, replace=False)).astype(np.int64)
-            batches = iter(np.array_split(picked, max(1, want // work_chunk(key))))
-            total = want
-        wdl = solution.data(key).wdl
-        checked = errors = 0
-        examples: list[str] = []
-        for idx in batches:
-            expect = expected_codes(key, idx, codes)
-            have = np.asarray(codes[key][idx]).astype(np.int64)
-            bad = (expect != have) | (wdl[idx] != wdl_of(have))
-            for b in np.flatnonzero(bad)[: max(0, 5 - len(examples))]:
-                mover, other = index_of_key(key).decode(idx[b : b + 1])
-                examples.append(
-                    f"{key.name} #{idx[b]} mover={int(mover[0]):#08x} other={int(other[0]):#08x}:"
-                    f" stored {result_of(int(have[b]))} (2-bit {int(wdl[idx[b]])}),"
-                    f" successors say {result_of(int(expect[b]))}"
-                )
-            errors += int(bad.sum())
-            checked += idx.size
-            if progress is not None:
-                progress(f"verify {key.name}", checked, total)
-        reports.append(SectorReport(key, checked, errors, tuple(examples), size))
+        partner = solution.removal_data(key.quiet_successor())
+        name = f"{key.name} to removals"
+        if partner is None:
+            missing = f"removal distances of {key.quiet_successor().name} missing"
+            reports.append(SectorReport(key, 0, 1, (missing,), own.info.entries, name))
+            continue
+        removals: dict[SectorKey, Codes] = {key: own.dist, key.quiet_successor(): partner.dist}
+        target = key.removal_successor()
+        found = None if target is None else solution.removal_data(target)
+        if target is not None and found is not None:
+            removals[target] = capture_codes(found.dist, own.info.limit)
+        reports.append(
+            _check(key, name, removals, sample, full_limit, rng, progress, solution, rule=True)
+        )
     return reports
+
+
+def _check(
+    key: SectorKey,
+    name: str,
+    codes: Mapping[SectorKey, Codes],
+    sample: int | None,
+    full_limit: int,
+    rng: np.random.Generator,
+    progress: ProgressCallback | None,
+    solution: Solution,
+    *,
+    rule: bool = False,
+) -> SectorReport:
+    """One Bellman step over ``codes`` for the entries of ``key`` (all or a sample) against the
+    stored ``codes[key]``, and the sector's 2-bit values against them (with ``rule``, removal
+    distances: where they decide a position, the value must be the sector's)."""
+    size = index_of_key(key).size
+    missing = [s for s in key.successors() if s not in codes]
+    if missing:
+        return SectorReport(key, 0, 1, (f"successor {missing[0].name} missing",), size, name)
+    want = sample if sample is not None else (None if size <= full_limit else DEFAULT_SAMPLE)
+    if want is None or want >= size:
+        batches: Iterator[I64] = chunks(size, work_chunk(key))
+        total = size
+    else:
+        picked = np.sort(rng.choice(size, size=want, replace=False)).astype(np.int64)
+        batches = iter(np.array_split(picked, max(1, want // work_chunk(key))))
+        total = want
+    wdl = solution.data(key).wdl
+    checked = errors = 0
+    examples: list[str] = []
+    for idx in batches:
+        expect = expected_codes(key, idx, codes)
+        have = np.asarray(codes[key][idx]).astype(np.int64)
+        values = wdl_of(have)
+        bad = (expect != have) | ((wdl[idx] != values) & ((values != DRAW) | (not rule)))
+        for b in np.flatnonzero(bad)[: max(0, 5 - len(examples))]:
+            mover, other = index_of_key(key).decode(idx[b : b + 1])
+            examples.append(
+                f"{name} #{idx[b]} mover={int(mover[0]):#08x} other={int(other[0]):#08x}:"
+                f" stored {result_of(int(have[b]))} (2-bit {int(wdl[idx[b]])}),"
+                f" successors say {result_of(int(expect[b]))}"
+            )
+        errors += int(bad.sum())
+        checked += idx.size
+        if progress is not None:
+            progress(f"verify {name}", checked, total)
+    return SectorReport(key, checked, errors, tuple(examples), size, name)

@@ -1,0 +1,305 @@
+"""Distance to the next removal under the no-removal rule: what the engine needs to win within
+the draw rules.
+
+The sector files store the distance to the end of the game with no draw rules (the fastest win
+against the slowest defence). A fastest win can run more than 100 moves without a removal
+(RULES.md, point 8), and the game is then drawn; some wins cannot be won within the rule at all
+(6 men's morris has 54,161 such entries, in 6v4, 6v5 and 6v6). Placements are not counted, so
+the rule bites in the moving phase: for every moving-phase sector a second table holds, for each
+position, its value under the rule and the turns until the next removal, the winner hurrying to
+a removal that keeps the win within the rule and the loser delaying it (the endgame tablebases'
+distance to zeroing, with their "cursed wins").
+
+It is the retrograde analysis of the sector's system again, with the sectors a removal leads to
+reduced to their value under the rule from a count of 0 (their own removal distances: decided
+only where that distance is within the limit): a removal that wins ends the count in one turn,
+one that loses in two (the removal and the winner's reply, one more than the count needs: a
+conservative bound, since a loss's distance is even). A position at no-removal count ``c`` with
+removal distance ``d`` is won (lost) within the limit ``L`` when its code says win (loss) and
+``c + d <= L``: the ``d - 1`` moves before the removal leave the count at ``c + d - 1 < L``;
+otherwise the rule draws it. The engine keeps that true (:mod:`~morris.engine.solution.play`).
+Every win under the rule is a win of the solution, every loss a loss, which the build checks.
+
+File ``removals-M-O-0-0.msol``: a header (``MORRIS-REMOVALS``, JSON: format, rules, the limit,
+sector, the longest distance of a position decided within the limit, the SHA-256 of the sector
+file it was made from, codec, the section's offset, size, block and table CRC-32, SHA-256 of
+everything after the header), then one block-compressed section of codes (``distance + 1``, 0 a
+draw), uint8 (uint16 if one passes 254).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import mmap
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+
+from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
+from morris.engine.errors import SolutionError
+from morris.engine.solution.blocks import CODEC, DIST_BLOCK, LEVEL, Section, encode_section
+from morris.engine.solution.blocks import table_crc as section_crc
+from morris.engine.solution.sectors import SectorKey, Unit
+from morris.engine.solution.storage import (
+    DRAW,
+    HEADER_SIZE,
+    RULES,
+    SectorData,
+    file_matches,
+    unpack,
+    wdl_of,
+    write_file,
+)
+from morris.engine.solution.symmetry import SymmetricIndex
+from morris.engine.tables.keys import Codes, ProgressCallback
+
+logger = logging.getLogger(__name__)
+
+MAGIC: Final = b"MORRIS-REMOVALS\n"
+FORMAT_VERSION: Final = 1
+#: Entries converted at a time (the temporaries of the largest sectors stay small).
+_STEP: Final = 1 << 22
+
+
+def removal_filename(key: SectorKey) -> str:
+    """The file of a moving-phase sector's removal distances."""
+    return f"removals-{key.mover_on}-{key.other_on}-0-0.msol"
+
+
+@dataclass(frozen=True)
+class RemovalInfo:
+    """A removal file's header."""
+
+    key: SectorKey
+    entries: int
+    limit: int  # the no-removal limit they are for
+    longest: int  # the longest distance to a removal of a position decided within the limit
+    rule_drawn: int  # entries the sector file decides and the rule draws (from a count of 0)
+    values_sha256: str  # of the sector file whose values these distances share
+    dtype: str
+    codec: str
+    offset: int
+    nbytes_section: int
+    block: int
+    table_crc: int
+    sha256: str
+
+    @property
+    def nbytes(self) -> int:
+        """Size of the file."""
+        return self.offset + self.nbytes_section
+
+    def to_json(self) -> dict[str, Any]:
+        """The header's JSON."""
+        data = asdict(self)
+        data["key"] = asdict(self.key)
+        return {"format": FORMAT_VERSION, "rules": RULES, **data}
+
+
+def capture_codes(removals: Codes, limit: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """A removal's target sector reduced to its values under the rule from a count of 0 (its
+    removal distance codes), as the retrograde analysis reads codes: 1 (LOSS(0)) where the side
+    to move there loses within ``limit``, 2 (WIN(1)) where it wins, 0 where the rule draws."""
+    out = np.empty(removals.shape[0], dtype=np.uint8)
+    for start in range(0, out.size, _STEP):
+        c = np.asarray(removals[start : start + _STEP])
+        decided = (c > 0) & (c <= limit + 1)
+        out[start : start + _STEP] = np.where(decided, np.where(c & 1 == 1, 1, 2), 0)
+    return out
+
+
+def solve_removals(
+    unit: Unit,
+    removals: Mapping[SectorKey, Codes],
+    limit: int = DEFAULT_NO_REMOVAL_LIMIT,
+    progress: ProgressCallback | None = None,
+    **options: Any,
+) -> dict[SectorKey, Codes]:
+    """The removal distance codes of every sector of the moving system ``unit`` under a
+    no-removal ``limit``; ``removals`` holds those of the sectors its removals reach
+    (``options`` go to the solver)."""
+    from morris.engine.solution.solve import solve_moving
+
+    if not unit.moving:
+        raise SolutionError(f"{unit.name}: removal distances are for moving-phase sectors")
+    if limit < 1:
+        raise SolutionError(f"the no-removal limit must be at least 1, not {limit}")
+    reduced = {d: capture_codes(removals[d], limit) for d in unit.dependencies()}
+    return solve_moving(unit, reduced, progress, **options)
+
+
+def longest_within(codes: np.ndarray[Any, Any], limit: int) -> int:
+    """The longest removal distance of a position that ``codes`` decide within ``limit``."""
+    longest = 0
+    for start in range(0, codes.shape[0], _STEP):
+        c = np.asarray(codes[start : start + _STEP])
+        c = c[(c > 0) & (c <= limit + 1)]
+        longest = max(longest, int(c.max(initial=1)) - 1)
+    return longest
+
+
+def check_values(values: SectorData, codes: Codes, limit: int) -> int:
+    """The entries the sector file decides and the rule draws from a count of 0 (``codes`` are
+    the sector's removal distance codes under ``limit``); :class:`SolutionError` unless every
+    position that ``codes`` decide within the limit has that value in the sector file (the rule
+    can only turn a win or a loss into a draw)."""
+    section = values.wdl_section
+    per = section.block * 4  # entries a block of packed values
+    drawn = 0
+    for b in range(section.blocks):
+        start = b * per
+        want = unpack(section.decode(b), min(per, values.info.entries - start))
+        c = np.asarray(codes[start : start + want.size])
+        have = np.where(c <= limit + 1, wdl_of(c), DRAW)
+        bad = np.flatnonzero((want != have) & (have != DRAW))
+        if bad.size:
+            raise SolutionError(
+                f"{values.info.key.name}: the removal distances give entry {start + int(bad[0])}"
+                " another value than the sector file (a broken build)"
+            )
+        drawn += int(np.count_nonzero((want != DRAW) & (have == DRAW)))
+    return drawn
+
+
+def write_removals(
+    directory: Path,
+    key: SectorKey,
+    codes: Codes,
+    values_sha256: str,
+    limit: int = DEFAULT_NO_REMOVAL_LIMIT,
+    rule_drawn: int = 0,
+    *,
+    block: int = DIST_BLOCK,
+) -> RemovalInfo:
+    """Write a sector's removal distances under ``limit`` atomically (``rule_drawn``: what
+    :func:`check_values` counted); its header."""
+    size = SymmetricIndex(key.mover_on, key.other_on).size
+    if codes.shape != (size,):
+        raise SolutionError(f"{key.name}: {codes.shape} removal distances for {size} entries")
+    longest = int(np.asarray(codes).max(initial=0))
+    dist = np.asarray(codes).astype(np.uint8 if longest <= 0xFF else np.uint16)
+    section = encode_section(dist, block, HEADER_SIZE)
+    info = RemovalInfo(
+        key, size, limit, longest_within(dist, limit), rule_drawn, values_sha256, str(dist.dtype),
+        f"{CODEC}-{LEVEL}",
+        HEADER_SIZE, len(section), block, section_crc(section, size, block),
+        hashlib.sha256(section).hexdigest(),
+    )  # fmt: skip
+    header = MAGIC + json.dumps(info.to_json(), sort_keys=True).encode()
+    write_file(Path(directory) / removal_filename(key), header, (section,))
+    return info
+
+
+def read_removal_info(path: Path) -> RemovalInfo:
+    """The header of a removal file; :class:`SolutionError` naming the file if it is not one."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(HEADER_SIZE)
+    except OSError as exc:
+        raise SolutionError(f"{path}: unreadable removal file: {exc}") from None
+    if not head.startswith(MAGIC) or len(head) < HEADER_SIZE:
+        raise SolutionError(f"{path}: not a removal distance file")
+    try:
+        data = json.loads(head[len(MAGIC) :].decode())
+        if data.get("format") != FORMAT_VERSION:
+            raise SolutionError(
+                f"{path}: removal file format {data.get('format')} is unknown, this version"
+                f" reads format {FORMAT_VERSION}; rebuild it (morris tables build --men K)"
+            )
+        if data.get("codec") != f"{CODEC}-{LEVEL}" or data.get("rules") != RULES:
+            raise SolutionError(f"{path}: another codec or rules; rebuild it")
+        key = SectorKey(**data["key"])
+        fields = {k: data[k] for k in RemovalInfo.__dataclass_fields__ if k != "key"}
+        info = RemovalInfo(key=key, **fields)
+    except (KeyError, TypeError, ValueError, UnicodeDecodeError) as exc:
+        if isinstance(exc, SolutionError):
+            raise
+        raise SolutionError(f"{path}: malformed header: {exc}") from None
+    if removal_filename(info.key) != path.name:
+        raise SolutionError(f"{path}: holds sector {info.key.name}, not what its name says")
+    return info
+
+
+def finished_removals(
+    directory: Path, key: SectorKey, values_sha256: str, limit: int = DEFAULT_NO_REMOVAL_LIMIT
+) -> RemovalInfo | None:
+    """The header of a complete, undamaged removal file under ``limit`` made from the sector
+    file of SHA-256 ``values_sha256``, or None (missing, damaged or stale: such a file is logged
+    and removed, so it is rebuilt and never used)."""
+    path = Path(directory) / removal_filename(key)
+    if not path.exists():
+        return None
+    try:
+        info = read_removal_info(path)
+    except SolutionError as exc:
+        logger.warning("%s; it will be rebuilt", exc)
+        path.unlink(missing_ok=True)
+        return None
+    if not file_matches(path, info.nbytes, info.sha256):
+        logger.warning("%s: checksum mismatch, the file is damaged; it will be rebuilt", path)
+        path.unlink(missing_ok=True)
+        return None
+    if info.values_sha256 != values_sha256 or info.limit != limit:
+        logger.warning("%s: made for another build or limit; it will be rebuilt", path)
+        path.unlink(missing_ok=True)
+        return None
+    return info
+
+
+class RemovalData:
+    """An open removal file: its header and its block-compressed section, memory-mapped."""
+
+    def __init__(self, info: RemovalInfo, section: Section) -> None:
+        self.info = info
+        self.section = section
+
+    @cached_property
+    def dist(self) -> np.ndarray[Any, Any]:
+        """Every entry's removal distance code (``distance + 1``, 0 a draw)."""
+        return self.section.decode_all()
+
+
+def open_removals(
+    directory: Path, key: SectorKey, values_sha256: str, *, check: bool = True
+) -> RemovalData | None:
+    """Memory-map a sector's removal file made for the sector file of SHA-256 ``values_sha256``;
+    None if there is none. :class:`SolutionError` naming the file if it is damaged (its block
+    table always, with ``check`` its SHA-256 too) or belongs to another build of the sector."""
+    path = Path(directory) / removal_filename(key)
+    if not path.exists():
+        return None
+    info = read_removal_info(path)
+    if path.stat().st_size != info.nbytes:
+        raise SolutionError(f"{path}: {path.stat().st_size} bytes, its header says {info.nbytes}")
+    if check and not file_matches(path, info.nbytes, info.sha256):
+        raise SolutionError(f"{path}: checksum mismatch, the file is damaged; rebuild it")
+    if info.values_sha256 != values_sha256:
+        raise SolutionError(f"{path}: made for another build of sector {key.name}; rebuild it")
+    with path.open("rb") as fh:
+        mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    section = Section.open(
+        f"{path} (removal distances)", memoryview(mapped), info.offset, info.nbytes_section,
+        info.entries, info.block, info.dtype, info.table_crc,
+    )  # fmt: skip
+    return RemovalData(info, section)
+
+
+__all__ = [
+    "RemovalData",
+    "RemovalInfo",
+    "capture_codes",
+    "check_values",
+    "finished_removals",
+    "longest_within",
+    "open_removals",
+    "read_removal_info",
+    "removal_filename",
+    "solve_removals",
+    "write_removals",
+]
