@@ -209,3 +209,28 @@ def test_under_a_short_limit_some_wins_are_draws_and_the_rest_are_won(limited4: 
     assert outcomes["won"] and set(outcomes["won"]) == {"engine"}
     assert outcomes["rule drawn"] and "defender" not in outcomes["rule drawn"]
     assert outcomes["drawn"] and "defender" not in outcomes["drawn"]
+
+
+def test_late_in_placing_the_rule_value_is_searched_and_played(limited4: Path) -> None:
+    from morris.engine.solution.analyse import board_class
+    from morris.engine.solution.perfection import play_out, sample_positions
+    from morris.engine.solution.play import placing_rule_value
+
+    solution = Solution.load(limited4, 4)
+    found: dict[Value | None, int] = {}
+    for sample in sample_positions(solution, 12, np.random.default_rng(9)):
+        if not sample.key.placing or sample.key.mover_hand + sample.key.other_hand > 2:
+            continue
+        board = board_class(4)(sample.position, no_removal_limit=LIMIT)
+        rule = placing_rule_value(solution, board)
+        found[rule] = found.get(rule, 0) + 1
+        result = play_out(solution, 4, sample.position, 7, sample.entry, no_removal_limit=LIMIT)
+        if rule is Value.WIN:
+            assert result == "engine", sample.position
+        else:
+            assert rule is Value.DRAW and result != "defender", sample.position
+            shown = known_value(solution, board)
+            assert shown is not None and shown.value is Value.DRAW
+        if sample.value is Value.WIN and rule is Value.DRAW:
+            found[None] = found.get(None, 0) + 1  # a win of the solution the rule draws
+    assert found.get(Value.WIN) and found.get(Value.DRAW) and found.get(None)

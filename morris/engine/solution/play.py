@@ -44,6 +44,13 @@ from morris.engine.tables.keys import Value
 SLIP: Final[dict[int, float]] = {1: 0.3, 2: 0.2, 3: 0.12, 4: 0.06, 5: 0.03, 6: 0.0}
 
 _CLASS: Final = {Value.LOSS: 0, Value.DRAW: 1, Value.WIN: 2}
+_SIGN: Final = {Value.LOSS: -1, Value.DRAW: 0, Value.WIN: 1}
+_VALUE_OF: Final = {-1: Value.LOSS, 0: Value.DRAW, 1: Value.WIN}
+#: While placing, the pieces left in hand (both sides) up to which a turn's value under the
+#: no-removal rule is found by a search to the moving phase (:func:`placing_rule_value`), and
+#: the positions such a search may visit: a few thousand with three in hand on 6 men's boards.
+PLACING_SEARCH: Final = 3
+PLACING_NODES: Final = 20_000
 
 
 def solved_rules(rules: Rules) -> bool:
@@ -94,6 +101,52 @@ def rule_value(solution: Solution, board: Board) -> SolutionResult | None:
     return found
 
 
+def placing_rule_value(
+    solution: Solution, board: Board, max_nodes: int = PLACING_NODES
+) -> Value | None:
+    """The value under the no-removal rule of a placing-phase position: a search over the
+    placements left down to the moving phase, whose positions have their value under the rule
+    at a count of 0 (:func:`rule_value`; placements are not counted, so the count is 0 there).
+    None where the removal distances do not apply, a sector is not loaded, or the search would
+    visit more than ``max_nodes`` positions."""
+    if not rules_apply(solution, board):
+        return None
+    seen: dict[str, int] = {}
+    nodes = 0
+
+    def search() -> int | None:  # 1 won, 0 drawn, -1 lost for the side to move
+        nonlocal nodes
+        nodes += 1
+        if nodes > max_nodes:
+            return None
+        outcome = board.outcome()
+        if outcome is not None:
+            return 0 if outcome.winner is None else 1 if outcome.winner == board.turn else -1
+        if not sector_of(board)[0].placing:
+            rule = rule_value(solution, board)
+            return None if rule is None else _SIGN[rule.value]
+        position = board.position()
+        if position in seen:
+            return seen[position]
+        best = -1
+        for move in list(board.legal_moves):
+            board.push(move)
+            try:
+                child = search()
+            finally:
+                board.pop()
+            if child is None:
+                return None
+            best = max(best, -child)
+            if best == 1:
+                break
+        seen[position] = best
+        return best
+
+    found = search()
+    return None if found is None else _VALUE_OF[found]
+
+
 def turn_removal_distance(solution: Solution, board: Board, move: Move) -> int | None:
     """The turns to the next removal if ``move`` is played on ``board``, it counted: 1 for a
     turn that removes or ends the game; None where it is not known."""
@@ -119,7 +172,8 @@ def known_value(solution: Solution, board: Board) -> SolutionResult | None:
     with the solution's distance to the end when that fits before the limit (else None: the
     winner must hurry to its removals, and the game takes longer). Elsewhere the solution's
     value where its end comes before the limit, or, while placing, where the rule draws no
-    position of the solution (:attr:`Solution.rule_drawn` is 0), with no distance."""
+    position of the solution (:attr:`Solution.rule_drawn` is 0), with no distance; with a few
+    pieces left in hand a draw where a search to the moving phase finds the rule draws it."""
     if not solved_rules(engine_rules(board)):
         return None
     if board.outcome() is None and not solution.covers(sector_of(board)[0]):
@@ -136,6 +190,8 @@ def known_value(solution: Solution, board: Board) -> SolutionResult | None:
         if rule.value is Value.DRAW:
             return rule
         return result if fits else SolutionResult(result.value, None)
+    if _rule_draws(solution, board):  # a few placements left: searched to the moving phase
+        return SolutionResult(Value.DRAW, 0)
     if fits:
         return result
     if sector_of(board)[0].placing and rules_apply(solution, board) and solution.rule_drawn == 0:
@@ -145,8 +201,9 @@ def known_value(solution: Solution, board: Board) -> SolutionResult | None:
 
 def scored_turns(solution: Solution, board: Board) -> list[tuple[Move, SolutionResult]] | None:
     """Every turn with its result, or None where the solution does not vouch for all of them.
-    Where the removal distances apply, a turn to a moving-phase position the no-removal rule
-    draws is a DRAW."""
+    Where the removal distances apply, a turn to a position the no-removal rule draws is a DRAW:
+    a moving-phase position by its removal distance, a placing-phase one with at most
+    :data:`PLACING_SEARCH` pieces left in hand by a search to the moving phase."""
     if board.outcome() is not None or not covered(solution, board):
         return None
     scored = turn_values(solution, board)
@@ -160,12 +217,25 @@ def scored_turns(solution: Solution, board: Board) -> list[tuple[Move, SolutionR
             continue
         board.push(move)
         try:
-            rule = rule_value(solution, board)
+            drawn = _rule_draws(solution, board)
         finally:
             board.pop()
-        if rule is not None and rule.value is Value.DRAW:
-            out[i] = (move, rule)
+        if drawn:
+            out[i] = (move, SolutionResult(Value.DRAW, 0))
     return out
+
+
+def _rule_draws(solution: Solution, board: Board) -> bool:
+    """Whether the no-removal rule draws the (won or lost) position on ``board``, as far as it
+    is known."""
+    if board.outcome() is not None:
+        return False
+    if not sector_of(board)[0].placing:
+        rule = rule_value(solution, board)
+        return rule is not None and rule.value is Value.DRAW
+    if board.pieces_in_hand(True) + board.pieces_in_hand(False) > PLACING_SEARCH:
+        return False
+    return placing_rule_value(solution, board) is Value.DRAW
 
 
 def perfect_turn(
@@ -235,6 +305,7 @@ __all__ = [
     "covered",
     "known_value",
     "perfect_turn",
+    "placing_rule_value",
     "rule_value",
     "rules_apply",
     "solved_rules",
