@@ -204,6 +204,22 @@ def test_analyse_lists_every_turn_of_a_position(
     turns = [line.split() for line in out.splitlines() if line.startswith("  ")]
     assert len(turns) == 24  # every placement, best first
     assert turns[0][1:] == ["win", "in", "23"] and all(t[1] == "win" for t in turns)
+    assert "removal" not in out  # placing: the rule does not count
+
+
+def test_analyse_gives_the_distance_to_the_next_removal_in_the_moving_phase(
+    solved3: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 3v3: every removal ends the game, so the next removal is the end.
+    position = "WWW....B/..BB..../........ w 0 0 0 1 -"  # a win in 9
+    assert main(["analyse", position, "--men", "3", "--dir", str(solved3)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    head = next(line for line in lines if line.startswith("white to move"))
+    value = head.split(": ", 1)[1].split()
+    assert value == ["win", "in", "9", "removal", "in", "9"]
+    turns = [line.split() for line in lines if line.startswith("  ")]
+    winning = [t for t in turns if t[1] == "win"]
+    assert winning and all(t[-3:] == ["removal", "in", t[3]] for t in winning)
 
 
 def test_analyse_finds_the_first_turn_that_threw_a_result_away(
