@@ -35,7 +35,7 @@ import logging
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -57,6 +57,9 @@ from morris.web.remote import routes as remote_routes
 from morris.web.review import Reviewer, ReviewRoutes
 from morris.web.security import COOKIE, Policy, SecurityMiddleware
 from morris.web.state import state_json
+
+if TYPE_CHECKING:
+    from morris.engine.solution import Solution
 
 logger = logging.getLogger(__name__)
 
@@ -119,9 +122,10 @@ class Companion:
         self.presence = Presence(host)
         self.games = GameList(host.store.games_dir if host.store is not None else None)
         self._static = {name: static_text(name) for name in STATIC_FILES}
-        self.reviews = ReviewRoutes(
-            self.games, Reviewer(tables_dir=tables_dir, solution_dir=solution_dir)
+        reviewer = Reviewer(
+            tables_dir=tables_dir, solution_dir=solution_dir, solution_source=self._solution
         )
+        self.reviews = ReviewRoutes(self.games, reviewer)
         self.puzzles = PuzzleRoutes(self)
         routes = [
             Route("/review", self.review_page, methods=["GET"]),
@@ -148,6 +152,11 @@ class Companion:
         )
 
     # -- plumbing ---------------------------------------------------------------------------
+
+    def _solution(self) -> Solution | None:
+        """The controller's solved game (what the Pi plays from), for the reviews: one copy in
+        the process. Called on the reviewer's thread."""
+        return self.host.call(lambda controller, now: controller.values.solution)
 
     async def run(self, fn: Callable[[Controller, float], T]) -> T:
         """``fn(controller, now)`` on the controller's thread, awaited here. An

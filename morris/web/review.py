@@ -34,6 +34,7 @@ from starlette.routing import Route
 
 from morris.app.errors import ReviewError
 from morris.web.games import GameList
+from morris.web.host import HostError
 from morris.web.picture import scene_of_query
 
 if TYPE_CHECKING:
@@ -90,8 +91,9 @@ class Reviewer:
 
     ``tables_dir`` is where the endgame tables are (default: the data directory,
     :func:`morris.app.paths.tables_dir`), ``solution_dir`` the solved game (default:
-    :func:`morris.app.paths.solution_dir`); they are opened with the first review. ``review`` is
-    the function that reviews a text (tests give a quick one).
+    :func:`morris.app.paths.solution_dir`); they are opened with the first review, the solved
+    game from ``solution_source`` when it gives one (the controller's, so the process maps it
+    once). ``review`` is the function that reviews a text (tests give a quick one).
     """
 
     def __init__(
@@ -99,6 +101,7 @@ class Reviewer:
         *,
         tables_dir: Path | None = None,
         solution_dir: Path | None = None,
+        solution_source: Callable[[], Solution | None] | None = None,
         review: ReviewFunction = _review_json,
         kept: int = KEPT_REVIEWS,
         max_waiting: int = MAX_WAITING,
@@ -107,6 +110,7 @@ class Reviewer:
         self._tables: EndgameTables | None = None
         self._tables_loaded = False
         self._solution_dir = solution_dir
+        self._solution_source = solution_source
         self._solution: Solution | None = None
         self._solution_loaded = False
         self._review = review
@@ -161,7 +165,13 @@ class Reviewer:
             if not self._solution_loaded:
                 from morris.app.jobs import load_solution
 
-                self._solution = load_solution(self._solution_dir)
+                if self._solution_source is not None:
+                    try:
+                        self._solution = self._solution_source()
+                    except HostError as exc:
+                        logger.warning("the review opens its own solved game: %s", exc)
+                if self._solution is None:
+                    self._solution = load_solution(self._solution_dir)
                 self._solution_loaded = True
             return self._solution
 
