@@ -62,6 +62,7 @@ def run_solution_build(args: argparse.Namespace) -> int:
     if not (
         _at_least_one(console, "--workers", args.workers)
         and _at_least_one(console, "--split", args.split)
+        and _at_least_one(console, "--threads", args.threads)
     ):
         return BAD_INPUT
     if args.flying != "both" or args.max_pieces != 7:
@@ -91,6 +92,7 @@ def run_solution_build(args: argparse.Namespace) -> int:
                 scheduler=args.scheduler,
                 memory=memory,
                 split=DEFAULT_SPLIT if args.split is None else args.split,
+                threads=args.threads,
                 progress=report,
             )
     except SolutionError as exc:

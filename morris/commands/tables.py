@@ -158,6 +158,14 @@ def register(subparsers: Any) -> None:
         help="with --men: a placing sector of more entries is solved in ranges of at most this "
         "many, each a task (default: 4194304)",
     )
+    build.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --men: threads of each moving-phase task (default: every core of the machine "
+        "the task runs on)",
+    )
     build.set_defaults(run=run_build)
 
     info = sub.add_parser("info", help="won/drawn/lost counts and the longest win of each table")
@@ -237,8 +245,11 @@ def run_build(args: argparse.Namespace) -> int:
         from morris.commands.solution import run_solution_build
 
         return run_solution_build(args)
-    if any(getattr(args, o) is not None for o in ("workers", "scheduler", "memory", "split")):
-        console.print("[red]--workers, --scheduler, --memory and --split need --men K[/red]")
+    solution_only = ("workers", "scheduler", "memory", "split", "threads")
+    if any(getattr(args, o) is not None for o in solution_only):
+        console.print(
+            "[red]--workers, --scheduler, --memory, --split and --threads need --men K[/red]"
+        )
         return 2
     directory = tables_dir_of(args)
     if args.max_pieces < 6:

@@ -82,19 +82,22 @@ def unit_entries(unit: Unit) -> int:
     return sum(index_of_key(k).size for k in unit.keys)
 
 
-def run_unit(unit: Unit, directory: str, *_after: Any) -> list[SectorInfo]:
+def run_unit(
+    unit: Unit, directory: str, *_after: Any, threads: int | None = None
+) -> list[SectorInfo]:
     """The task: solve ``unit`` into ``directory`` unless its files are already there and sound.
 
-    ``_after`` are the results of the tasks it depends on (only their order matters).
+    ``_after`` are the results of the tasks it depends on (only their order matters). A moving
+    system runs on ``threads`` threads (default: every core of the machine the task runs on).
     """
     where = Path(directory)
     found = _all_finished(where, unit)
     if found is not None:
         return found
-    from morris.engine.solution.solve import solve_unit
+    from morris.engine.solution.solve import machine_cores, solve_unit
 
     solved = {d: open_sector(where, d).dist for d in unit.dependencies()}
-    codes = solve_unit(unit, solved, _task_progress())
+    codes = solve_unit(unit, solved, _task_progress(), threads=threads or machine_cores())
     return [write_sector(where, k, codes[k]) for k in unit.keys]
 
 
@@ -260,6 +263,7 @@ def build_solution(
     scheduler: str | None = None,
     memory: int | None = None,
     split: int = DEFAULT_SPLIT,
+    threads: int | None = None,
     progress: Progress | None = None,
 ) -> BuildResult:
     """Solve every sector of ``men`` men's morris into ``directory`` on a Dask cluster.
@@ -267,9 +271,12 @@ def build_solution(
     ``scheduler``: address of a running scheduler; else a local cluster of ``workers`` processes
     (default: the cores) sharing ``memory`` bytes (default: the available memory). A placing
     sector of more than ``split`` entries is solved in ranges of at most that many, by tasks of
-    their own. Raises :class:`SolutionError` if a task needs more memory than any worker has, or
-    a task fails.
+    their own. A moving system's task runs on ``threads`` threads (default: every core of the
+    machine it runs on, see docs/TABLES.md). Raises :class:`SolutionError` if a task needs more
+    memory than any worker has, or a task fails.
     """
+    if threads is not None and threads < 1:
+        raise SolutionError(f"threads must be at least 1, not {threads}")
     if split < 1:
         raise SolutionError(f"the split must be at least 1 entry, not {split}")
     directory = Path(directory)
@@ -304,21 +311,27 @@ def build_solution(
             # Parts of another split, or of sectors finished since, are no use to this build.
             sweep_parts(directory, [t.rng for t in tasks if t.rng is not None])
             bars = _Bars(progress, done, total)
-            built.update(_run_graph(client, directory, tasks, bars))
+            built.update(_run_graph(client, directory, tasks, bars, threads))
     infos = [i for u in units for i in built[u]]
     return BuildResult(infos, [u.name for u in todo])
 
 
 def _submit(
-    client: Any, task: Task, directory: Path, futures: dict[str, Any], priority: int
+    client: Any,
+    task: Task,
+    directory: Path,
+    futures: dict[str, Any],
+    priority: int,
+    threads: int | None,
 ) -> Any:
     after = [futures[n] for n in task.after]
     func: Callable[..., Any] = run_unit
     head: tuple[Any, ...] = (task.unit,)
+    extra: dict[str, Any] = {"threads": threads}
     if task.rng is not None:
-        func, head = run_range, (task.rng,)
+        func, head, extra = run_range, (task.rng,), {}
     elif task.ranges:
-        func, head = run_assembly, (task.ranges,)
+        func, head, extra = run_assembly, (task.ranges,), {}
     return client.submit(
         func,
         *head,
@@ -329,11 +342,12 @@ def _submit(
         priority=priority,
         pure=False,
         retries=0,
+        **extra,
     )
 
 
 def _run_graph(
-    client: Any, directory: Path, tasks: list[Task], bars: _Bars
+    client: Any, directory: Path, tasks: list[Task], bars: _Bars, threads: int | None
 ) -> dict[Unit, list[SectorInfo]]:
     as_completed = _distributed().as_completed
     ranks = priorities(tasks)
@@ -341,7 +355,7 @@ def _run_graph(
     if bars.progress is not None:
         client.subscribe_topic(TOPIC, bars.event)
     for task in tasks:
-        futures[task.name] = _submit(client, task, directory, futures, ranks[task.name])
+        futures[task.name] = _submit(client, task, directory, futures, ranks[task.name], threads)
     by_key = {t.name: t for t in tasks}
     out: dict[Unit, list[SectorInfo]] = {}
     try:

@@ -27,10 +27,13 @@
  * The Python side (morris/engine/solution/solve.py) drives it: System(...) checks and keeps the
  * inputs, setup() runs the set-up pass on a range of entries, level(L) decides distance L and
  * propagates it, finish() turns the work words into codes. Each releases the interpreter lock
- * while it computes (a Dask worker keeps its heartbeat).
+ * while it computes (a Dask worker keeps its heartbeat), and runs on System(..., threads=N)
+ * POSIX threads, each taking chunks of the entries: the codes are the same bits for every N
+ * (why: spread_range).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -324,39 +327,71 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
     return OK;
 }
 
+/* Relaxed atomic access to the work arrays the threads of one pass share (see spread_range):
+ * only the atomicity of each access matters, never the order between them. */
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+
 /* Decides undecided entry e at `level` if its removals say so (and sets *later if they decide it
  * then or after): a removal's win at its distance; a loss once every quiet line is lost too, no
  * sooner than the slowest removal. */
 static inline void due(const Part *P, uint64_t e, unsigned w, unsigned level, int *later)
 {
     unsigned info = w & INFO_MASK;
-    if (w == NONCANON || info == NO_LOSS || !((info & 1) || P->count[e] == 0))
+    if (w == NONCANON || info == NO_LOSS || !((info & 1) || LOAD(&P->count[e]) == 0))
         return;
     if (info == level)
-        P->word[e] = (uint16_t)level;
+        STORE(&P->word[e], (uint16_t)level);
     if (info >= level)
         *later = 1; /* decided at `level` or after: the caller's loop goes on */
 }
 
-/* Entries decided at distance 0 by their removals (blocked: LOSS(0)). */
-static void due_first(const Part *P, int *later)
+/* Entries [start, stop) decided at distance 0 by their removals (blocked: LOSS(0)). */
+static void due_first_range(const Part *P, uint64_t start, uint64_t stop, int *later)
 {
-    for (uint64_t e = 0; e < P->index.size; e++)
-        if (P->word[e] & UNDECIDED)
-            due(P, e, P->word[e], 0, later);
+    for (uint64_t e = start; e < stop; e++) {
+        unsigned w = P->word[e];
+        if (w & UNDECIDED)
+            due(P, e, w, 0, later);
+    }
 }
 
-/* Propagates the entries of part `which` decided at `level` to their predecessors in its
- * partner, adding their number to *found; in the same scan, the entries its removals decide at
- * level + 1 get it (nothing done at `level` changes them). */
-static int spread(const Board *B, const Part *parts, int which, unsigned level, uint64_t *found,
-                  int *later)
+/* Propagates the entries [start, stop) of part `which` decided at `level` to their predecessors
+ * in its partner, adding their number to *found; in the same scan, the entries its removals
+ * decide at level + 1 get it.
+ *
+ * Threads. One level of a part is scanned by several threads at once, each over its own ranges
+ * of entries, with the parts one after another (level() waits for every thread of part 0
+ * before part 1 starts), as one thread does them. The result is the same bits whatever the
+ * split and the interleaving, because within the scan of `level`:
+ * - Every word written is written the value level + 1, and only over an undecided word (the
+ *   due() of the entry itself, a predecessor of a LOSS, or a predecessor whose last counted
+ *   successor this is). The words equal to `level` (what is spread, and *found) were all set
+ *   before the scan and none is written during it, so every thread spreads the same entries;
+ *   a word read undecided and written meanwhile only ever gets the same value again.
+ * - A counter only decreases, by one per (distinct predecessor, successor decided at an odd
+ *   level) pair: atomic decrements make its final value the same in any order, and exactly one
+ *   thread sees it reach 0 (the fetched old value 1) and applies the rule for that moment.
+ * - The due() check of an undecided entry p for level + 1 can read p's counter before or after
+ *   decrements made in this scan, but decides the same: with f = p's info (even, a LOSS due no
+ *   sooner than f), if it reads 0 and f == level + 1 it writes level + 1; if it reads more than 0
+ *   and the counter reaches 0 in this scan, the thread whose decrement gets there writes
+ *   level + 1 because f <= level + 1 (and leaves p due at f > level + 1 to the scan of level
+ *   f - 1, when its counter is 0 whatever the order). An odd f (a removal wins) does not read
+ *   the counter. So p's word after the scan depends only on the words and counters before it.
+ * - *later may differ with the order (an entry decided by a predecessor's write before its own
+ *   due() sees it), but only in a scan that spreads entries (*found > 0): the caller goes on to
+ *   the next level then anyway, and stops only after a scan with *found == 0, in which nothing
+ *   writes another entry's word or counter and *later is exact.
+ * The same order-independence makes the one-thread result that of the old whole-part scan. */
+static int spread_range(const Board *B, const Part *parts, int which, unsigned level,
+                        uint64_t start, uint64_t stop, uint64_t *found, int *later)
 {
     const Part *P = &parts[which];
     const Part *Q = &parts[P->partner];
     uint64_t pred[MAX_TURNS];
-    for (uint64_t e = 0; e < P->index.size; e++) {
-        unsigned word = P->word[e];
+    for (uint64_t e = start; e < stop; e++) {
+        unsigned word = LOAD(&P->word[e]);
         if (word != level) {
             if (word & UNDECIDED)
                 due(P, e, word, level + 1, later);
@@ -380,35 +415,38 @@ static int spread(const Board *B, const Part *parts, int which, unsigned level, 
         n = distinct(pred, n);
         for (int i = 0; i < n; i++) {
             uint64_t p = pred[i];
-            unsigned w = Q->word[p];
+            unsigned w = LOAD(&Q->word[p]);
             if (level % 2 == 0) { /* a LOSS here: a WIN one turn longer there */
                 if (w & UNDECIDED)
-                    Q->word[p] = (uint16_t)(level + 1);
+                    STORE(&Q->word[p], (uint16_t)(level + 1));
                 continue;
             }
-            if (Q->count[p] == 0)
-                return ERR_COUNT; /* more won successors than it has: a broken input */
-            if (--Q->count[p] || !(w & UNDECIDED))
+            uint8_t left = __atomic_fetch_sub(&Q->count[p], 1, __ATOMIC_RELAXED);
+            if (left == 0) { /* more won successors than it has: a broken input */
+                __atomic_fetch_add(&Q->count[p], 1, __ATOMIC_RELAXED);
+                return ERR_COUNT;
+            }
+            if (left != 1 || !(w & UNDECIDED))
                 continue;
             /* Every quiet line is lost: a LOSS, no sooner than its slowest removal. */
             unsigned info = w & INFO_MASK;
             if ((info & 1) || info == NO_LOSS)
                 continue; /* a removal wins or draws */
             if (info <= level + 1)
-                Q->word[p] = (uint16_t)(level + 1);
+                STORE(&Q->word[p], (uint16_t)(level + 1));
             /* else due at `info` (its counter is 0 now) */
         }
     }
     return OK;
 }
 
-/* The work words into codes (distance + 1, 0 a draw), duplicates copied from their
- * representative (a smaller entry of the same block, done before). Returns the longest
- * distance, or -1 if nothing is decided. */
-static long finish_part(const Board *B, const Part *P)
+/* The work words of entries [start, stop) into codes (distance + 1, 0 a draw), duplicates
+ * copied from their representative (a smaller entry of the same block, done before: the range
+ * is whole blocks). Raises *longest to the longest distance found. */
+static void finish_range(const Board *B, const Part *P, uint64_t start, uint64_t stop,
+                         long *longest)
 {
-    long longest = -1;
-    for (uint64_t e = 0; e < P->index.size; e++) {
+    for (uint64_t e = start; e < stop; e++) {
         unsigned w = P->word[e];
         if (w == NONCANON) {
             bb x, y;
@@ -418,11 +456,117 @@ static long finish_part(const Board *B, const Part *P)
             P->word[e] = 0;
         } else {
             P->word[e] = (uint16_t)(w + 1);
-            if ((long)w > longest)
-                longest = (long)w;
+            if ((long)w > *longest)
+                *longest = (long)w;
         }
     }
-    return longest;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Passes over ranges of entries on several threads.                                          */
+
+#define MAX_THREADS 256
+enum { JOB_SETUP, JOB_DUE_FIRST, JOB_SPREAD, JOB_FINISH };
+
+/* One pass over entries [next, stop) of one part, taken in chunks by whichever thread is free
+ * (the cost of an entry varies too much for a fixed split). */
+typedef struct {
+    const Board *B;
+    const Part *parts;
+    int which, kind;
+    unsigned level;
+    uint64_t next, stop, chunk; /* next: the first entry no thread has taken (atomic) */
+    int failed;                 /* a thread met an error: the others stop (atomic) */
+} Job;
+
+/* What one thread of a job found. */
+typedef struct {
+    Job *job;
+    uint64_t found;
+    long longest;
+    int later, err;
+} Worker;
+
+static void *work(void *arg)
+{
+    Worker *W = arg;
+    Job *J = W->job;
+    const Part *P = &J->parts[J->which];
+    while (!__atomic_load_n(&J->failed, __ATOMIC_RELAXED)) {
+        uint64_t start = __atomic_fetch_add(&J->next, J->chunk, __ATOMIC_RELAXED);
+        if (start >= J->stop)
+            break;
+        uint64_t stop = J->stop - start < J->chunk ? J->stop : start + J->chunk;
+        int err = OK;
+        switch (J->kind) {
+        case JOB_SETUP:
+            err = setup_range(J->B, J->parts, J->which, start, stop);
+            break;
+        case JOB_DUE_FIRST:
+            due_first_range(P, start, stop, &W->later);
+            break;
+        case JOB_SPREAD:
+            err = spread_range(J->B, J->parts, J->which, J->level, start, stop, &W->found,
+                               &W->later);
+            break;
+        default:
+            finish_range(J->B, P, start, stop, &W->longest);
+        }
+        if (err) {
+            W->err = err;
+            __atomic_store_n(&J->failed, 1, __ATOMIC_RELAXED);
+        }
+    }
+    return NULL;
+}
+
+/* Runs `kind` over entries [start, stop) of part `which` on up to `threads` threads (the
+ * calling one among them; fewer if the system refuses more). Sums what they found into *found,
+ * *later and *longest; returns the first error. Every write of the pass is visible when it
+ * returns (the threads are joined). */
+static int run_pass(const Board *B, const Part *parts, int which, int kind, unsigned level,
+                    uint64_t start, uint64_t stop, int threads, uint64_t *found, int *later,
+                    long *longest)
+{
+    const Part *P = &parts[which];
+    uint64_t chunk;
+    switch (kind) {
+    case JOB_SETUP:
+        chunk = 1u << 12; /* about a millisecond */
+        break;
+    case JOB_FINISH: /* whole blocks: a duplicate's representative comes first in its block */
+        chunk = P->index.block * (1 + ((1u << 16) - 1) / P->index.block);
+        break;
+    default:
+        chunk = 1u << 16;
+    }
+    Job J = {B, parts, which, kind, level, start, stop, chunk, 0};
+    uint64_t chunks = (stop - start + chunk - 1) / chunk;
+    if ((uint64_t)threads > chunks)
+        threads = chunks ? (int)chunks : 1;
+    Worker W[MAX_THREADS];
+    pthread_t tid[MAX_THREADS];
+    int started = 1;
+    for (int i = 0; i < threads; i++)
+        W[i] = (Worker){&J, 0, -1, 0, OK};
+    for (; started < threads; started++)
+        if (pthread_create(&tid[started], NULL, work, &W[started]) != 0)
+            break; /* fewer threads: the chunks are shared by those there are */
+    work(&W[0]);
+    for (int i = 1; i < started; i++)
+        pthread_join(tid[i], NULL);
+    int err = OK;
+    for (int i = 0; i < started; i++) {
+        if (found)
+            *found += W[i].found;
+        if (later)
+            *later |= W[i].later;
+        if (longest && W[i].longest > *longest)
+            *longest = W[i].longest;
+        if (!err)
+            err = W[i].err;
+    }
+    return err;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -440,6 +584,7 @@ typedef struct {
     int views_held;
     int busy;
     int finished;
+    int threads; /* threads of each pass (setup, level, finish) */
     unsigned level; /* the next distance level() decides: they go in order */
 } System;
 
@@ -621,16 +766,22 @@ static int set_index(System *self, PyObject *reps, Index *I, int m, int o)
 static int System_init(System *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"mover", "other", "images", "neighbours", "mill_masks",
-                             "representatives", "work", "counts", "captures", NULL};
-    int m, o;
+                             "representatives", "work", "counts", "captures", "threads", NULL};
+    int m, o, threads = 1;
     PyObject *images, *neighbours, *mills, *reps, *work, *counts, *captures;
     if (self->views_held) {
         PyErr_SetString(PyExc_RuntimeError, "System is initialised once");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOOOOO", kwlist, &m, &o, &images,
-                                     &neighbours, &mills, &reps, &work, &counts, &captures))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOOOOO|$i", kwlist, &m, &o, &images,
+                                     &neighbours, &mills, &reps, &work, &counts, &captures,
+                                     &threads))
         return -1;
+    if (threads < 1 || threads > MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "threads must be 1..%d, not %d", MAX_THREADS, threads);
+        return -1;
+    }
+    self->threads = threads;
     if (m < MIN_PIECES || o < MIN_PIECES || m > MAX_PIECES || o > MAX_PIECES) {
         PyErr_Format(PyExc_ValueError, "pieces must be %d..%d a side, not %dv%d", MIN_PIECES,
                      MAX_PIECES, m, o);
@@ -764,7 +915,8 @@ static PyObject *System_setup(System *self, PyObject *args)
     }
     int err;
     Py_BEGIN_ALLOW_THREADS
-    err = setup_range(&self->board, self->part, which, start, stop);
+    err = run_pass(&self->board, self->part, which, JOB_SETUP, 0, start, stop, self->threads,
+                   NULL, NULL, NULL);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     if (err)
@@ -794,9 +946,12 @@ static PyObject *System_level(System *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     if (level == 0)
         for (int i = 0; i < self->parts; i++)
-            due_first(&self->part[i], &later);
+            run_pass(&self->board, self->part, i, JOB_DUE_FIRST, 0, 0,
+                     self->part[i].index.size, self->threads, NULL, &later, NULL);
+    /* Part 0's spread, then part 1's: the order one thread would take (see spread_range). */
     for (int i = 0; i < self->parts && !err; i++)
-        err = spread(&self->board, self->part, i, level, &found, &later);
+        err = run_pass(&self->board, self->part, i, JOB_SPREAD, level, 0,
+                       self->part[i].index.size, self->threads, &found, &later, NULL);
     Py_END_ALLOW_THREADS
     self->level++;
     self->busy = 0;
@@ -812,7 +967,8 @@ static PyObject *System_finish(System *self, PyObject *Py_UNUSED(ignored))
     long longest[2] = {-1, -1};
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->parts; i++)
-        longest[i] = finish_part(&self->board, &self->part[i]);
+        run_pass(&self->board, self->part, i, JOB_FINISH, 0, 0, self->part[i].index.size,
+                 self->threads, NULL, NULL, &longest[i]);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     self->finished = 1;
@@ -838,8 +994,14 @@ static PyMethodDef System_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyObject *System_threads(System *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLong(self->threads);
+}
+
 static PyGetSetDef System_getset[] = {
     {"sizes", (getter)System_sizes, NULL, "Entries of each sector of the system.", NULL},
+    {"threads", (getter)System_threads, NULL, "Threads of each pass.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
