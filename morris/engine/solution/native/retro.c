@@ -70,6 +70,19 @@ typedef struct {
 
 static inline int low_point(bb x) { return __builtin_ctz(x); }
 
+/* Points in x. Without a popcount instruction (x86-64's baseline, built without -mpopcnt) GCC
+ * calls libgcc for __builtin_popcount, which took 12 % of a flying unit's time: bit tricks. */
+static inline int count_points(bb x)
+{
+#if defined(__POPCNT__) || defined(__aarch64__) || defined(__ARM_NEON)
+    return __builtin_popcount(x);
+#else
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+#endif
+}
+
 static inline bb transform(const Board *B, bb x, int s)
 {
     return B->image[s][0][x & 255] | B->image[s][1][(x >> 8) & 255] | B->image[s][2][x >> 16];
@@ -97,8 +110,28 @@ static inline uint64_t colex(const Board *B, bb x, bb skip)
     uint64_t r = 0;
     for (int j = 1; x; j++, x &= x - 1) {
         int p = low_point(x);
-        r += B->comb[p - __builtin_popcount(skip & ((1u << p) - 1))][j];
+        r += B->comb[p - count_points(skip & ((1u << p) - 1))][j];
     }
+    return r;
+}
+
+/* The number each point gets when the points of `skip` are left out (what colex counts). */
+static inline void renumber(bb skip, uint8_t pos[POINTS])
+{
+    int left = 0;
+    for (int p = 0; p < POINTS; p++) {
+        pos[p] = (uint8_t)(p - left);
+        left += (skip >> p) & 1;
+    }
+}
+
+/* colex(B, x, skip) with the numbers renumber(skip) gave: no counting a point (the quiet
+ * successors of one entry share their skip). */
+static inline uint64_t colex_at(const Board *B, bb x, const uint8_t pos[POINTS])
+{
+    uint64_t r = 0;
+    for (int j = 1; x; j++, x &= x - 1)
+        r += B->comb[pos[low_point(x)]][j];
     return r;
 }
 
@@ -143,22 +176,41 @@ static inline bb removable(const Board *B, bb x)
     return (x & ~held) ? (x & ~held) : x;
 }
 
-/* Sorts a few entries (at most MAX_TURNS) and drops repeats; returns how many are left. */
-static int distinct(uint64_t *v, int n)
+/* Drops the repeats among a few entries (at most MAX_TURNS), keeping the first of each in
+ * order; returns how many are left. An open-addressing set of twice as many slots, emptied
+ * again through the slots it filled: linear in n, where the insertion sort it replaces was
+ * quadratic (27 % of a flying unit's time, with up to 63 entries). The order the kept entries
+ * come in does not matter to the callers (a count; predecessors updated in any order, see
+ * spread_range). */
+#define SET_SLOTS (2 * MAX_TURNS)
+#define SET_EMPTY UINT64_MAX /* no entry: sectors have fewer than 2^64 */
+typedef struct {
+    uint64_t slot[SET_SLOTS];
+} Set;
+
+static void set_init(Set *S)
 {
-    for (int i = 1; i < n; i++) {
-        uint64_t x = v[i];
-        int j = i;
-        while (j > 0 && v[j - 1] > x) {
-            v[j] = v[j - 1];
-            j--;
-        }
-        v[j] = x;
-    }
+    for (int i = 0; i < SET_SLOTS; i++)
+        S->slot[i] = SET_EMPTY;
+}
+
+static inline int distinct(Set *S, uint64_t *v, int n)
+{
+    uint8_t used[MAX_TURNS];
     int k = 0;
-    for (int i = 0; i < n; i++)
-        if (k == 0 || v[i] != v[k - 1])
-            v[k++] = v[i];
+    for (int i = 0; i < n; i++) {
+        uint64_t x = v[i];
+        unsigned h = (unsigned)((x * 0x9E3779B97F4A7C15ull) >> 57); /* 7 bits: SET_SLOTS */
+        while (S->slot[h] != SET_EMPTY && S->slot[h] != x)
+            h = (h + 1) & (SET_SLOTS - 1);
+        if (S->slot[h] == SET_EMPTY) {
+            S->slot[h] = x;
+            used[k] = (uint8_t)h;
+            v[k++] = x;
+        }
+    }
+    for (int i = 0; i < k; i++)
+        S->slot[used[i]] = SET_EMPTY;
     return k;
 }
 
@@ -169,9 +221,22 @@ typedef struct {
     int size;
     const bb *reps;   /* the canonical sets, sorted (symmetry.representatives) */
     Py_ssize_t count;
-    int32_t *rank;    /* colex rank over all 24 points of a canonical set -> its rank; else -1 */
+    /* Per set of `size` points, by its colex rank over all 24 points: the rank of its canonical
+     * form and the first symmetry giving that (what canonical() finds, without its 16 images:
+     * 5 bytes a set, 6.5 MB for 9 points). */
+    int32_t *rank;
+    uint8_t *sym;
     uint16_t *stab;   /* per rank: the symmetries other than the identity fixing it (bit s) */
 } Canon;
+
+/* The rank of x's canonical form among the canonical sets of its size, and (*sym) the first
+ * symmetry that gives it. */
+static inline int32_t class_rank(const Board *B, const Canon *C, bb x, int *sym)
+{
+    uint64_t k = colex(B, x, 0);
+    *sym = C->sym[k];
+    return C->rank[k];
+}
 
 typedef struct {
     int m, o;           /* pieces of the side to move, of the other side */
@@ -184,9 +249,8 @@ typedef struct {
 static inline uint64_t index_of(const Board *B, const Index *I, bb x, bb y)
 {
     int s;
-    bb cx = canonical(B, x, &s);
-    uint64_t r = (uint64_t)I->canon->rank[colex(B, cx, 0)];
-    return r * I->block + colex(B, transform(B, y, s), cx);
+    uint64_t r = (uint64_t)class_rank(B, I->canon, x, &s);
+    return r * I->block + colex(B, transform(B, y, s), I->canon->reps[r]);
 }
 
 /* The representative of the entries standing for (mover x, other y): the least over the
@@ -194,8 +258,8 @@ static inline uint64_t index_of(const Board *B, const Index *I, bb x, bb y)
 static inline uint64_t class_of(const Board *B, const Index *I, bb x, bb y)
 {
     int s;
-    bb cx = canonical(B, x, &s);
-    int32_t r = I->canon->rank[colex(B, cx, 0)];
+    int32_t r = class_rank(B, I->canon, x, &s);
+    bb cx = I->canon->reps[r];
     bb moved = transform(B, y, s), best = moved;
     for (unsigned st = I->canon->stab[r]; st; st &= st - 1) {
         bb t = transform(B, moved, low_point(st));
@@ -253,8 +317,10 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
     const Index *I = &P->index;
     const int m = I->m, o = I->o, n = POINTS - m;
     uint64_t succ[MAX_TURNS];
+    Set seen;
     if (start >= stop)
         return OK;
+    set_init(&seen);
     uint64_t r = start / I->block;
     bb c = unrank(B, start % I->block, n, o); /* the compressed other side, in colex order */
     for (uint64_t e = start; e < stop; e++) {
@@ -277,10 +343,12 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
         bb empty = ~(x | y) & FULL;
         /* Quiet successors are (y to move, x) in the partner: y's symmetry is fixed here. */
         int sy;
-        bb cy = canonical(B, y, &sy);
-        int32_t ry = Q->index.canon->rank[colex(B, cy, 0)];
+        int32_t ry = class_rank(B, Q->index.canon, y, &sy);
+        bb cy = Q->index.canon->reps[ry];
         unsigned stab_y = Q->index.canon->stab[ry];
         uint64_t base = (uint64_t)ry * Q->index.block;
+        uint8_t pos[POINTS];
+        renumber(cy, pos);
         bb take = 0; /* the pieces a removal may take, found at the first mill */
         unsigned win = 0xFFFFu, longest = 0;
         int no_loss = 0, quiet = 0;
@@ -297,7 +365,7 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
                         if (h < best)
                             best = h;
                     }
-                    succ[quiet++] = base + colex(B, best, cy);
+                    succ[quiet++] = base + colex_at(B, best, pos);
                     continue;
                 }
                 if (!take)
@@ -322,7 +390,7 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
         }
         unsigned info = win != 0xFFFFu ? win : (no_loss ? NO_LOSS : longest);
         P->word[e] = (uint16_t)(UNDECIDED | info);
-        P->count[e] = (uint8_t)distinct(succ, quiet);
+        P->count[e] = (uint8_t)distinct(&seen, succ, quiet);
     }
     return OK;
 }
@@ -390,6 +458,8 @@ static int spread_range(const Board *B, const Part *parts, int which, unsigned l
     const Part *P = &parts[which];
     const Part *Q = &parts[P->partner];
     uint64_t pred[MAX_TURNS];
+    Set seen;
+    set_init(&seen);
     for (uint64_t e = start; e < stop; e++) {
         unsigned word = LOAD(&P->word[e]);
         if (word != level) {
@@ -412,7 +482,7 @@ static int spread_range(const Board *B, const Part *parts, int which, unsigned l
             for (; sources; sources &= sources - 1)
                 pred[n++] = class_of(B, &Q->index, (y ^ (1u << t)) | (sources & -sources), x);
         }
-        n = distinct(pred, n);
+        n = distinct(&seen, pred, n);
         for (int i = 0; i < n; i++) {
             uint64_t p = pred[i];
             unsigned w = LOAD(&Q->word[p]);
@@ -594,6 +664,7 @@ static void System_dealloc(System *self)
         PyBuffer_Release(&self->views[i]);
     for (int s = 0; s <= POINTS; s++) {
         PyMem_RawFree(self->canon[s].rank);
+        PyMem_RawFree(self->canon[s].sym);
         PyMem_RawFree(self->canon[s].stab);
     }
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -668,7 +739,7 @@ static int set_board(System *self, PyObject *images, PyObject *neighbours, PyObj
     int through[POINTS] = {0};
     for (int i = 0; i < MILLS; i++) {
         bb mill = B->mills[i];
-        if ((mill & ~FULL) || __builtin_popcount(mill) != 3) {
+        if ((mill & ~FULL) || count_points(mill) != 3) {
             PyErr_Format(PyExc_ValueError, "mill_masks: mill %d is not three points", i);
             return -1;
         }
@@ -717,8 +788,9 @@ static int set_canon(System *self, PyObject *reps_by_size, int size)
     C->count = v->len / 4;
     uint64_t all = B->comb[POINTS][size];
     C->rank = PyMem_RawMalloc(all * sizeof *C->rank);
+    C->sym = PyMem_RawMalloc(all * sizeof *C->sym);
     C->stab = PyMem_RawCalloc(C->count ? (size_t)C->count : 1, sizeof *C->stab);
-    if (C->rank == NULL || C->stab == NULL) {
+    if (C->rank == NULL || C->sym == NULL || C->stab == NULL) {
         PyErr_NoMemory();
         return -1;
     }
@@ -726,7 +798,7 @@ static int set_canon(System *self, PyObject *reps_by_size, int size)
     for (Py_ssize_t i = 0; i < C->count; i++) {
         bb x = C->reps[i];
         int s;
-        if ((x & ~FULL) || __builtin_popcount(x) != size || (i > 0 && x <= C->reps[i - 1]) ||
+        if ((x & ~FULL) || count_points(x) != size || (i > 0 && x <= C->reps[i - 1]) ||
             canonical(B, x, &s) != x) {
             PyErr_Format(PyExc_ValueError, "%s: item %zd (0x%x) is not a canonical set of %d "
                          "points in order", what, i, (unsigned)x, size);
@@ -739,10 +811,15 @@ static int set_canon(System *self, PyObject *reps_by_size, int size)
     }
     bb x = (1u << size) - 1; /* every set of `size` points, in colex order */
     for (uint64_t k = 0; k < all; k++) {
-        if (C->rank[colex(B, canonical(B, x, &(int){0}), 0)] < 0) {
+        int s;
+        /* A canonical set's own entry is already its rank: set, it stays what later sets read. */
+        int32_t r = C->rank[colex(B, canonical(B, x, &s), 0)];
+        if (r < 0) {
             PyErr_Format(PyExc_ValueError, "%s: the orbit of 0x%x is missing", what, (unsigned)x);
             return -1;
         }
+        C->rank[k] = r;
+        C->sym[k] = (uint8_t)s;
         if (size > 0 && k + 1 < all) {
             bb t = x | (x - 1);
             x = (t + 1) | (((~t & -~t) - 1) >> (low_point(x) + 1));
