@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from morris.core.points import MILL_MASKS, NEIGHBOURS, NUM_POINTS
-from morris.engine.solution import SectorKey, Solution
+from morris.engine.solution import SectorKey, Solution, SolutionError
 from morris.engine.solution._retro import System
 from morris.engine.solution.sectors import Unit, build_units
 from morris.engine.solution.solve import solve_moving
@@ -136,6 +136,11 @@ def test_a_five_men_unit_on_two_threads_has_the_codes_of_one(solved4: Path) -> N
         assert np.array_equal(one[key], two[key]), key.name
 
 
+def test_no_threads_is_refused() -> None:
+    with pytest.raises(SolutionError, match="threads must be at least 1, not 0"):
+        solve_moving(Unit((SectorKey(3, 3, 0, 0),)), {}, threads=0)
+
+
 def _system(**change: object) -> System:
     """A 3v3 system with its arrays, one argument replaced."""
     size = index_of_key(SectorKey(3, 3, 0, 0)).size
@@ -165,7 +170,7 @@ def _system(**change: object) -> System:
         ({"mill_masks": np.zeros(16, np.uint32)}, "mill_masks: mill 0 is not three points"),
         ({"neighbours": np.ones(24, np.uint32)}, "neighbours: point 0's links"),
         ({"images": np.zeros((16, 3, 256), np.uint32)}, "images: symmetry 0 moves point 0"),
-        ({"threads": 0}, "threads must be 1..256, not 0"),
+        ({"threads": 0}, "threads must be at least 1, not 0"),
         (
             {"representatives": [representatives(3)[:-1] if n == 3 else None for n in range(25)]},
             r"representatives\[3\]: the orbit of 0x[0-9a-f]+ is missing",

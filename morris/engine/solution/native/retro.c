@@ -612,6 +612,8 @@ static int run_pass(const Board *B, const Part *parts, int which, int kind, unsi
     }
     Job J = {B, parts, which, kind, level, start, stop, chunk, 0};
     uint64_t chunks = (stop - start + chunk - 1) / chunk;
+    if (threads > MAX_THREADS) /* a machine with more cores: those threads are enough */
+        threads = MAX_THREADS;
     if ((uint64_t)threads > chunks)
         threads = chunks ? (int)chunks : 1;
     Worker W[MAX_THREADS];
@@ -854,8 +856,8 @@ static int System_init(System *self, PyObject *args, PyObject *kwds)
                                      &neighbours, &mills, &reps, &work, &counts, &captures,
                                      &threads))
         return -1;
-    if (threads < 1 || threads > MAX_THREADS) {
-        PyErr_Format(PyExc_ValueError, "threads must be 1..%d, not %d", MAX_THREADS, threads);
+    if (threads < 1) {
+        PyErr_Format(PyExc_ValueError, "threads must be at least 1, not %d", threads);
         return -1;
     }
     self->threads = threads;
