@@ -462,9 +462,17 @@ static int spread_range(const Board *B, const Part *parts, int which, unsigned l
     set_init(&seen);
     for (uint64_t e = start; e < stop; e++) {
         unsigned word = LOAD(&P->word[e]);
+        /* Most entries are decided at another level, or undecided with nothing their removals
+         * decide from level + 1 on (due() does nothing for them): one test on the word, without
+         * branching on each condition nor reading the counter (the scans of the levels were most
+         * of a large unit's time, 2.4 ns an entry a level over 5v6 + 6v5). */
+        unsigned info = word & INFO_MASK;
+        unsigned due_later = ((word & UNDECIDED) != 0) & (word != NONCANON) & (info > level) &
+                             (info != NO_LOSS);
+        if (!((word == level) | due_later))
+            continue;
         if (word != level) {
-            if (word & UNDECIDED)
-                due(P, e, word, level + 1, later);
+            due(P, e, word, level + 1, later);
             continue;
         }
         ++*found;
