@@ -38,7 +38,8 @@ if os.environ.get("MORRIS_NATIVE", "") != "0":
         Extension(
             "morris.engine.solution._retro",
             ["morris/engine/solution/native/retro.c"],
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O2", "-pthread"],  # a pass's threads (System(threads=N))
+            extra_link_args=["-pthread"],
             optional=True,  # no compiler: a warning; `morris tables build --men` then refuses
         )
     )

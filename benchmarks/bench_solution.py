@@ -1,7 +1,7 @@
 """The solved k men's morris: build time and memory per unit, rates, size, an extrapolation to
 nine men's morris, and the probe time.
 
-    python benchmarks/bench_solution.py [--men 3 4] [--dir DIR] [--dask-workers N]
+    python benchmarks/bench_solution.py [--men 3 4] [--dir DIR] [--dask-workers N] [--threads T]
 
 Solves every unit of each ``--men`` in turn (the units a Dask task runs, in dependency order,
 reusing the sector files already in ``--dir``), each in a forked child so that its CPU seconds
@@ -13,8 +13,10 @@ empty point for the placing sectors) it extrapolates the build of every k up to 
 the time on N workers (bounded by the longest chain of pieces that must run one after another:
 the moving systems, and of each placing sector larger than ``--split`` one range and its
 assembly), the largest unit's memory
-(``build.unit_memory``, checked against the measured peaks) and the size on disk. Then it times
-the probe.
+(``build.unit_memory``, checked against the measured peaks) and the size on disk. The largest
+moving system of the largest ``--men`` is solved again on one thread and on ``--threads`` (default:
+the cores): its wall time gives the speed-up the chain of moving systems gets when each runs on
+every core of its machine (the "chain, threads" column). Then it times the probe.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from morris.engine.solution import Solution, build_solution, build_units
 from morris.engine.solution.build import unit_entries, unit_memory
 from morris.engine.solution.ranges import DEFAULT_SPLIT, plan_ranges
 from morris.engine.solution.sectors import SectorKey, Unit
-from morris.engine.solution.solve import solve_unit
+from morris.engine.solution.solve import machine_cores, solve_unit
 from morris.engine.solution.storage import finished, open_sector, write_sector
 from morris.engine.solution.symmetry import bulk_tables
 from morris.engine.solution.turns import index_of_key
@@ -53,15 +55,17 @@ def _work(unit: Unit) -> tuple[str, float]:
     return "placing", float(index_of_key(key).size * (24 - key.mover_on - key.other_on))
 
 
-def _solve_in_child(source: Path, unit: Unit, target: Path | None = None) -> tuple[float, float]:
+def _solve_in_child(
+    source: Path, unit: Unit, target: Path | None = None, threads: int = 1
+) -> tuple[float, float]:
     """Solve ``unit`` from the files in ``source`` into ``target`` (default ``source``) in a
-    forked child: (its CPU seconds, its peak MB)."""
+    forked child on ``threads`` threads: (its CPU seconds, its peak MB)."""
     pid = os.fork()
     if pid == 0:  # the child: solve, write, and leave without Python's clean-up
         status = 0
         try:
             solved = {d: open_sector(source, d).dist for d in unit.dependencies()}
-            codes = solve_unit(unit, solved)
+            codes = solve_unit(unit, solved, threads=threads)
             for k in unit.keys:
                 write_sector(target or source, k, codes[k])
         except BaseException:
@@ -133,6 +137,22 @@ def measure_again(directory: Path, men: int, names: list[str]) -> Rates:
     return rates
 
 
+def thread_speedup(directory: Path, men: int, threads: int) -> float:
+    """Wall time of the largest moving system of ``men`` on one thread over that on
+    ``threads`` (each solved again from the files in ``directory``, in a child process)."""
+    unit = max((u for u in build_units(men) if u.moving), key=unit_entries)
+    print(f"\n{unit.name} ({unit_entries(unit):,} entries) solved again on 1 and {threads} threads")
+    walls = []
+    for n in (1, threads):
+        with tempfile.TemporaryDirectory() as out:
+            t0 = time.perf_counter()
+            used, _ = _solve_in_child(directory, unit, Path(out), threads=n)
+            walls.append(time.perf_counter() - t0)
+        print(f"  {n} threads: {walls[-1]:.2f} s wall, {used:.2f} CPU s")
+    print(f"  speed-up {walls[0] / walls[1]:.2f} on {threads} threads")
+    return walls[0] / walls[1]
+
+
 def _rate(points: list[tuple[float, float]]) -> float:
     """CPU seconds per unit of work, from the largest units measured (the small ones are
     dominated by fixed costs)."""
@@ -159,20 +179,25 @@ def assembly_rate(directory: Path, men: int) -> float:
 
 
 def spread_chain(
-    units: list[Unit], cost: dict[Unit, float], split: int, assembly: float
+    units: list[Unit],
+    cost: dict[Unit, float],
+    split: int,
+    assembly: float,
+    speedup: float = 1.0,
 ) -> tuple[float, float]:
     """(the longest chain of work that must run one piece after another, the work the split
     adds) when every placing sector of more than ``split`` entries is solved in ranges.
 
-    A moving system is one piece; a split placing sector is one of its ranges (they run side by
-    side) then its assembly (``assembly`` CPU seconds an entry); each piece waits for the sectors
-    its turns reach. On N workers the build takes at least the longer of CPU time / N and this.
+    A moving system is one piece (``speedup`` times faster: on several threads); a split placing
+    sector is one of its ranges (they run side by side) then its assembly (``assembly`` CPU
+    seconds an entry); each piece waits for the sectors its turns reach. On N workers the build
+    takes at least the longer of CPU time / N and this.
     """
     chain: dict[SectorKey, float] = {}
     extra = 0.0
     for unit in units:
         before = max((chain[d] for d in unit.dependencies()), default=0.0)
-        piece = cost[unit]
+        piece = cost[unit] / speedup if unit.moving else cost[unit]
         if not unit.moving:
             ranges = plan_ranges(unit.keys[0], split)
             if len(ranges) > 1:
@@ -189,9 +214,11 @@ def extrapolate(
     workers: list[int],
     split: int = DEFAULT_SPLIT,
     assembly: float = 0.0,
+    speedup: float = 1.0,
 ) -> None:
     """Print the predicted build of every k from 3 to 9 (placing sectors split into ranges of
-    ``split`` entries, each assembled at ``assembly`` CPU seconds an entry)."""
+    ``split`` entries, each assembled at ``assembly`` CPU seconds an entry; the last chain with
+    each moving system ``speedup`` times faster, on the threads of its machine)."""
     per = {kind: _rate(points) for kind, points in rates.items() if points}
     print(
         f"\nrates (CPU): moving {per['sliding'] * 1e9:.0f} ns per entry, "
@@ -201,7 +228,7 @@ def extrapolate(
     head = " ".join(f"{f'{n} workers h':>12}" for n in workers)
     print(
         f"{'men':>3} {'units':>6} {'entries':>16} {'CPU h':>10} {head} {'chain h':>8}"
-        f" {'unsplit':>8} {'largest GB':>10}"
+        f" {'unsplit':>8} {'threads':>8} {'largest GB':>10}"
         f" {'W/D/L GB':>9} {'+dist GB':>9}"
     )
     for men in range(3, 10):
@@ -213,13 +240,14 @@ def extrapolate(
         total = sum(cost.values())
         critical, extra = spread_chain(units, cost, split, assembly)
         unsplit, _ = spread_chain(units, cost, 1 << 62, assembly)  # one task a unit
+        threaded, _ = spread_chain(units, cost, split, assembly, speedup)
         total += extra
         entries = sum(unit_entries(u) for u in units)
         on = " ".join(f"{max(total / n, critical) / 3600:>12.2f}" for n in workers)
         largest = max(unit_memory(u) for u in units) / 2**30
         print(
             f"{men:>3} {len(units):>6} {entries:>16,} {total / 3600:>10.2f} {on}"
-            f" {critical / 3600:>8.2f} {unsplit / 3600:>8.2f}"
+            f" {critical / 3600:>8.2f} {unsplit / 3600:>8.2f} {threaded / 3600:>8.2f}"
             f" {largest:>10.1f} {entries / 4 / 1e9:>9.2f} {entries / 1e9:>9.2f}"
         )
 
@@ -265,6 +293,12 @@ def main() -> int:
         " files in --dir and measure, after the units --men builds",
     )
     parser.add_argument("--split", type=int, default=DEFAULT_SPLIT)
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=machine_cores(),
+        help="threads of the speed-up measured on the largest moving system (default: the cores)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         directory = args.dir or Path(tmp)
@@ -287,7 +321,10 @@ def main() -> int:
                 f"\nDask build of {max(args.men)} men on {args.dask_workers} workers, split "
                 f"{args.split:,}: {time.perf_counter() - t0:.1f} s wall"
             )
-        extrapolate(rates, args.workers, args.split, assembly_rate(directory, max(args.men)))
+        speedup = thread_speedup(directory, max(args.men), args.threads)
+        extrapolate(
+            rates, args.workers, args.split, assembly_rate(directory, max(args.men)), speedup
+        )
         probe_time(directory, max(args.men))
     return 0
 

@@ -64,6 +64,7 @@ def run_solution_build(args: argparse.Namespace) -> int:
         _at_least_one(console, "--workers", args.workers)
         and _at_least_one(console, "--split", args.split)
         and _at_least_one(console, "--no-removal-limit", args.no_removal_limit)
+        and _at_least_one(console, "--threads", args.threads)
     ):
         return BAD_INPUT
     if args.flying != "both" or args.max_pieces != 7:
@@ -97,6 +98,7 @@ def run_solution_build(args: argparse.Namespace) -> int:
                 memory=memory,
                 split=DEFAULT_SPLIT if args.split is None else args.split,
                 removal_limit=args.no_removal_limit or DEFAULT_NO_REMOVAL_LIMIT,
+                threads=args.threads,
                 progress=report,
             )
     except SolutionError as exc:

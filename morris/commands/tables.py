@@ -167,6 +167,14 @@ def register(subparsers: Any) -> None:
         "for (default: 100, the rules' default; games with another limit use the solution "
         "without them)",
     )
+    build.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --men: threads of each moving-phase task (default: every core of the machine "
+        "the task runs on)",
+    )
     build.set_defaults(run=run_build)
 
     info = sub.add_parser("info", help="won/drawn/lost counts and the longest win of each table")
@@ -246,11 +254,11 @@ def run_build(args: argparse.Namespace) -> int:
         from morris.commands.solution import run_solution_build
 
         return run_solution_build(args)
-    options = ("workers", "scheduler", "memory", "split", "no_removal_limit")
+    options = ("workers", "scheduler", "memory", "split", "threads", "no_removal_limit")
     if any(getattr(args, o) is not None for o in options):
         console.print(
-            "[red]--workers, --scheduler, --memory, --split and --no-removal-limit need "
-            "--men K[/red]"
+            "[red]--workers, --scheduler, --memory, --split, --threads and --no-removal-limit "
+            "need --men K[/red]"
         )
         return 2
     directory = tables_dir_of(args)

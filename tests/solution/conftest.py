@@ -2,7 +2,8 @@
 
 The builds go into a directory shared by the xdist workers of one run, under a file lock: the
 first worker builds, the others find the sectors finished (the build is resumable). The 4-men
-build splits every placing sector of more than :data:`SPLIT4` entries into range tasks.
+build splits every placing sector of more than :data:`SPLIT4` entries into range tasks. Both run
+each moving system on one thread: the reference the tests with more threads compare with.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def _built(
     with (shared / f"solution-{men}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         extra = {} if split is None else {"split": split}
-        build_solution(directory, men, workers=workers, memory=8 << 30, **extra)
+        build_solution(directory, men, workers=workers, memory=8 << 30, threads=1, **extra)
     return directory
 
 

@@ -32,16 +32,16 @@ def _leftovers(directory: Path) -> list[str]:
     return sorted(p.name for p in directory.iterdir() if p.name.startswith("."))
 
 
-def test_two_workers_and_split_sectors_write_the_files_of_one_task_each(
+def test_two_workers_split_sectors_and_threads_write_the_files_of_one_task_each(
     solved3: Path, tmp_path: Path
 ) -> None:
     calls: list[tuple[str, int, int]] = []
     result = build_solution(
-        tmp_path, 3, workers=2, memory=4 << 30, split=4096,
+        tmp_path, 3, workers=2, memory=4 << 30, split=4096, threads=2,
         progress=lambda name, done, total: calls.append((name, done, total)),
     )  # fmt: skip
     assert len(result.solved) == 7
-    assert _files(tmp_path) == _files(solved3)  # one worker, one task a sector
+    assert _files(tmp_path) == _files(solved3)  # one worker, one task a sector, one thread
     assert len(_files(tmp_path)) == len(sector_keys(3)) + 1  # and 3v3's removal distances
     assert _leftovers(tmp_path) == []
     # 2v3 h1/0 (46,200 entries) ran as 12 ranges: its bar fills as they end, up to its entries.
@@ -88,7 +88,9 @@ def _kill_build_when(directory: Path, seen: Callable[[], bool], *options: str) -
 
 
 def test_a_killed_build_resumes_to_identical_files(solved3: Path, tmp_path: Path) -> None:
-    _kill_build_when(tmp_path, lambda: bool(list(tmp_path.glob("sector-*.msol"))))
+    # The first sector, 3v3, is solved by the command on three threads, the rest on the cores.
+    _kill_build_when(tmp_path, lambda: bool(list(tmp_path.glob("sector-*.msol"))), "--threads", "3")
+    assert "sector-3-3-0-0.msol" in _files(tmp_path)
     assert 0 < len(_files(tmp_path)) < len(sector_keys(3))
     result = build_solution(tmp_path, 3, workers=1, memory=4 << 30)
     assert 0 < len(result.solved) < len(sector_keys(3))  # what was finished was kept
@@ -259,6 +261,8 @@ def test_analyse_finds_the_first_turn_that_threw_a_result_away(
         (["tables", "build", "--split", "4096"], "need --men"),
         (["tables", "build", "--men", "3", "--no-removal-limit", "0"], "limit must be at least 1"),
         (["tables", "build", "--no-removal-limit", "50"], "need --men"),
+        (["tables", "build", "--threads", "2"], "need --men"),
+        (["tables", "build", "--men", "3", "--threads", "0"], "--threads must be at least 1"),
         (["tables", "build", "--men", "3", "--flying", "off"], "not --men"),
         (["tables", "verify", "--men", "3", "--sample", "0"], "at least 1"),
     ],

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from morris.core.points import MILL_MASKS, NEIGHBOURS, NUM_POINTS
-from morris.engine.solution import SectorKey, Solution
+from morris.engine.solution import SectorKey, Solution, SolutionError
 from morris.engine.solution._retro import System
-from morris.engine.solution.sectors import Unit
+from morris.engine.solution.sectors import Unit, build_units
 from morris.engine.solution.solve import solve_moving
 from morris.engine.solution.symmetry import IMAGES, representatives, transform
 from morris.engine.solution.turns import expected_codes, index_of_key
@@ -102,6 +102,45 @@ def test_each_code_is_the_bellman_value_of_its_successors(
     assert np.array_equal(expected_codes(key, idx, codes), have)
 
 
+def _unit(men: int, name: str) -> Unit:
+    """The build's unit of that name (its sectors in the build's order)."""
+    return {u.name: u for u in build_units(men)}[name]
+
+
+@pytest.mark.realtime
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "threads"), [("3v3", 2), ("3v3", 3), ("3v4 + 4v3", 3), ("4v4", 2)]
+)
+def test_more_threads_give_the_codes_of_one(solved4: Path, name: str, threads: int) -> None:
+    # The fixture's files were solved on one thread; flying on both sides, on one, and sliding.
+    solution = Solution.load(solved4, 4)
+    unit = _unit(4, name)
+    solved = {d: solution.data(d).dist for d in unit.dependencies()}
+    ours = solve_moving(unit, solved, threads=threads)
+    for key in unit.keys:
+        assert ours[key].dtype == solution.data(key).dist.dtype
+        assert np.array_equal(ours[key], solution.data(key).dist), key.name
+
+
+@pytest.mark.realtime
+@pytest.mark.slow
+def test_a_five_men_unit_on_two_threads_has_the_codes_of_one(solved4: Path) -> None:
+    # 3v5 + 5v3 (6.0 M entries, a side flying in each), from 4v3 of the 4-men fixture.
+    solution = Solution.load(solved4, 4)
+    unit = _unit(5, "3v5 + 5v3")
+    solved = {d: solution.data(d).dist for d in unit.dependencies()}
+    one, two = (solve_moving(unit, solved, threads=n) for n in (1, 2))
+    for key in unit.keys:
+        assert one[key].dtype == two[key].dtype
+        assert np.array_equal(one[key], two[key]), key.name
+
+
+def test_no_threads_is_refused() -> None:
+    with pytest.raises(SolutionError, match="threads must be at least 1, not 0"):
+        solve_moving(Unit((SectorKey(3, 3, 0, 0),)), {}, threads=0)
+
+
 def _system(**change: object) -> System:
     """A 3v3 system with its arrays, one argument replaced."""
     size = index_of_key(SectorKey(3, 3, 0, 0)).size
@@ -131,6 +170,7 @@ def _system(**change: object) -> System:
         ({"mill_masks": np.zeros(16, np.uint32)}, "mill_masks: mill 0 is not three points"),
         ({"neighbours": np.ones(24, np.uint32)}, "neighbours: point 0's links"),
         ({"images": np.zeros((16, 3, 256), np.uint32)}, "images: symmetry 0 moves point 0"),
+        ({"threads": 0}, "threads must be at least 1, not 0"),
         (
             {"representatives": [representatives(3)[:-1] if n == 3 else None for n in range(25)]},
             r"representatives\[3\]: the orbit of 0x[0-9a-f]+ is missing",

@@ -22,10 +22,15 @@ class System:
         work: Sequence[Codes],
         counts: Sequence[Codes],
         captures: Sequence[Codes | None],
+        *,
+        threads: int = 1,
     ) -> None: ...
     @property
     def sizes(self) -> tuple[int, ...]:
         """Entries of each sector."""
+    @property
+    def threads(self) -> int:
+        """Threads of each pass (set-up, level, finish)."""
     def setup(self, part: int, start: int, stop: int) -> None:
         """The set-up pass over entries ``start .. stop - 1`` of sector ``part``."""
     def level(self, distance: int) -> tuple[int, bool]:

@@ -93,19 +93,22 @@ def unit_entries(unit: Unit) -> int:
     return sum(index_of_key(k).size for k in unit.keys)
 
 
-def run_unit(unit: Unit, directory: str, *_after: Any) -> list[SectorInfo]:
+def run_unit(
+    unit: Unit, directory: str, *_after: Any, threads: int | None = None
+) -> list[SectorInfo]:
     """The task: solve ``unit`` into ``directory`` unless its files are already there and sound.
 
-    ``_after`` are the results of the tasks it depends on (only their order matters).
+    ``_after`` are the results of the tasks it depends on (only their order matters). A moving
+    system runs on ``threads`` threads (default: every core of the machine the task runs on).
     """
     where = Path(directory)
     found = _all_finished(where, unit)
     if found is not None:
         return found
-    from morris.engine.solution.solve import solve_unit
+    from morris.engine.solution.solve import machine_cores, solve_unit
 
     solved = {d: open_sector(where, d).dist for d in unit.dependencies()}
-    codes = solve_unit(unit, solved, _task_progress())
+    codes = solve_unit(unit, solved, _task_progress(), threads=threads or machine_cores())
     return [write_sector(where, k, codes[k]) for k in unit.keys]
 
 
@@ -116,11 +119,13 @@ def removals_memory(unit: Unit) -> int:
     return _BASE_MEMORY + 4 * unit_entries(unit) + sum(deps) + 2 * max(deps, default=0)
 
 
-def run_removals(unit: Unit, directory: str, limit: int, *_after: Any) -> list[RemovalInfo]:
+def run_removals(
+    unit: Unit, directory: str, limit: int, *_after: Any, threads: int | None = None
+) -> list[RemovalInfo]:
     """The task of a moving system's removal distances under ``limit`` (after the system's own
-    task and the removal distances of the sectors its removals reach): their files, unless
-    sound ones made from the sector files there are there. Every position they decide must have
-    that value in the sector file."""
+    task and the removal distances of the sectors its removals reach), on ``threads`` threads
+    (default: every core of the machine): their files, unless sound ones made from the sector
+    files there are there. Every position they decide must have that value in the sector file."""
     where = Path(directory)
     values = {k: open_sector(where, k) for k in unit.keys}
     found = [finished_removals(where, k, values[k].info.sha256, limit) for k in unit.keys]
@@ -132,7 +137,10 @@ def run_removals(unit: Unit, directory: str, limit: int, *_after: Any) -> list[R
         if target is None or target.info.limit != limit:
             raise SolutionError(f"{unit.name}: the removal distances of {d.name} are not built")
         targets[d] = target.dist
-    codes = solve_removals(unit, targets, limit, _task_progress({"removals": 1}))
+    from morris.engine.solution.solve import machine_cores
+
+    progress = _task_progress({"removals": 1})
+    codes = solve_removals(unit, targets, limit, progress, threads=threads or machine_cores())
     out = []
     for k in unit.keys:
         drawn = check_values(values[k], codes[k], limit)
@@ -339,6 +347,7 @@ def build_solution(
     memory: int | None = None,
     split: int = DEFAULT_SPLIT,
     removal_limit: int = DEFAULT_NO_REMOVAL_LIMIT,
+    threads: int | None = None,
     progress: Progress | None = None,
 ) -> BuildResult:
     """Solve every sector of ``men`` men's morris into ``directory`` on a Dask cluster.
@@ -346,10 +355,13 @@ def build_solution(
     ``scheduler``: address of a running scheduler; else a local cluster of ``workers`` processes
     (default: the cores) sharing ``memory`` bytes (default: the available memory). A placing
     sector of more than ``split`` entries is solved in ranges of at most that many, by tasks of
-    their own. The removal distances of the moving-phase sectors are for the no-removal limit
-    ``removal_limit``. Raises :class:`SolutionError` if a task needs more memory than any worker
-    has, or a task fails.
+    their own. A moving system's task runs on ``threads`` threads (default: every core of the
+    machine it runs on, see docs/TABLES.md). The removal distances of the moving-phase sectors are
+    for the no-removal limit ``removal_limit``. Raises :class:`SolutionError` if a task needs
+    more memory than any worker has, or a task fails.
     """
+    if threads is not None and threads < 1:
+        raise SolutionError(f"threads must be at least 1, not {threads}")
     if split < 1:
         raise SolutionError(f"the split must be at least 1 entry, not {split}")
     if removal_limit < 1:
@@ -391,7 +403,7 @@ def build_solution(
             # Parts of another split, or of sectors finished since, are no use to this build.
             sweep_parts(directory, [t.rng for t in tasks if t.rng is not None])
             bars = _Bars(progress, done, total)
-            ended, made = _run_graph(client, directory, tasks, bars, removal_limit)
+            ended, made = _run_graph(client, directory, tasks, bars, removal_limit, threads)
             built.update(ended)
             distances.update(made)
     infos = [i for u in units for i in built[u]]
@@ -400,18 +412,25 @@ def build_solution(
 
 
 def _submit(
-    client: Any, task: Task, directory: Path, futures: dict[str, Any], priority: int, limit: int
+    client: Any,
+    task: Task,
+    directory: Path,
+    futures: dict[str, Any],
+    priority: int,
+    limit: int,
+    threads: int | None,
 ) -> Any:
     after = [futures[n] for n in task.after]
     func: Callable[..., Any] = run_unit
     head: tuple[Any, ...] = (task.unit,)
     tail: tuple[Any, ...] = ()
+    extra: dict[str, Any] = {"threads": threads}
     if task.rng is not None:
-        func, head = run_range, (task.rng,)
+        func, head, extra = run_range, (task.rng,), {}
     elif task.removals:
         func, tail = run_removals, (limit,)
     elif task.ranges:
-        func, head = run_assembly, (task.ranges,)
+        func, head, extra = run_assembly, (task.ranges,), {}
     return client.submit(
         func,
         *head,
@@ -423,11 +442,17 @@ def _submit(
         priority=priority,
         pure=False,
         retries=0,
+        **extra,
     )
 
 
 def _run_graph(
-    client: Any, directory: Path, tasks: list[Task], bars: _Bars, limit: int
+    client: Any,
+    directory: Path,
+    tasks: list[Task],
+    bars: _Bars,
+    limit: int,
+    threads: int | None,
 ) -> tuple[dict[Unit, list[SectorInfo]], dict[Unit, list[RemovalInfo]]]:
     as_completed = _distributed().as_completed
     ranks = priorities(tasks)
@@ -435,7 +460,9 @@ def _run_graph(
     if bars.progress is not None:
         client.subscribe_topic(TOPIC, bars.event)
     for task in tasks:
-        futures[task.name] = _submit(client, task, directory, futures, ranks[task.name], limit)
+        futures[task.name] = _submit(
+            client, task, directory, futures, ranks[task.name], limit, threads
+        )
     by_key = {t.name: t for t in tasks}
     out: dict[Unit, list[SectorInfo]] = {}
     removals: dict[Unit, list[RemovalInfo]] = {}

@@ -4,6 +4,7 @@ index (the C extension ``_retro``), a placing sector from its successors' values
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping
 from typing import Final
 
@@ -23,6 +24,11 @@ logger = logging.getLogger(__name__)
 _SETUP_CHUNK: Final = 1 << 22
 
 
+def machine_cores() -> int:
+    """The cores this process may run on: the default threads of a build's moving systems."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def _codes(out: Codes) -> Codes:
     """uint16 codes as uint8 where every one fits (what the tables' solver gives)."""
     longest = int(out.max(initial=0))
@@ -30,13 +36,20 @@ def _codes(out: Codes) -> Codes:
 
 
 def solve_moving(
-    unit: Unit, solved: Mapping[SectorKey, Codes], progress: ProgressCallback | None = None
+    unit: Unit,
+    solved: Mapping[SectorKey, Codes],
+    progress: ProgressCallback | None = None,
+    *,
+    threads: int = 1,
 ) -> dict[SectorKey, Codes]:
     """Retrograde analysis of a moving-phase unit, ``(m, o)`` with ``(o, m)`` or ``(m, m)``.
 
     3 work bytes an entry (a uint16 word and a uint8 counter, in numpy arrays the C code fills);
-    the codes are those of the endgame tables' solver (morris/engine/tables/solve.py).
+    the codes are those of the endgame tables' solver (morris/engine/tables/solve.py). Each pass
+    runs on ``threads`` threads of the C code: the same codes for any number.
     """
+    if threads < 1:
+        raise SolutionError(f"threads must be at least 1, not {threads}")
     try:
         from morris.engine.solution import _retro
     except ImportError as exc:
@@ -68,6 +81,7 @@ def solve_moving(
         work,
         counts,
         captures,
+        threads=threads,
     )
     total = sum(sizes)
     for part, size in enumerate(sizes):
@@ -94,14 +108,20 @@ def solve_moving(
 
 
 def solve_unit(
-    unit: Unit, solved: Mapping[SectorKey, Codes], progress: ProgressCallback | None = None
+    unit: Unit,
+    solved: Mapping[SectorKey, Codes],
+    progress: ProgressCallback | None = None,
+    *,
+    threads: int = 1,
 ) -> dict[SectorKey, Codes]:
     """The codes (``distance + 1``, 0 a draw) of every sector of ``unit``.
 
-    ``solved`` holds the codes of the unit's dependencies (memory-mapped files will do).
+    ``solved`` holds the codes of the unit's dependencies (memory-mapped files will do); a
+    moving system's retrograde analysis runs on ``threads`` threads (a placing sector on one:
+    the build splits the large ones into range tasks).
     """
     if unit.moving:
-        return solve_moving(unit, solved, progress)
+        return solve_moving(unit, solved, progress, threads=threads)
     (key,) = unit.keys
     whole = Range(key, 0, index_of_key(key).size)  # the one range of an unsplit sector
     return {key: _codes(solve_range(whole, solved, progress, unit.name))}

@@ -27,10 +27,13 @@
  * The Python side (morris/engine/solution/solve.py) drives it: System(...) checks and keeps the
  * inputs, setup() runs the set-up pass on a range of entries, level(L) decides distance L and
  * propagates it, finish() turns the work words into codes. Each releases the interpreter lock
- * while it computes (a Dask worker keeps its heartbeat).
+ * while it computes (a Dask worker keeps its heartbeat), and runs on System(..., threads=N)
+ * POSIX threads, each taking chunks of the entries: the codes are the same bits for every N
+ * (why: spread_range).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -67,6 +70,19 @@ typedef struct {
 
 static inline int low_point(bb x) { return __builtin_ctz(x); }
 
+/* Points in x. Without a popcount instruction (x86-64's baseline, built without -mpopcnt) GCC
+ * calls libgcc for __builtin_popcount, which took 12 % of a flying unit's time: bit tricks. */
+static inline int count_points(bb x)
+{
+#if defined(__POPCNT__) || defined(__aarch64__) || defined(__ARM_NEON)
+    return __builtin_popcount(x);
+#else
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+#endif
+}
+
 static inline bb transform(const Board *B, bb x, int s)
 {
     return B->image[s][0][x & 255] | B->image[s][1][(x >> 8) & 255] | B->image[s][2][x >> 16];
@@ -94,8 +110,28 @@ static inline uint64_t colex(const Board *B, bb x, bb skip)
     uint64_t r = 0;
     for (int j = 1; x; j++, x &= x - 1) {
         int p = low_point(x);
-        r += B->comb[p - __builtin_popcount(skip & ((1u << p) - 1))][j];
+        r += B->comb[p - count_points(skip & ((1u << p) - 1))][j];
     }
+    return r;
+}
+
+/* The number each point gets when the points of `skip` are left out (what colex counts). */
+static inline void renumber(bb skip, uint8_t pos[POINTS])
+{
+    int left = 0;
+    for (int p = 0; p < POINTS; p++) {
+        pos[p] = (uint8_t)(p - left);
+        left += (skip >> p) & 1;
+    }
+}
+
+/* colex(B, x, skip) with the numbers renumber(skip) gave: no counting a point (the quiet
+ * successors of one entry share their skip). */
+static inline uint64_t colex_at(const Board *B, bb x, const uint8_t pos[POINTS])
+{
+    uint64_t r = 0;
+    for (int j = 1; x; j++, x &= x - 1)
+        r += B->comb[pos[low_point(x)]][j];
     return r;
 }
 
@@ -140,22 +176,41 @@ static inline bb removable(const Board *B, bb x)
     return (x & ~held) ? (x & ~held) : x;
 }
 
-/* Sorts a few entries (at most MAX_TURNS) and drops repeats; returns how many are left. */
-static int distinct(uint64_t *v, int n)
+/* Drops the repeats among a few entries (at most MAX_TURNS), keeping the first of each in
+ * order; returns how many are left. An open-addressing set of twice as many slots, emptied
+ * again through the slots it filled: linear in n, where the insertion sort it replaces was
+ * quadratic (27 % of a flying unit's time, with up to 63 entries). The order the kept entries
+ * come in does not matter to the callers (a count; predecessors updated in any order, see
+ * spread_range). */
+#define SET_SLOTS (2 * MAX_TURNS)
+#define SET_EMPTY UINT64_MAX /* no entry: sectors have fewer than 2^64 */
+typedef struct {
+    uint64_t slot[SET_SLOTS];
+} Set;
+
+static void set_init(Set *S)
 {
-    for (int i = 1; i < n; i++) {
-        uint64_t x = v[i];
-        int j = i;
-        while (j > 0 && v[j - 1] > x) {
-            v[j] = v[j - 1];
-            j--;
-        }
-        v[j] = x;
-    }
+    for (int i = 0; i < SET_SLOTS; i++)
+        S->slot[i] = SET_EMPTY;
+}
+
+static inline int distinct(Set *S, uint64_t *v, int n)
+{
+    uint8_t used[MAX_TURNS];
     int k = 0;
-    for (int i = 0; i < n; i++)
-        if (k == 0 || v[i] != v[k - 1])
-            v[k++] = v[i];
+    for (int i = 0; i < n; i++) {
+        uint64_t x = v[i];
+        unsigned h = (unsigned)((x * 0x9E3779B97F4A7C15ull) >> 57); /* 7 bits: SET_SLOTS */
+        while (S->slot[h] != SET_EMPTY && S->slot[h] != x)
+            h = (h + 1) & (SET_SLOTS - 1);
+        if (S->slot[h] == SET_EMPTY) {
+            S->slot[h] = x;
+            used[k] = (uint8_t)h;
+            v[k++] = x;
+        }
+    }
+    for (int i = 0; i < k; i++)
+        S->slot[used[i]] = SET_EMPTY;
     return k;
 }
 
@@ -166,9 +221,22 @@ typedef struct {
     int size;
     const bb *reps;   /* the canonical sets, sorted (symmetry.representatives) */
     Py_ssize_t count;
-    int32_t *rank;    /* colex rank over all 24 points of a canonical set -> its rank; else -1 */
+    /* Per set of `size` points, by its colex rank over all 24 points: the rank of its canonical
+     * form and the first symmetry giving that (what canonical() finds, without its 16 images:
+     * 5 bytes a set, 6.5 MB for 9 points). */
+    int32_t *rank;
+    uint8_t *sym;
     uint16_t *stab;   /* per rank: the symmetries other than the identity fixing it (bit s) */
 } Canon;
+
+/* The rank of x's canonical form among the canonical sets of its size, and (*sym) the first
+ * symmetry that gives it. */
+static inline int32_t class_rank(const Board *B, const Canon *C, bb x, int *sym)
+{
+    uint64_t k = colex(B, x, 0);
+    *sym = C->sym[k];
+    return C->rank[k];
+}
 
 typedef struct {
     int m, o;           /* pieces of the side to move, of the other side */
@@ -181,9 +249,8 @@ typedef struct {
 static inline uint64_t index_of(const Board *B, const Index *I, bb x, bb y)
 {
     int s;
-    bb cx = canonical(B, x, &s);
-    uint64_t r = (uint64_t)I->canon->rank[colex(B, cx, 0)];
-    return r * I->block + colex(B, transform(B, y, s), cx);
+    uint64_t r = (uint64_t)class_rank(B, I->canon, x, &s);
+    return r * I->block + colex(B, transform(B, y, s), I->canon->reps[r]);
 }
 
 /* The representative of the entries standing for (mover x, other y): the least over the
@@ -191,8 +258,8 @@ static inline uint64_t index_of(const Board *B, const Index *I, bb x, bb y)
 static inline uint64_t class_of(const Board *B, const Index *I, bb x, bb y)
 {
     int s;
-    bb cx = canonical(B, x, &s);
-    int32_t r = I->canon->rank[colex(B, cx, 0)];
+    int32_t r = class_rank(B, I->canon, x, &s);
+    bb cx = I->canon->reps[r];
     bb moved = transform(B, y, s), best = moved;
     for (unsigned st = I->canon->stab[r]; st; st &= st - 1) {
         bb t = transform(B, moved, low_point(st));
@@ -250,8 +317,10 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
     const Index *I = &P->index;
     const int m = I->m, o = I->o, n = POINTS - m;
     uint64_t succ[MAX_TURNS];
+    Set seen;
     if (start >= stop)
         return OK;
+    set_init(&seen);
     uint64_t r = start / I->block;
     bb c = unrank(B, start % I->block, n, o); /* the compressed other side, in colex order */
     for (uint64_t e = start; e < stop; e++) {
@@ -274,10 +343,12 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
         bb empty = ~(x | y) & FULL;
         /* Quiet successors are (y to move, x) in the partner: y's symmetry is fixed here. */
         int sy;
-        bb cy = canonical(B, y, &sy);
-        int32_t ry = Q->index.canon->rank[colex(B, cy, 0)];
+        int32_t ry = class_rank(B, Q->index.canon, y, &sy);
+        bb cy = Q->index.canon->reps[ry];
         unsigned stab_y = Q->index.canon->stab[ry];
         uint64_t base = (uint64_t)ry * Q->index.block;
+        uint8_t pos[POINTS];
+        renumber(cy, pos);
         bb take = 0; /* the pieces a removal may take, found at the first mill */
         unsigned win = 0xFFFFu, longest = 0;
         int no_loss = 0, quiet = 0;
@@ -294,7 +365,7 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
                         if (h < best)
                             best = h;
                     }
-                    succ[quiet++] = base + colex(B, best, cy);
+                    succ[quiet++] = base + colex_at(B, best, pos);
                     continue;
                 }
                 if (!take)
@@ -319,10 +390,15 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
         }
         unsigned info = win != 0xFFFFu ? win : (no_loss ? NO_LOSS : longest);
         P->word[e] = (uint16_t)(UNDECIDED | info);
-        P->count[e] = (uint8_t)distinct(succ, quiet);
+        P->count[e] = (uint8_t)distinct(&seen, succ, quiet);
     }
     return OK;
 }
+
+/* Relaxed atomic access to the work arrays the threads of one pass share (see spread_range):
+ * only the atomicity of each access matters, never the order between them. */
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
 /* Decides undecided entry e at `level` if its removals say so (and sets *later if they decide it
  * then or after): a removal's win at its distance; a loss once every quiet line is lost too, no
@@ -330,36 +406,73 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
 static inline void due(const Part *P, uint64_t e, unsigned w, unsigned level, int *later)
 {
     unsigned info = w & INFO_MASK;
-    if (w == NONCANON || info == NO_LOSS || !((info & 1) || P->count[e] == 0))
+    if (w == NONCANON || info == NO_LOSS || !((info & 1) || LOAD(&P->count[e]) == 0))
         return;
     if (info == level)
-        P->word[e] = (uint16_t)level;
+        STORE(&P->word[e], (uint16_t)level);
     if (info >= level)
         *later = 1; /* decided at `level` or after: the caller's loop goes on */
 }
 
-/* Entries decided at distance 0 by their removals (blocked: LOSS(0)). */
-static void due_first(const Part *P, int *later)
+/* Entries [start, stop) decided at distance 0 by their removals (blocked: LOSS(0)). */
+static void due_first_range(const Part *P, uint64_t start, uint64_t stop, int *later)
 {
-    for (uint64_t e = 0; e < P->index.size; e++)
-        if (P->word[e] & UNDECIDED)
-            due(P, e, P->word[e], 0, later);
+    for (uint64_t e = start; e < stop; e++) {
+        unsigned w = P->word[e];
+        if (w & UNDECIDED)
+            due(P, e, w, 0, later);
+    }
 }
 
-/* Propagates the entries of part `which` decided at `level` to their predecessors in its
- * partner, adding their number to *found; in the same scan, the entries its removals decide at
- * level + 1 get it (nothing done at `level` changes them). */
-static int spread(const Board *B, const Part *parts, int which, unsigned level, uint64_t *found,
-                  int *later)
+/* Propagates the entries [start, stop) of part `which` decided at `level` to their predecessors
+ * in its partner, adding their number to *found; in the same scan, the entries its removals
+ * decide at level + 1 get it.
+ *
+ * Threads. One level of a part is scanned by several threads at once, each over its own ranges
+ * of entries, with the parts one after another (level() waits for every thread of part 0
+ * before part 1 starts), as one thread does them. The result is the same bits whatever the
+ * split and the interleaving, because within the scan of `level`:
+ * - Every word written is written the value level + 1, and only over an undecided word (the
+ *   due() of the entry itself, a predecessor of a LOSS, or a predecessor whose last counted
+ *   successor this is). The words equal to `level` (what is spread, and *found) were all set
+ *   before the scan and none is written during it, so every thread spreads the same entries;
+ *   a word read undecided and written meanwhile only ever gets the same value again.
+ * - A counter only decreases, by one per (distinct predecessor, successor decided at an odd
+ *   level) pair: atomic decrements make its final value the same in any order, and exactly one
+ *   thread sees it reach 0 (the fetched old value 1) and applies the rule for that moment.
+ * - The due() check of an undecided entry p for level + 1 can read p's counter before or after
+ *   decrements made in this scan, but decides the same: with f = p's info (even, a LOSS due no
+ *   sooner than f), if it reads 0 and f == level + 1 it writes level + 1; if it reads more than 0
+ *   and the counter reaches 0 in this scan, the thread whose decrement gets there writes
+ *   level + 1 because f <= level + 1 (and leaves p due at f > level + 1 to the scan of level
+ *   f - 1, when its counter is 0 whatever the order). An odd f (a removal wins) does not read
+ *   the counter. So p's word after the scan depends only on the words and counters before it.
+ * - *later may differ with the order (an entry decided by a predecessor's write before its own
+ *   due() sees it), but only in a scan that spreads entries (*found > 0): the caller goes on to
+ *   the next level then anyway, and stops only after a scan with *found == 0, in which nothing
+ *   writes another entry's word or counter and *later is exact.
+ * The same order-independence makes the one-thread result that of the old whole-part scan. */
+static int spread_range(const Board *B, const Part *parts, int which, unsigned level,
+                        uint64_t start, uint64_t stop, uint64_t *found, int *later)
 {
     const Part *P = &parts[which];
     const Part *Q = &parts[P->partner];
     uint64_t pred[MAX_TURNS];
-    for (uint64_t e = 0; e < P->index.size; e++) {
-        unsigned word = P->word[e];
+    Set seen;
+    set_init(&seen);
+    for (uint64_t e = start; e < stop; e++) {
+        unsigned word = LOAD(&P->word[e]);
+        /* Most entries are decided at another level, or undecided with nothing their removals
+         * decide from level + 1 on (due() does nothing for them): one test on the word, without
+         * branching on each condition nor reading the counter (the scans of the levels were most
+         * of a large unit's time, 2.4 ns an entry a level over 5v6 + 6v5). */
+        unsigned info = word & INFO_MASK;
+        unsigned due_later = ((word & UNDECIDED) != 0) & (word != NONCANON) & (info > level) &
+                             (info != NO_LOSS);
+        if (!((word == level) | due_later))
+            continue;
         if (word != level) {
-            if (word & UNDECIDED)
-                due(P, e, word, level + 1, later);
+            due(P, e, word, level + 1, later);
             continue;
         }
         ++*found;
@@ -377,38 +490,41 @@ static int spread(const Board *B, const Part *parts, int which, unsigned level, 
             for (; sources; sources &= sources - 1)
                 pred[n++] = class_of(B, &Q->index, (y ^ (1u << t)) | (sources & -sources), x);
         }
-        n = distinct(pred, n);
+        n = distinct(&seen, pred, n);
         for (int i = 0; i < n; i++) {
             uint64_t p = pred[i];
-            unsigned w = Q->word[p];
+            unsigned w = LOAD(&Q->word[p]);
             if (level % 2 == 0) { /* a LOSS here: a WIN one turn longer there */
                 if (w & UNDECIDED)
-                    Q->word[p] = (uint16_t)(level + 1);
+                    STORE(&Q->word[p], (uint16_t)(level + 1));
                 continue;
             }
-            if (Q->count[p] == 0)
-                return ERR_COUNT; /* more won successors than it has: a broken input */
-            if (--Q->count[p] || !(w & UNDECIDED))
+            uint8_t left = __atomic_fetch_sub(&Q->count[p], 1, __ATOMIC_RELAXED);
+            if (left == 0) { /* more won successors than it has: a broken input */
+                __atomic_fetch_add(&Q->count[p], 1, __ATOMIC_RELAXED);
+                return ERR_COUNT;
+            }
+            if (left != 1 || !(w & UNDECIDED))
                 continue;
             /* Every quiet line is lost: a LOSS, no sooner than its slowest removal. */
             unsigned info = w & INFO_MASK;
             if ((info & 1) || info == NO_LOSS)
                 continue; /* a removal wins or draws */
             if (info <= level + 1)
-                Q->word[p] = (uint16_t)(level + 1);
+                STORE(&Q->word[p], (uint16_t)(level + 1));
             /* else due at `info` (its counter is 0 now) */
         }
     }
     return OK;
 }
 
-/* The work words into codes (distance + 1, 0 a draw), duplicates copied from their
- * representative (a smaller entry of the same block, done before). Returns the longest
- * distance, or -1 if nothing is decided. */
-static long finish_part(const Board *B, const Part *P)
+/* The work words of entries [start, stop) into codes (distance + 1, 0 a draw), duplicates
+ * copied from their representative (a smaller entry of the same block, done before: the range
+ * is whole blocks). Raises *longest to the longest distance found. */
+static void finish_range(const Board *B, const Part *P, uint64_t start, uint64_t stop,
+                         long *longest)
 {
-    long longest = -1;
-    for (uint64_t e = 0; e < P->index.size; e++) {
+    for (uint64_t e = start; e < stop; e++) {
         unsigned w = P->word[e];
         if (w == NONCANON) {
             bb x, y;
@@ -418,11 +534,119 @@ static long finish_part(const Board *B, const Part *P)
             P->word[e] = 0;
         } else {
             P->word[e] = (uint16_t)(w + 1);
-            if ((long)w > longest)
-                longest = (long)w;
+            if ((long)w > *longest)
+                *longest = (long)w;
         }
     }
-    return longest;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Passes over ranges of entries on several threads.                                          */
+
+#define MAX_THREADS 256
+enum { JOB_SETUP, JOB_DUE_FIRST, JOB_SPREAD, JOB_FINISH };
+
+/* One pass over entries [next, stop) of one part, taken in chunks by whichever thread is free
+ * (the cost of an entry varies too much for a fixed split). */
+typedef struct {
+    const Board *B;
+    const Part *parts;
+    int which, kind;
+    unsigned level;
+    uint64_t next, stop, chunk; /* next: the first entry no thread has taken (atomic) */
+    int failed;                 /* a thread met an error: the others stop (atomic) */
+} Job;
+
+/* What one thread of a job found. */
+typedef struct {
+    Job *job;
+    uint64_t found;
+    long longest;
+    int later, err;
+} Worker;
+
+static void *work(void *arg)
+{
+    Worker *W = arg;
+    Job *J = W->job;
+    const Part *P = &J->parts[J->which];
+    while (!__atomic_load_n(&J->failed, __ATOMIC_RELAXED)) {
+        uint64_t start = __atomic_fetch_add(&J->next, J->chunk, __ATOMIC_RELAXED);
+        if (start >= J->stop)
+            break;
+        uint64_t stop = J->stop - start < J->chunk ? J->stop : start + J->chunk;
+        int err = OK;
+        switch (J->kind) {
+        case JOB_SETUP:
+            err = setup_range(J->B, J->parts, J->which, start, stop);
+            break;
+        case JOB_DUE_FIRST:
+            due_first_range(P, start, stop, &W->later);
+            break;
+        case JOB_SPREAD:
+            err = spread_range(J->B, J->parts, J->which, J->level, start, stop, &W->found,
+                               &W->later);
+            break;
+        default:
+            finish_range(J->B, P, start, stop, &W->longest);
+        }
+        if (err) {
+            W->err = err;
+            __atomic_store_n(&J->failed, 1, __ATOMIC_RELAXED);
+        }
+    }
+    return NULL;
+}
+
+/* Runs `kind` over entries [start, stop) of part `which` on up to `threads` threads (the
+ * calling one among them; fewer if the system refuses more). Sums what they found into *found,
+ * *later and *longest; returns the first error. Every write of the pass is visible when it
+ * returns (the threads are joined). */
+static int run_pass(const Board *B, const Part *parts, int which, int kind, unsigned level,
+                    uint64_t start, uint64_t stop, int threads, uint64_t *found, int *later,
+                    long *longest)
+{
+    const Part *P = &parts[which];
+    uint64_t chunk;
+    switch (kind) {
+    case JOB_SETUP:
+        chunk = 1u << 12; /* about a millisecond */
+        break;
+    case JOB_FINISH: /* whole blocks: a duplicate's representative comes first in its block */
+        chunk = P->index.block * (1 + ((1u << 16) - 1) / P->index.block);
+        break;
+    default:
+        chunk = 1u << 16;
+    }
+    Job J = {B, parts, which, kind, level, start, stop, chunk, 0};
+    uint64_t chunks = (stop - start + chunk - 1) / chunk;
+    if (threads > MAX_THREADS) /* a machine with more cores: those threads are enough */
+        threads = MAX_THREADS;
+    if ((uint64_t)threads > chunks)
+        threads = chunks ? (int)chunks : 1;
+    Worker W[MAX_THREADS];
+    pthread_t tid[MAX_THREADS];
+    int started = 1;
+    for (int i = 0; i < threads; i++)
+        W[i] = (Worker){&J, 0, -1, 0, OK};
+    for (; started < threads; started++)
+        if (pthread_create(&tid[started], NULL, work, &W[started]) != 0)
+            break; /* fewer threads: the chunks are shared by those there are */
+    work(&W[0]);
+    for (int i = 1; i < started; i++)
+        pthread_join(tid[i], NULL);
+    int err = OK;
+    for (int i = 0; i < started; i++) {
+        if (found)
+            *found += W[i].found;
+        if (later)
+            *later |= W[i].later;
+        if (longest && W[i].longest > *longest)
+            *longest = W[i].longest;
+        if (!err)
+            err = W[i].err;
+    }
+    return err;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -440,6 +664,7 @@ typedef struct {
     int views_held;
     int busy;
     int finished;
+    int threads; /* threads of each pass (setup, level, finish) */
     unsigned level; /* the next distance level() decides: they go in order */
 } System;
 
@@ -449,6 +674,7 @@ static void System_dealloc(System *self)
         PyBuffer_Release(&self->views[i]);
     for (int s = 0; s <= POINTS; s++) {
         PyMem_RawFree(self->canon[s].rank);
+        PyMem_RawFree(self->canon[s].sym);
         PyMem_RawFree(self->canon[s].stab);
     }
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -523,7 +749,7 @@ static int set_board(System *self, PyObject *images, PyObject *neighbours, PyObj
     int through[POINTS] = {0};
     for (int i = 0; i < MILLS; i++) {
         bb mill = B->mills[i];
-        if ((mill & ~FULL) || __builtin_popcount(mill) != 3) {
+        if ((mill & ~FULL) || count_points(mill) != 3) {
             PyErr_Format(PyExc_ValueError, "mill_masks: mill %d is not three points", i);
             return -1;
         }
@@ -572,8 +798,9 @@ static int set_canon(System *self, PyObject *reps_by_size, int size)
     C->count = v->len / 4;
     uint64_t all = B->comb[POINTS][size];
     C->rank = PyMem_RawMalloc(all * sizeof *C->rank);
+    C->sym = PyMem_RawMalloc(all * sizeof *C->sym);
     C->stab = PyMem_RawCalloc(C->count ? (size_t)C->count : 1, sizeof *C->stab);
-    if (C->rank == NULL || C->stab == NULL) {
+    if (C->rank == NULL || C->sym == NULL || C->stab == NULL) {
         PyErr_NoMemory();
         return -1;
     }
@@ -581,7 +808,7 @@ static int set_canon(System *self, PyObject *reps_by_size, int size)
     for (Py_ssize_t i = 0; i < C->count; i++) {
         bb x = C->reps[i];
         int s;
-        if ((x & ~FULL) || __builtin_popcount(x) != size || (i > 0 && x <= C->reps[i - 1]) ||
+        if ((x & ~FULL) || count_points(x) != size || (i > 0 && x <= C->reps[i - 1]) ||
             canonical(B, x, &s) != x) {
             PyErr_Format(PyExc_ValueError, "%s: item %zd (0x%x) is not a canonical set of %d "
                          "points in order", what, i, (unsigned)x, size);
@@ -594,10 +821,15 @@ static int set_canon(System *self, PyObject *reps_by_size, int size)
     }
     bb x = (1u << size) - 1; /* every set of `size` points, in colex order */
     for (uint64_t k = 0; k < all; k++) {
-        if (C->rank[colex(B, canonical(B, x, &(int){0}), 0)] < 0) {
+        int s;
+        /* A canonical set's own entry is already its rank: set, it stays what later sets read. */
+        int32_t r = C->rank[colex(B, canonical(B, x, &s), 0)];
+        if (r < 0) {
             PyErr_Format(PyExc_ValueError, "%s: the orbit of 0x%x is missing", what, (unsigned)x);
             return -1;
         }
+        C->rank[k] = r;
+        C->sym[k] = (uint8_t)s;
         if (size > 0 && k + 1 < all) {
             bb t = x | (x - 1);
             x = (t + 1) | (((~t & -~t) - 1) >> (low_point(x) + 1));
@@ -621,16 +853,22 @@ static int set_index(System *self, PyObject *reps, Index *I, int m, int o)
 static int System_init(System *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"mover", "other", "images", "neighbours", "mill_masks",
-                             "representatives", "work", "counts", "captures", NULL};
-    int m, o;
+                             "representatives", "work", "counts", "captures", "threads", NULL};
+    int m, o, threads = 1;
     PyObject *images, *neighbours, *mills, *reps, *work, *counts, *captures;
     if (self->views_held) {
         PyErr_SetString(PyExc_RuntimeError, "System is initialised once");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOOOOO", kwlist, &m, &o, &images,
-                                     &neighbours, &mills, &reps, &work, &counts, &captures))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOOOOO|$i", kwlist, &m, &o, &images,
+                                     &neighbours, &mills, &reps, &work, &counts, &captures,
+                                     &threads))
         return -1;
+    if (threads < 1) {
+        PyErr_Format(PyExc_ValueError, "threads must be at least 1, not %d", threads);
+        return -1;
+    }
+    self->threads = threads;
     if (m < MIN_PIECES || o < MIN_PIECES || m > MAX_PIECES || o > MAX_PIECES) {
         PyErr_Format(PyExc_ValueError, "pieces must be %d..%d a side, not %dv%d", MIN_PIECES,
                      MAX_PIECES, m, o);
@@ -764,7 +1002,8 @@ static PyObject *System_setup(System *self, PyObject *args)
     }
     int err;
     Py_BEGIN_ALLOW_THREADS
-    err = setup_range(&self->board, self->part, which, start, stop);
+    err = run_pass(&self->board, self->part, which, JOB_SETUP, 0, start, stop, self->threads,
+                   NULL, NULL, NULL);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     if (err)
@@ -794,9 +1033,12 @@ static PyObject *System_level(System *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     if (level == 0)
         for (int i = 0; i < self->parts; i++)
-            due_first(&self->part[i], &later);
+            run_pass(&self->board, self->part, i, JOB_DUE_FIRST, 0, 0,
+                     self->part[i].index.size, self->threads, NULL, &later, NULL);
+    /* Part 0's spread, then part 1's: the order one thread would take (see spread_range). */
     for (int i = 0; i < self->parts && !err; i++)
-        err = spread(&self->board, self->part, i, level, &found, &later);
+        err = run_pass(&self->board, self->part, i, JOB_SPREAD, level, 0,
+                       self->part[i].index.size, self->threads, &found, &later, NULL);
     Py_END_ALLOW_THREADS
     self->level++;
     self->busy = 0;
@@ -812,7 +1054,8 @@ static PyObject *System_finish(System *self, PyObject *Py_UNUSED(ignored))
     long longest[2] = {-1, -1};
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->parts; i++)
-        longest[i] = finish_part(&self->board, &self->part[i]);
+        run_pass(&self->board, self->part, i, JOB_FINISH, 0, 0, self->part[i].index.size,
+                 self->threads, NULL, NULL, &longest[i]);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     self->finished = 1;
@@ -838,8 +1081,14 @@ static PyMethodDef System_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyObject *System_threads(System *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLong(self->threads);
+}
+
 static PyGetSetDef System_getset[] = {
     {"sizes", (getter)System_sizes, NULL, "Entries of each sector of the system.", NULL},
+    {"threads", (getter)System_threads, NULL, "Threads of each pass.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
