@@ -258,7 +258,8 @@ def run_build(args: argparse.Namespace) -> int:
     if any(getattr(args, o) is not None for o in options):
         console.print(
             "[red]--workers, --scheduler, --memory, --split, --threads and --no-removal-limit "
-            "need --men K[/red]"
+            "need --men K[/red]",
+            soft_wrap=True,  # one line however narrow the terminal: it names them all
         )
         return 2
     directory = tables_dir_of(args)

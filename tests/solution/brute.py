@@ -38,28 +38,7 @@ def board_of(
 
 def decided(board: Board, depth: int) -> Result | None:
     """The result for the side to move if it is decided within ``depth`` turns, else None."""
-    if board.outcome() is not None:
-        return ("loss", 0)  # the side to move is blocked or down to two pieces
-    if depth == 0:
-        return None
-    fastest_win: int | None = None
-    slowest_loss = 0
-    unknown = False
-    for move in list(board.legal_moves):
-        board.push(move)
-        child = decided(board, depth - 1)
-        board.pop()
-        if child is None:
-            unknown = True
-        elif child[0] == "loss":
-            fastest_win = child[1] + 1 if fastest_win is None else min(fastest_win, child[1] + 1)
-        else:
-            slowest_loss = max(slowest_loss, child[1] + 1)
-    if fastest_win is not None:
-        return ("win", fastest_win)
-    if unknown:
-        return None
-    return ("loss", slowest_loss)
+    return _search(board, depth, None)
 
 
 def removal_decided(
@@ -69,8 +48,16 @@ def removal_decided(
     that keeps the win and the loser delaying, if it is decided within ``depth`` turns (a
     removal's result is ``after_removal`` of the position it leaves: "win", "loss" or "draw" for
     the side to move there); else None."""
+    return _search(board, depth, after_removal)
+
+
+def _search(
+    board: Board, depth: int, after_removal: Callable[[Board], str] | None
+) -> Result | None:
+    """Minimax to ``depth`` turns: to the end of the game, or (``after_removal``) to the next
+    removal."""
     if board.outcome() is not None:
-        return ("loss", 0)
+        return ("loss", 0)  # the side to move is blocked or down to two pieces
     if depth == 0:
         return None
     fastest_win: int | None = None
@@ -78,14 +65,13 @@ def removal_decided(
     open_line = False  # a turn that neither wins nor is known to lose
     for move in list(board.legal_moves):
         board.push(move)
-        if move.remove is None:
-            child = removal_decided(board, depth - 1, after_removal)
+        if move.remove is None or after_removal is None:
+            child = _search(board, depth - 1, after_removal)
         elif board.outcome() is not None:
             child = ("loss", 0)
         else:
             value = after_removal(board)
             child = None if value == "draw" else ("loss", 0) if value == "loss" else ("win", 1)
-            open_line = open_line or value == "draw"
         board.pop()
         if child is None:
             open_line = True

@@ -52,6 +52,8 @@ from morris.engine.solution.storage import (
     RULES,
     SectorData,
     file_matches,
+    info_from,
+    read_header,
     unpack,
     wdl_of,
     write_file,
@@ -192,35 +194,23 @@ def write_removals(
         hashlib.sha256(section).hexdigest(),
     )  # fmt: skip
     header = MAGIC + json.dumps(info.to_json(), sort_keys=True).encode()
+    if len(header) > HEADER_SIZE:
+        raise SolutionError(f"{key.name}: header of {len(header)} bytes")
     write_file(Path(directory) / removal_filename(key), header, (section,))
     return info
 
 
 def read_removal_info(path: Path) -> RemovalInfo:
     """The header of a removal file; :class:`SolutionError` naming the file if it is not one."""
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(HEADER_SIZE)
-    except OSError as exc:
-        raise SolutionError(f"{path}: unreadable removal file: {exc}") from None
-    if not head.startswith(MAGIC) or len(head) < HEADER_SIZE:
-        raise SolutionError(f"{path}: not a removal distance file")
-    try:
-        data = json.loads(head[len(MAGIC) :].decode())
-        if data.get("format") != FORMAT_VERSION:
-            raise SolutionError(
-                f"{path}: removal file format {data.get('format')} is unknown, this version"
-                f" reads format {FORMAT_VERSION}; rebuild it (morris tables build --men K)"
-            )
-        if data.get("codec") != f"{CODEC}-{LEVEL}" or data.get("rules") != RULES:
-            raise SolutionError(f"{path}: another codec or rules; rebuild it")
-        key = SectorKey(**data["key"])
-        fields = {k: data[k] for k in RemovalInfo.__dataclass_fields__ if k != "key"}
-        info = RemovalInfo(key=key, **fields)
-    except (KeyError, TypeError, ValueError, UnicodeDecodeError) as exc:
-        if isinstance(exc, SolutionError):
-            raise
-        raise SolutionError(f"{path}: malformed header: {exc}") from None
+    data = read_header(path, MAGIC, "removal distance file")
+    if data.get("format") != FORMAT_VERSION:
+        raise SolutionError(
+            f"{path}: removal file format {data.get('format')} is unknown, this version"
+            f" reads format {FORMAT_VERSION}; rebuild it (morris tables build --men K)"
+        )
+    if data.get("codec") != f"{CODEC}-{LEVEL}" or data.get("rules") != RULES:
+        raise SolutionError(f"{path}: another codec or rules; rebuild it")
+    info = info_from(RemovalInfo, RemovalInfo.__dataclass_fields__, path, data)
     if removal_filename(info.key) != path.name:
         raise SolutionError(f"{path}: holds sector {info.key.name}, not what its name says")
     return info

@@ -25,10 +25,11 @@ import json
 import logging
 import mmap
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import numpy as np
 
@@ -47,6 +48,8 @@ from morris.engine.solution.symmetry import SymmetricIndex
 from morris.engine.tables.rules import chunks
 
 logger = logging.getLogger(__name__)
+
+InfoT = TypeVar("InfoT")
 
 MAGIC: Final = b"MORRIS-SOLUTION\n"
 HEADER_SIZE: Final = 4096
@@ -189,36 +192,55 @@ def write_file(path: Path, header: bytes, parts: tuple[bytes, ...]) -> None:
     os.replace(tmp, path)
 
 
-def read_info(path: Path) -> SectorInfo:
-    """The header of a sector file; :class:`SolutionError` naming the file if it is not one."""
+def read_header(path: Path, magic: bytes, kind: str) -> dict[str, Any]:
+    """The JSON of the header of a file of the solution (``kind``: what it is, for messages);
+    :class:`SolutionError` naming the file if it cannot be read or is not one."""
     try:
         with path.open("rb") as fh:
             head = fh.read(HEADER_SIZE)
     except OSError as exc:
-        raise SolutionError(f"{path}: unreadable sector file: {exc}") from None
-    if not head.startswith(MAGIC) or len(head) < HEADER_SIZE:
-        raise SolutionError(f"{path}: not a solution sector file")
+        raise SolutionError(f"{path}: unreadable {kind}: {exc}") from None
+    if not head.startswith(magic) or len(head) < HEADER_SIZE:
+        raise SolutionError(f"{path}: not a {kind}")
     try:
-        data = json.loads(head[len(MAGIC) :].decode())
-        if data.get("format") != FORMAT_VERSION:
-            old = isinstance(data.get("format"), int) and data["format"] < FORMAT_VERSION
-            raise SolutionError(
-                f"{path}: sector file format {data.get('format')}"
-                + (" is old (before block compression)" if old else " is unknown")
-                + f", this version reads format {FORMAT_VERSION}; rebuild it"
-                " (morris tables build --men K)"
-            )
-        if data.get("codec") != f"{CODEC}-{LEVEL}":
-            raise SolutionError(f"{path}: unknown codec {data.get('codec')}; rebuild it")
-        if data.get("rules") != RULES:
-            raise SolutionError(f"{path}: solved by other rules {data.get('rules')}")
-        key = SectorKey(**data["key"])
-        fields = {k: data[k] for k in SectorInfo.__dataclass_fields__ if k != "key"}
-        info = SectorInfo(key=key, **fields)
-    except (KeyError, TypeError, ValueError, UnicodeDecodeError) as exc:
-        if isinstance(exc, SolutionError):
-            raise
+        data = json.loads(head[len(magic) :].decode())
+    except (ValueError, UnicodeDecodeError) as exc:
         raise SolutionError(f"{path}: malformed header: {exc}") from None
+    if not isinstance(data, dict):
+        raise SolutionError(f"{path}: malformed header: not a JSON object")
+    return data
+
+
+def info_from(
+    cls: Callable[..., InfoT], names: Iterable[str], path: Path, data: dict[str, Any]
+) -> InfoT:
+    """The header dataclass ``cls`` of fields ``names`` (``key`` a :class:`SectorKey`) of a
+    header's JSON; :class:`SolutionError` naming the file for a field missing or of the wrong
+    kind."""
+    try:
+        key = SectorKey(**data["key"])
+        fields = {k: data[k] for k in names if k != "key"}
+        return cls(key=key, **fields)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SolutionError(f"{path}: malformed header: {exc}") from None
+
+
+def read_info(path: Path) -> SectorInfo:
+    """The header of a sector file; :class:`SolutionError` naming the file if it is not one."""
+    data = read_header(path, MAGIC, "solution sector file")
+    if data.get("format") != FORMAT_VERSION:
+        old = isinstance(data.get("format"), int) and data["format"] < FORMAT_VERSION
+        raise SolutionError(
+            f"{path}: sector file format {data.get('format')}"
+            + (" is old (before block compression)" if old else " is unknown")
+            + f", this version reads format {FORMAT_VERSION}; rebuild it"
+            " (morris tables build --men K)"
+        )
+    if data.get("codec") != f"{CODEC}-{LEVEL}":
+        raise SolutionError(f"{path}: unknown codec {data.get('codec')}; rebuild it")
+    if data.get("rules") != RULES:
+        raise SolutionError(f"{path}: solved by other rules {data.get('rules')}")
+    info = info_from(SectorInfo, SectorInfo.__dataclass_fields__, path, data)
     if info.key.filename != path.name:
         raise SolutionError(f"{path}: holds sector {info.key.name}, not what its name says")
     return info
