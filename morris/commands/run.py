@@ -108,19 +108,13 @@ def serve_daemon(daemon: Daemon, config: Config, *, state_dir: Path | None) -> i
     from morris.web.host import DaemonHost
     from morris.web.link import start_link
     from morris.web.security import TokenError
-    from morris.web.server import ListenError, start_companion
+    from morris.web.server import ListenError, start_configured_companion
 
     host = DaemonHost(daemon)
     server = None
     if config.web.enabled:
         try:
-            server = start_companion(
-                host,
-                config.web.listen,
-                state_dir=state_dir,
-                tables_dir=config.tables_dir(),
-                solution_dir=config.solution_dir(),
-            )
+            server = start_configured_companion(host, config, state_dir=state_dir)
         except (ListenError, TokenError) as exc:
             daemon.board.close()
             print(f"morris: {exc}", file=sys.stderr)

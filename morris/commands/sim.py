@@ -151,17 +151,11 @@ def run(args: argparse.Namespace) -> int:
     from morris.web.host import TuiHost
     from morris.web.link import start_link
     from morris.web.security import TokenError
-    from morris.web.server import ListenError, start_companion
+    from morris.web.server import ListenError, start_configured_companion
 
     host = TuiHost(app)
     try:
-        server = start_companion(
-            host,
-            config.web.listen,
-            state_dir=state_dir,
-            tables_dir=config.tables_dir(),
-            solution_dir=config.solution_dir(),
-        )
+        server = start_configured_companion(host, config, state_dir=state_dir)
     except (ListenError, TokenError) as exc:
         print(f"morris: {exc}", file=sys.stderr)
         return 2

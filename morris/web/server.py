@@ -22,7 +22,7 @@ from typing import TextIO
 
 import uvicorn
 
-from morris.app.config import parse_listen
+from morris.app.config import Config, parse_listen
 from morris.app.errors import ServiceError
 from morris.web.app import Companion
 from morris.web.host import Host
@@ -154,6 +154,21 @@ class CompanionServer:
         if self._thread.is_alive():
             self._thread.join(STOP_TIMEOUT)
         self._socket.close()
+
+
+def start_configured_companion(
+    host: Host, config: Config, *, state_dir: Path | None
+) -> CompanionServer:
+    """:func:`start_companion` as the configuration says: on ``web.listen``, the reviews with
+    the configured endgame tables and solved game (what ``morris run`` and ``morris sim``
+    serve)."""
+    return start_companion(
+        host,
+        config.web.listen,
+        state_dir=state_dir,
+        tables_dir=config.tables_dir(),
+        solution_dir=config.solution_dir(),
+    )
 
 
 def start_companion(
