@@ -165,6 +165,14 @@ def run_solution_info(args: argparse.Namespace) -> int:
         f"{size:,} bytes on disk, of which {wdl:,} win/draw/loss; removal distances of "
         f"{len(found)} moving-phase sectors, {sum(r.info.nbytes for r in found):,} bytes."
     )
+    if found:
+        limit = found[0].info.limit
+        drawn = sum(r.info.rule_drawn for r in found)
+        console.print(
+            f"Under the {limit}-turn no-removal rule {drawn:,} stored moving-phase entries that "
+            "the solution wins or loses are draws from a count of 0 (see 'to removal').",
+            highlight=False,
+        )
     if start is not None:
         tail = "" if start.value.value == "draw" else f" in {start.distance} turns"
         console.print(f"The start position: {start.value.value} for white{tail}.")

@@ -185,6 +185,10 @@ def test_info_lists_every_sector_by_colour_and_the_start(
     # the file's bytes (test_storage.py).
     assert full["3", "3", "0", "0", "white"][10] == "26"
     assert full["3", "2", "0", "1", "black"][10] == "-"
+    # No win of 3 men's morris is 100 moves from its removal.
+    assert "Under the 100-turn no-removal rule 0 stored moving-phase entries" in " ".join(
+        out.split()
+    )
     rows = [r[:10] for r in rows]
     assert moving in rows and [*moving[:4], "black", *moving[5:]] in rows
     assert ["3", "2", "0", "1", "black"] in [r[:5] for r in rows]
