@@ -272,9 +272,15 @@ def probe_time(directory: Path, men: int) -> None:
     for key, m, o in positions:
         solution.probe_wdl(key, m, o)
     wdl = (time.perf_counter() - t0) / len(positions)
+    moving = [(k, m, o) for k, m, o in positions if solution.removal_data(k) is not None]
+    t0 = time.perf_counter()
+    for key, m, o in moving:
+        solution.removal_result(key, m, o)
+    removal = (time.perf_counter() - t0) / max(1, len(moving))
     print(
         f"\nprobe ({men} men, {len(positions):,} random positions): load with checksums "
         f"{load:.2f} s, value and distance {full * 1e6:.1f} µs, 2-bit value {wdl * 1e6:.1f} µs"
+        + (f", removal distance {removal * 1e6:.1f} µs ({len(moving):,} moving)" if moving else "")
     )
 
 
