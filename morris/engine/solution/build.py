@@ -57,7 +57,13 @@ from morris.engine.solution.removals import (
     write_removals,
 )
 from morris.engine.solution.sectors import SectorKey, Unit, build_units
-from morris.engine.solution.storage import SectorInfo, finished, open_sector, write_sector
+from morris.engine.solution.storage import (
+    SectorInfo,
+    finished,
+    open_sector,
+    read_info,
+    write_sector,
+)
 from morris.engine.solution.turns import index_of_key
 
 logger = logging.getLogger(__name__)
@@ -127,13 +133,15 @@ def run_removals(
     (default: every core of the machine): their files, unless sound ones made from the sector
     files there are there. Every position they decide must have that value in the sector file."""
     where = Path(directory)
+    # The sector files' SHA-256s from their headers: what a removal file is made from. Only
+    # the unit's own values are read (and checked) below.
+    found = _removals_built(where, [read_info(where / k.filename) for k in unit.keys], limit)
+    if found is not None:
+        return found
     values = {k: open_sector(where, k) for k in unit.keys}
-    found = [finished_removals(where, k, values[k].info.sha256, limit) for k in unit.keys]
-    if all(f is not None for f in found):
-        return [f for f in found if f is not None]
     targets = {}
     for d in unit.dependencies():
-        target = open_removals(where, d, open_sector(where, d).info.sha256)
+        target = open_removals(where, d, read_info(where / d.filename).sha256)
         if target is None or target.info.limit != limit:
             raise SolutionError(f"{unit.name}: the removal distances of {d.name} are not built")
         targets[d] = target.dist
@@ -148,12 +156,11 @@ def run_removals(
     return out
 
 
-def _removals_built(directory: Path, unit: Unit, limit: int) -> list[RemovalInfo] | None:
-    """The headers of a moving system's removal files under ``limit`` if its sector files and
-    they are all complete, sound and made for each other, else None."""
-    infos = _all_finished(directory, unit)
-    if infos is None:
-        return None
+def _removals_built(
+    directory: Path, infos: list[SectorInfo], limit: int
+) -> list[RemovalInfo] | None:
+    """The headers of the removal files under ``limit`` of the finished sectors ``infos`` (a
+    moving system's) if they are all complete, sound and made from those files, else None."""
     found = [finished_removals(directory, i.key, i.sha256, limit) for i in infos]
     return [f for f in found if f is not None] if all(found) else None
 
@@ -376,9 +383,10 @@ def build_solution(
     distances: dict[Unit, list[RemovalInfo]] = {}
     for unit in units:
         found = _all_finished(directory, unit)
-        if found is not None:
-            built[unit] = found
-        removal = _removals_built(directory, unit, removal_limit) if unit.moving else None
+        if found is None:
+            continue
+        built[unit] = found
+        removal = _removals_built(directory, found, removal_limit) if unit.moving else None
         if removal is not None:
             distances[unit] = removal
     todo = [u for u in units if u not in built]
