@@ -18,6 +18,7 @@ from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
 from morris.engine.solution.analyse import board_class, turn_values
 from morris.engine.solution.play import scored_turns, turn_removal_distance
 from morris.engine.solution.probe import Solution, preference, result_of
+from morris.engine.solution.removals import within_limit
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.turns import index_of_key
 from morris.engine.tables.keys import MIN_PIECES, Value
@@ -74,8 +75,7 @@ def sample_positions(
         removals = solution.removal_data(key)
         if removals is not None:
             rule = np.asarray(removals.dist)
-            limit = removals.info.limit
-            within = (rule > 0) & (rule % 2 == 0) & (rule <= limit + 1)
+            within = within_limit(rule, removals.info.limit) & (rule % 2 == 0)  # wins
             pools = [(Value.WIN, within, False), pools[1], (Value.DRAW, won & ~within, True)]
         for value, where, rule_drawn in pools:
             pool = np.flatnonzero(where)

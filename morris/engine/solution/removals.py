@@ -104,6 +104,12 @@ class RemovalInfo:
         return {"format": FORMAT_VERSION, "rules": RULES, **data}
 
 
+def within_limit(codes: np.ndarray[Any, Any], limit: int) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Which removal distance codes decide their position (a win or a loss) within ``limit``
+    from a count of 0; the others the rule draws (or the solution does)."""
+    return (codes > 0) & (codes <= limit + 1)
+
+
 def capture_codes(removals: Codes, limit: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
     """A removal's target sector reduced to its values under the rule from a count of 0 (its
     removal distance codes), as the retrograde analysis reads codes: 1 (LOSS(0)) where the side
@@ -111,8 +117,7 @@ def capture_codes(removals: Codes, limit: int) -> np.ndarray[Any, np.dtype[np.ui
     out = np.empty(removals.shape[0], dtype=np.uint8)
     for start in range(0, out.size, _STEP):
         c = np.asarray(removals[start : start + _STEP])
-        decided = (c > 0) & (c <= limit + 1)
-        out[start : start + _STEP] = np.where(decided, np.where(c & 1 == 1, 1, 2), 0)
+        out[start : start + _STEP] = np.where(within_limit(c, limit), np.where(c & 1 == 1, 1, 2), 0)
     return out
 
 
@@ -141,7 +146,7 @@ def longest_within(codes: np.ndarray[Any, Any], limit: int) -> int:
     longest = 0
     for start in range(0, codes.shape[0], _STEP):
         c = np.asarray(codes[start : start + _STEP])
-        c = c[(c > 0) & (c <= limit + 1)]
+        c = c[within_limit(c, limit)]
         longest = max(longest, int(c.max(initial=1)) - 1)
     return longest
 
@@ -158,7 +163,7 @@ def check_values(values: SectorData, codes: Codes, limit: int) -> int:
         start = b * per
         want = unpack(section.decode(b), min(per, values.info.entries - start))
         c = np.asarray(codes[start : start + want.size])
-        have = np.where(c <= limit + 1, wdl_of(c), DRAW)
+        have = np.where(within_limit(c, limit), wdl_of(c), DRAW)
         bad = np.flatnonzero((want != have) & (have != DRAW))
         if bad.size:
             raise SolutionError(
@@ -291,5 +296,6 @@ __all__ = [
     "read_removal_info",
     "removal_filename",
     "solve_removals",
+    "within_limit",
     "write_removals",
 ]
