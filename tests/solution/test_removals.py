@@ -15,7 +15,7 @@ import pytest
 from morris.core import Board
 from morris.engine.errors import SolutionError
 from morris.engine.solution import SectorKey, Solution, build_solution, verify_solution
-from morris.engine.solution.perfection import position_text
+from morris.engine.solution.analyse import position_text
 from morris.engine.solution.play import known_value, perfect_turn, rule_value
 from morris.engine.solution.probe import result_of
 from morris.engine.solution.removals import (

@@ -52,6 +52,20 @@ def sector_of(board: Board) -> tuple[SectorKey, int, int]:
     return key, board.occupied_co(me), board.occupied_co(you)
 
 
+def position_text(key: SectorKey, mover: int, other: int) -> str:
+    """The position text of the entry (``mover``, ``other``) of sector ``key`` (white to move in
+    a moving-phase sector)."""
+    white_to_move = key.white_to_move is not False
+    white, black = (mover, other) if white_to_move else (other, mover)
+    hands = (key.mover_hand, key.other_hand) if white_to_move else (key.other_hand, key.mover_hand)
+    cells = []
+    for p in range(24):
+        cells.append("W" if white >> p & 1 else "B" if black >> p & 1 else ".")
+        if p in (7, 15):
+            cells.append("/")
+    return f"{''.join(cells)} {'w' if white_to_move else 'b'} {hands[0]} {hands[1]} 0 1 -"
+
+
 def value_of(solution: Solution, board: Board) -> SolutionResult | None:
     """The value of the position on ``board`` for the side to move (None: not covered)."""
     outcome = board.outcome()
@@ -164,6 +178,7 @@ __all__ = [
     "analyse_game",
     "board_class",
     "new_board",
+    "position_text",
     "read_target",
     "sector_of",
     "turn_values",

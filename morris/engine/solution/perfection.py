@@ -15,7 +15,7 @@ import numpy as np
 from morris.core.board import Board
 from morris.core.moves import Move
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
-from morris.engine.solution.analyse import board_class, turn_values
+from morris.engine.solution.analyse import board_class, position_text, turn_values
 from morris.engine.solution.play import scored_turns, turn_removal_distance
 from morris.engine.solution.probe import Solution, preference, result_of
 from morris.engine.solution.removals import within_limit
@@ -25,20 +25,6 @@ from morris.engine.tables.keys import MIN_PIECES, Value
 
 #: The most turns a game of the measure lasts (the no-removal limit ends it long before).
 MAX_TURNS = 400
-
-
-def position_text(key: SectorKey, mover: int, other: int) -> str:
-    """The position text of the entry (``mover``, ``other``) of sector ``key`` (white to move in
-    a moving-phase sector)."""
-    white_to_move = key.white_to_move is not False
-    white, black = (mover, other) if white_to_move else (other, mover)
-    hands = (key.mover_hand, key.other_hand) if white_to_move else (key.other_hand, key.mover_hand)
-    cells = []
-    for p in range(24):
-        cells.append("W" if white >> p & 1 else "B" if black >> p & 1 else ".")
-        if p in (7, 15):
-            cells.append("/")
-    return f"{''.join(cells)} {'w' if white_to_move else 'b'} {hands[0]} {hands[1]} 0 1 -"
 
 
 def sector_kind(key: SectorKey) -> str:
@@ -143,7 +129,6 @@ __all__ = [
     "Sample",
     "best_defence",
     "play_out",
-    "position_text",
     "sample_positions",
     "sector_kind",
 ]

@@ -42,7 +42,7 @@ import numpy as np
 from morris.core.board import Board
 from morris.core.points import MILL_MASKS, NUM_POINTS
 from morris.engine.errors import EngineError
-from morris.engine.solution.analyse import turn_values
+from morris.engine.solution.analyse import position_text, turn_values
 from morris.engine.solution.probe import Solution
 from morris.engine.solution.sectors import MAX_MEN, MIN_MEN, SectorKey
 from morris.engine.tables.keys import Value
@@ -129,15 +129,6 @@ def longest_puzzle(solution: Solution, men: int | None = None) -> int:
     return wins_in_of(max(wins)) if wins else 0
 
 
-def _position(white: int, black: int) -> str:
-    cells = []
-    for p in range(NUM_POINTS):
-        cells.append("W" if white >> p & 1 else "B" if black >> p & 1 else ".")
-        if p in (7, 15):
-            cells.append("/")
-    return f"{''.join(cells)} w 0 0 0 1 -"
-
-
 def _mills(bits: int) -> int:
     return sum(1 for m in MILL_MASKS if bits & m == m)
 
@@ -160,7 +151,9 @@ def _judge(
     solution: Solution, key: SectorKey, white: int, black: int, distance: int, order: int
 ) -> _Candidate | None:
     """The puzzle of this position with its faults (see the module docstring), or None."""
-    board = Board(_position(white, black), threefold_repetition=False, no_removal_limit=None)
+    board = Board(
+        position_text(key, white, black), threefold_repetition=False, no_removal_limit=None
+    )
     if board.outcome() is not None:
         return None
     scored = turn_values(solution, board)
