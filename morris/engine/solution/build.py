@@ -50,6 +50,7 @@ from morris.engine.solution.ranges import (
 )
 from morris.engine.solution.removals import (
     RemovalInfo,
+    capture_codes,
     check_values,
     finished_removals,
     open_removals,
@@ -139,16 +140,16 @@ def run_removals(
     if found is not None:
         return found
     values = {k: open_sector(where, k) for k in unit.keys}
-    targets = {}
+    captures = {}
     for d in unit.dependencies():
         target = open_removals(where, d, read_info(where / d.filename).sha256)
         if target is None or target.info.limit != limit:
             raise SolutionError(f"{unit.name}: the removal distances of {d.name} are not built")
-        targets[d] = target.dist
+        captures[d] = capture_codes(target.dist, limit)  # its decoded codes go with `target`
     from morris.engine.solution.solve import machine_cores
 
     progress = _task_progress({"removals": 1})
-    codes = solve_removals(unit, targets, limit, progress, threads=threads or machine_cores())
+    codes = solve_removals(unit, captures, progress, threads=threads or machine_cores())
     out = []
     for k in unit.keys:
         drawn = check_values(values[k], codes[k], limit)

@@ -123,22 +123,18 @@ def capture_codes(removals: Codes, limit: int) -> np.ndarray[Any, np.dtype[np.ui
 
 def solve_removals(
     unit: Unit,
-    removals: Mapping[SectorKey, Codes],
-    limit: int = DEFAULT_NO_REMOVAL_LIMIT,
+    captures: Mapping[SectorKey, Codes],
     progress: ProgressCallback | None = None,
     **options: Any,
 ) -> dict[SectorKey, Codes]:
-    """The removal distance codes of every sector of the moving system ``unit`` under a
-    no-removal ``limit``; ``removals`` holds those of the sectors its removals reach
+    """The removal distance codes of every sector of the moving system ``unit``; ``captures``
+    holds each sector its removals reach as :func:`capture_codes` reduces it under the limit
     (``options`` go to the solver)."""
     from morris.engine.solution.solve import solve_moving
 
     if not unit.moving:
         raise SolutionError(f"{unit.name}: removal distances are for moving-phase sectors")
-    if limit < 1:
-        raise SolutionError(f"the no-removal limit must be at least 1, not {limit}")
-    reduced = {d: capture_codes(removals[d], limit) for d in unit.dependencies()}
-    return solve_moving(unit, reduced, progress, **options)
+    return solve_moving(unit, captures, progress, **options)
 
 
 def longest_within(codes: np.ndarray[Any, Any], limit: int) -> int:
