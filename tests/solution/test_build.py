@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -250,6 +251,32 @@ def test_analyse_finds_the_first_turn_that_threw_a_result_away(
     out = capsys.readouterr().out
     assert "First turn that threw a result away: 3. white" in out
     assert out.count("<- threw a result away") >= 1
+
+
+def test_analyse_names_a_records_illegal_turn_and_exits_2(
+    solved3: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = '[Result "*"]\n\n1. a1 d2 2. a1 *\n'  # white places on its own piece
+    assert main(["analyse", record, "--men", "3", "--dir", str(solved3)]) == 2
+    out = capsys.readouterr().out
+    assert "move 3 ('a1') is illegal" in out and "Traceback" not in out
+    assert "before" not in out  # nothing of the record is printed as if analysed
+
+
+def test_analyse_refuses_a_damaged_block_naming_the_file(
+    solved3: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # analyse does not hash whole files (gigabytes for 9 men's): the damaged block it reads is
+    # refused by its CRC-32, with the file's name and exit 1, not a traceback or a wrong value.
+    copy = tmp_path / "solution"
+    shutil.copytree(solved3, copy)
+    start = copy / "sector-0-0-3-3.msol"  # the start: no piece on the board, 3 in hand each
+    raw = bytearray(start.read_bytes())
+    raw[-1] ^= 0x01  # its last block (of distances)
+    start.write_bytes(bytes(raw))
+    assert main(["analyse", "startpos", "--men", "3", "--dir", str(copy)]) == 1
+    out = capsys.readouterr().out
+    assert "sector-0-0-3-3.msol" in out and "damaged" in out and "Traceback" not in out
 
 
 @pytest.mark.parametrize(
