@@ -5,12 +5,12 @@ parts solved again; and the commands on a built solution."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable
-import shutil
 from pathlib import Path
 
 import numpy as np
