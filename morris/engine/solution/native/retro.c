@@ -654,14 +654,35 @@ static int run_pass(const Board *B, const Part *parts, int which, int kind, unsi
 
 #define MAX_VIEWS 16 /* board 3, representatives 4, work and counts 4, captures 2 */
 
+/* What both Python types hold: the board, the canonical sets of the sizes they read, and the
+ * buffers they keep (released at the end). */
 typedef struct {
-    PyObject_HEAD
     Board board;
-    Canon canon[POINTS + 1]; /* only the sizes the system reads are filled */
-    Part part[2];
-    int parts;
+    Canon canon[POINTS + 1]; /* only the sizes read are filled */
     Py_buffer views[MAX_VIEWS];
     int views_held;
+} Shared;
+
+static void shared_release(Shared *self)
+{
+    for (int i = 0; i < self->views_held; i++)
+        PyBuffer_Release(&self->views[i]);
+    self->views_held = 0;
+    for (int s = 0; s <= POINTS; s++) {
+        PyMem_RawFree(self->canon[s].rank);
+        PyMem_RawFree(self->canon[s].sym);
+        PyMem_RawFree(self->canon[s].stab);
+        self->canon[s].rank = NULL;
+        self->canon[s].sym = NULL;
+        self->canon[s].stab = NULL;
+    }
+}
+
+typedef struct {
+    PyObject_HEAD
+    Shared sh;
+    Part part[2];
+    int parts;
     int busy;
     int finished;
     int threads; /* threads of each pass (setup, level, finish) */
@@ -670,18 +691,12 @@ typedef struct {
 
 static void System_dealloc(System *self)
 {
-    for (int i = 0; i < self->views_held; i++)
-        PyBuffer_Release(&self->views[i]);
-    for (int s = 0; s <= POINTS; s++) {
-        PyMem_RawFree(self->canon[s].rank);
-        PyMem_RawFree(self->canon[s].sym);
-        PyMem_RawFree(self->canon[s].stab);
-    }
+    shared_release(&self->sh);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 /* A contiguous buffer of `count` items of `width` bytes (or of any count when count < 0). */
-static int get_buffer(System *self, PyObject *obj, int writable, Py_ssize_t width,
+static int get_buffer(Shared *self, PyObject *obj, int writable, Py_ssize_t width,
                       Py_ssize_t count, const char *what, Py_buffer **out)
 {
     if (self->views_held == MAX_VIEWS) {
@@ -709,7 +724,7 @@ static int get_buffer(System *self, PyObject *obj, int writable, Py_ssize_t widt
     return 0;
 }
 
-static int set_board(System *self, PyObject *images, PyObject *neighbours, PyObject *mills)
+static int set_board(Shared *self, PyObject *images, PyObject *neighbours, PyObject *mills)
 {
     Board *B = &self->board;
     Py_buffer *v;
@@ -775,7 +790,7 @@ static int set_board(System *self, PyObject *images, PyObject *neighbours, PyObj
 
 /* The canonical sets of `size` points from representatives[size], checked: sorted, each the
  * least of its orbit, and every set of that size has its canonical form among them. */
-static int set_canon(System *self, PyObject *reps_by_size, int size)
+static int set_canon(Shared *self, PyObject *reps_by_size, int size)
 {
     Canon *C = &self->canon[size];
     if (C->rank != NULL)
@@ -838,7 +853,7 @@ static int set_canon(System *self, PyObject *reps_by_size, int size)
     return 0;
 }
 
-static int set_index(System *self, PyObject *reps, Index *I, int m, int o)
+static int set_index(Shared *self, PyObject *reps, Index *I, int m, int o)
 {
     if (set_canon(self, reps, m) < 0)
         return -1;
@@ -856,7 +871,7 @@ static int System_init(System *self, PyObject *args, PyObject *kwds)
                              "representatives", "work", "counts", "captures", "threads", NULL};
     int m, o, threads = 1;
     PyObject *images, *neighbours, *mills, *reps, *work, *counts, *captures;
-    if (self->views_held) {
+    if (self->sh.views_held) {
         PyErr_SetString(PyExc_RuntimeError, "System is initialised once");
         return -1;
     }
@@ -874,7 +889,7 @@ static int System_init(System *self, PyObject *args, PyObject *kwds)
                      MAX_PIECES, m, o);
         return -1;
     }
-    if (set_board(self, images, neighbours, mills) < 0)
+    if (set_board(&self->sh, images, neighbours, mills) < 0)
         return -1;
     self->parts = m == o ? 1 : 2;
     for (const char *name = "work"; name; name = name[0] == 'w' ? "counts" : NULL) {
@@ -894,7 +909,7 @@ static int System_init(System *self, PyObject *args, PyObject *kwds)
         Part *P = &self->part[i];
         int pm = i == 0 ? m : o, po = i == 0 ? o : m;
         char what[64];
-        if (set_index(self, reps, &P->index, pm, po) < 0)
+        if (set_index(&self->sh, reps, &P->index, pm, po) < 0)
             return -1;
         P->partner = self->parts == 1 ? 0 : 1 - i;
         P->flies = pm == MIN_PIECES;
@@ -903,11 +918,11 @@ static int System_init(System *self, PyObject *args, PyObject *kwds)
         Py_buffer *v;
         int bad = w == NULL || c == NULL || cap == NULL;
         snprintf(what, sizeof what, "work[%d] (%dv%d)", i, pm, po);
-        bad = bad || get_buffer(self, w, 1, 2, (Py_ssize_t)P->index.size, what, &v) < 0;
+        bad = bad || get_buffer(&self->sh, w, 1, 2, (Py_ssize_t)P->index.size, what, &v) < 0;
         if (!bad)
             P->word = v->buf;
         snprintf(what, sizeof what, "counts[%d] (%dv%d)", i, pm, po);
-        bad = bad || get_buffer(self, c, 1, 1, (Py_ssize_t)P->index.size, what, &v) < 0;
+        bad = bad || get_buffer(&self->sh, c, 1, 1, (Py_ssize_t)P->index.size, what, &v) < 0;
         if (!bad)
             P->count = v->buf;
         /* A removal leads to (po - 1, pm), or wins at once when it leaves two. */
@@ -919,7 +934,7 @@ static int System_init(System *self, PyObject *args, PyObject *kwds)
             bad = 1;
         }
         if (!bad && !wins) {
-            bad = set_index(self, reps, &P->cap_index, po - 1, pm) < 0;
+            bad = set_index(&self->sh, reps, &P->cap_index, po - 1, pm) < 0;
             snprintf(what, sizeof what, "captures[%d] (%dv%d)", i, po - 1, pm);
             Py_ssize_t width = 0;
             if (!bad) {
@@ -936,7 +951,7 @@ static int System_init(System *self, PyObject *args, PyObject *kwds)
                 PyErr_Format(PyExc_ValueError, "%s: codes of 1 or 2 bytes, not %zd", what, width);
                 bad = 1;
             }
-            bad = bad || get_buffer(self, cap, 0, width, (Py_ssize_t)P->cap_index.size, what,
+            bad = bad || get_buffer(&self->sh, cap, 0, width, (Py_ssize_t)P->cap_index.size, what,
                                     &v) < 0;
             if (!bad) {
                 P->cap = v->buf;
@@ -949,14 +964,14 @@ static int System_init(System *self, PyObject *args, PyObject *kwds)
         if (bad)
             return -1;
     }
-    if (set_canon(self, reps, o) < 0) /* the partner's mover sets (m == o: done) */
+    if (set_canon(&self->sh, reps, o) < 0) /* the partner's mover sets (m == o: done) */
         return -1;
     return 0;
 }
 
 static int enter(System *self)
 {
-    if (!self->views_held) {
+    if (!self->sh.views_held) {
         PyErr_SetString(PyExc_RuntimeError, "System is not initialised");
         return -1;
     }
@@ -1002,7 +1017,7 @@ static PyObject *System_setup(System *self, PyObject *args)
     }
     int err;
     Py_BEGIN_ALLOW_THREADS
-    err = run_pass(&self->board, self->part, which, JOB_SETUP, 0, start, stop, self->threads,
+    err = run_pass(&self->sh.board, self->part, which, JOB_SETUP, 0, start, stop, self->threads,
                    NULL, NULL, NULL);
     Py_END_ALLOW_THREADS
     self->busy = 0;
@@ -1033,11 +1048,11 @@ static PyObject *System_level(System *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     if (level == 0)
         for (int i = 0; i < self->parts; i++)
-            run_pass(&self->board, self->part, i, JOB_DUE_FIRST, 0, 0,
+            run_pass(&self->sh.board, self->part, i, JOB_DUE_FIRST, 0, 0,
                      self->part[i].index.size, self->threads, NULL, &later, NULL);
     /* Part 0's spread, then part 1's: the order one thread would take (see spread_range). */
     for (int i = 0; i < self->parts && !err; i++)
-        err = run_pass(&self->board, self->part, i, JOB_SPREAD, level, 0,
+        err = run_pass(&self->sh.board, self->part, i, JOB_SPREAD, level, 0,
                        self->part[i].index.size, self->threads, &found, &later, NULL);
     Py_END_ALLOW_THREADS
     self->level++;
@@ -1054,7 +1069,7 @@ static PyObject *System_finish(System *self, PyObject *Py_UNUSED(ignored))
     long longest[2] = {-1, -1};
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->parts; i++)
-        run_pass(&self->board, self->part, i, JOB_FINISH, 0, 0, self->part[i].index.size,
+        run_pass(&self->sh.board, self->part, i, JOB_FINISH, 0, 0, self->part[i].index.size,
                  self->threads, NULL, NULL, &longest[i]);
     Py_END_ALLOW_THREADS
     self->busy = 0;
@@ -1104,14 +1119,305 @@ static PyTypeObject SystemType = {
     .tp_getset = System_getset,
 };
 
+/* ---------------------------------------------------------------------------------------- */
+/* A placing sector: one Bellman step over its successors' codes.                             */
+
+/* The placing phase is acyclic: an entry's code is the best over its placements of the codes
+ * they reach (morris/engine/solution/turns.py, expected_codes, is the same step in numpy, and
+ * the reference these codes are tested against). A placement on a point q puts the mover's piece
+ * there; the successor, the other side to move, is (the other side, the mover's pieces with q) in
+ * the quiet sector (o, m + 1), or, when the piece closes a mill and the other side has a piece on
+ * the board, one successor per removable piece in the removal sector (o - 1, m + 1) (a LOSS(0)
+ * for the other side when it is left with two). The successors of one entry share the mover's
+ * set, so their canonical symmetry and their block of the quiet sector are found once. */
+
+typedef struct {
+    PyObject_HEAD
+    Shared sh;
+    Index index; /* the sector solved: (m, o) on the board */
+    Index quiet; /* (o, m + 1) */
+    Index cap;   /* (o - 1, m + 1), when a removal leads to a sector */
+    const void *quiet_codes, *cap_codes; /* cap_codes NULL: no sector a removal leads to */
+    int quiet_width, cap_width;
+    int removes;      /* the other side has a piece on the board: a mill removes one */
+    int wins_at_once; /* a removal leaves the other side two pieces */
+    int busy;
+} Placing;
+
+static inline unsigned code_at(const void *codes, int width, uint64_t e)
+{
+    return width == 1 ? ((const uint8_t *)codes)[e] : ((const uint16_t *)codes)[e];
+}
+
+/* What consecutive entries of one quiet block share: the renumbering of that block. */
+typedef struct {
+    int32_t rank; /* -1: none yet */
+    uint8_t pos[POINTS];
+} Block;
+
+/* The code of entry e from its successors' codes. */
+static inline uint16_t placing_code(const Placing *P, uint64_t e, Block *last)
+{
+    const Board *B = &P->sh.board;
+    const Index *Q = &P->quiet, *C = &P->cap;
+    bb x, y;
+    decode(B, &P->index, e, &x, &y);
+    int s;
+    int32_t r = class_rank(B, Q->canon, y, &s);
+    if (r != last->rank) {
+        renumber(Q->canon->reps[r], last->pos);
+        last->rank = r;
+    }
+    const uint8_t *pos = last->pos;
+    uint64_t base = (uint64_t)r * Q->block;
+    /* The removal successors' mover sets (y less one piece), found at the first placement that
+     * closes a mill: their symmetry and block. */
+    int pieces = -1, rs[MAX_PIECES];
+    uint64_t rbase[MAX_PIECES];
+    uint8_t rpos[MAX_PIECES][POINTS];
+    unsigned win = UINT16_MAX, longest = 0; /* fastest win (odd), slowest loss (even) */
+    int draw = 0;
+#define TAKE(c)                                                                              \
+    do {                                                                                     \
+        unsigned c_ = (c);                                                                   \
+        if (c_ == 0)                                                                         \
+            draw = 1;                                                                        \
+        else if (c_ & 1) {                                                                   \
+            if (c_ < win)                                                                    \
+                win = c_;                                                                    \
+        } else if (c_ > longest)                                                             \
+            longest = c_;                                                                    \
+    } while (0)
+    for (bb empty = ~(x | y) & FULL; empty; empty &= empty - 1) {
+        int q = low_point(empty);
+        bb after = x | (1u << q);
+        if (!(P->removes && in_mill(B, after, q))) {
+            TAKE(code_at(P->quiet_codes, P->quiet_width,
+                         base + colex_at(B, transform(B, after, s), pos)));
+        } else if (P->wins_at_once) {
+            TAKE(1); /* the other side is left with two: LOSS(0) for it */
+        } else {
+            if (pieces < 0) {
+                pieces = 0;
+                for (bb left = removable(B, y); left; left &= left - 1, pieces++) {
+                    int32_t rr = class_rank(B, C->canon, y & ~(left & -left), &rs[pieces]);
+                    renumber(C->canon->reps[rr], rpos[pieces]);
+                    rbase[pieces] = (uint64_t)rr * C->block;
+                }
+            }
+            for (int k = 0; k < pieces; k++)
+                TAKE(code_at(P->cap_codes, P->cap_width,
+                             rbase[k] + colex_at(B, transform(B, after, rs[k]), rpos[k])));
+        }
+    }
+#undef TAKE
+    /* Placing, a point is always empty: every entry has a turn. */
+    return (uint16_t)(win != UINT16_MAX ? win + 1 : draw ? 0 : longest + 1);
+}
+
+/* Entries a pass of placing_range sorts at most: 32 MB of work arrays. */
+#define PLACING_CHUNK (1u << 22)
+
+/* Codes of entries [start, stop) into out[0 .. stop - start); -1 if out of memory.
+ *
+ * Memory, not arithmetic, bounds the step: an entry's dozen quiet successors lie in one block
+ * of the quiet sector (the block of the other side's canonical set), spread over tens of
+ * kilobytes, and consecutive entries have other sides far apart, so in entry order nearly every
+ * successor was a cache miss (1.1 us an entry on 5v5). So the entries of each chunk are taken in
+ * the order of their successors' block (a counting sort on it), sweeping the quiet sector once;
+ * the removal successors' blocks, of the same set less a piece, come along. */
+static int placing_range(const Placing *P, uint64_t start, uint64_t stop, uint16_t *out)
+{
+    const Board *B = &P->sh.board;
+    const Index *Q = &P->quiet;
+    const size_t classes = (size_t)Q->canon->count;
+    uint64_t most = stop - start < PLACING_CHUNK ? stop - start : PLACING_CHUNK;
+    int32_t *rank = PyMem_RawMalloc((most ? most : 1) * sizeof *rank);
+    uint32_t *order = PyMem_RawMalloc((most ? most : 1) * sizeof *order);
+    uint32_t *first = PyMem_RawMalloc((classes + 1) * sizeof *first);
+    int err = rank == NULL || order == NULL || first == NULL ? -1 : 0;
+    for (uint64_t from = start; from < stop && !err; from += PLACING_CHUNK) {
+        uint32_t n = (uint32_t)(stop - from < PLACING_CHUNK ? stop - from : PLACING_CHUNK);
+        memset(first, 0, (classes + 1) * sizeof *first);
+        for (uint32_t i = 0; i < n; i++) {
+            bb x, y;
+            int s;
+            decode(B, &P->index, from + i, &x, &y);
+            rank[i] = class_rank(B, Q->canon, y, &s);
+            first[rank[i] + 1]++;
+        }
+        for (size_t c = 0; c < classes; c++)
+            first[c + 1] += first[c];
+        for (uint32_t i = 0; i < n; i++)
+            order[first[rank[i]]++] = i; /* in entry order within a block */
+        Block last = {-1, {0}};
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t i = order[j];
+            out[from - start + i] = placing_code(P, from + i, &last);
+        }
+    }
+    PyMem_RawFree(rank);
+    PyMem_RawFree(order);
+    PyMem_RawFree(first);
+    return err;
+}
+
+static void Placing_dealloc(Placing *self)
+{
+    shared_release(&self->sh);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* A read-only buffer of codes (1 or 2 bytes each) for the `I->size` entries of a sector. */
+static int get_codes(Shared *sh, PyObject *obj, const Index *I, const char *what,
+                     const void **codes, int *width)
+{
+    Py_buffer probe;
+    if (PyObject_GetBuffer(obj, &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: not a contiguous buffer", what);
+        return -1;
+    }
+    Py_ssize_t w = probe.itemsize;
+    PyBuffer_Release(&probe);
+    if (w != 1 && w != 2) {
+        PyErr_Format(PyExc_ValueError, "%s: codes of 1 or 2 bytes, not %zd", what, w);
+        return -1;
+    }
+    Py_buffer *v;
+    if (get_buffer(sh, obj, 0, w, (Py_ssize_t)I->size, what, &v) < 0)
+        return -1;
+    *codes = v->buf;
+    *width = (int)w;
+    return 0;
+}
+
+static int Placing_init(Placing *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"mover", "other", "wins_at_once", "images", "neighbours",
+                             "mill_masks", "representatives", "quiet", "removal", NULL};
+    int m, o, wins;
+    PyObject *images, *neighbours, *mills, *reps, *quiet, *removal;
+    if (self->sh.views_held) {
+        PyErr_SetString(PyExc_RuntimeError, "Placing is initialised once");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iipOOOOOO", kwlist, &m, &o, &wins, &images,
+                                     &neighbours, &mills, &reps, &quiet, &removal))
+        return -1;
+    if (m < 0 || o < 0 || m + 1 > MAX_PIECES || o > MAX_PIECES || m + o >= POINTS) {
+        PyErr_Format(PyExc_ValueError, "a placing sector of %dv%d on the board does not exist",
+                     m, o);
+        return -1;
+    }
+    if (set_board(&self->sh, images, neighbours, mills) < 0)
+        return -1;
+    if (set_index(&self->sh, reps, &self->index, m, o) < 0 ||
+        set_index(&self->sh, reps, &self->quiet, o, m + 1) < 0)
+        return -1;
+    char what[64];
+    snprintf(what, sizeof what, "quiet (%dv%d)", o, m + 1);
+    if (get_codes(&self->sh, quiet, &self->quiet, what, &self->quiet_codes,
+                  &self->quiet_width) < 0)
+        return -1;
+    self->removes = o > 0;
+    self->wins_at_once = self->removes && wins;
+    int needs = self->removes && !wins; /* a removal leads to (o - 1, m + 1) */
+    if (needs != (removal != Py_None)) {
+        PyErr_Format(PyExc_ValueError, "removal: %s for %dv%d", needs ? "the codes of the "
+                     "sector a removal leads to are needed" : "must be None (no removal "
+                     "leads to a sector)", m, o);
+        return -1;
+    }
+    if (needs) {
+        if (set_index(&self->sh, reps, &self->cap, o - 1, m + 1) < 0)
+            return -1;
+        snprintf(what, sizeof what, "removal (%dv%d)", o - 1, m + 1);
+        if (get_codes(&self->sh, removal, &self->cap, what, &self->cap_codes,
+                      &self->cap_width) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static PyObject *Placing_solve(Placing *self, PyObject *args)
+{
+    unsigned long long start, stop;
+    PyObject *out;
+    if (!PyArg_ParseTuple(args, "KKO", &start, &stop, &out))
+        return NULL;
+    if (!self->sh.views_held) {
+        PyErr_SetString(PyExc_RuntimeError, "Placing is not initialised");
+        return NULL;
+    }
+    if (start > stop || stop > self->index.size) {
+        PyErr_Format(PyExc_ValueError, "entries %llu..%llu outside 0..%llu", start, stop,
+                     (unsigned long long)self->index.size);
+        return NULL;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "Placing is busy in another thread");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(out, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
+        PyErr_SetString(PyExc_ValueError, "out: not a contiguous writable buffer");
+        return NULL;
+    }
+    if (view.itemsize != 2 || (unsigned long long)view.len != 2 * (stop - start)) {
+        PyErr_Format(PyExc_ValueError, "out: %zd items of %zd bytes, not %llu of 2",
+                     view.len / (view.itemsize ? view.itemsize : 1), view.itemsize,
+                     stop - start);
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    self->busy = 1;
+    int err;
+    Py_BEGIN_ALLOW_THREADS
+    err = placing_range(self, start, stop, view.buf);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    PyBuffer_Release(&view);
+    if (err)
+        return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+static PyObject *Placing_size(Placing *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromUnsignedLongLong(self->index.size);
+}
+
+static PyMethodDef Placing_methods[] = {
+    {"solve", (PyCFunction)Placing_solve, METH_VARARGS,
+     "solve(start, stop, out): the codes of entries start..stop - 1 into out (uint16)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Placing_getset[] = {
+    {"size", (getter)Placing_size, NULL, "Entries of the sector.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject PlacingType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "morris.engine.solution._retro.Placing",
+    .tp_doc = "A placing sector solved by one Bellman step over its successors' codes.",
+    .tp_basicsize = sizeof(Placing),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Placing_init,
+    .tp_dealloc = (destructor)Placing_dealloc,
+    .tp_methods = Placing_methods,
+    .tp_getset = Placing_getset,
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "morris.engine.solution._retro",
-    "Retrograde analysis of the moving phase in the symmetry-reduced index, in C.", -1, NULL,
+    "Retrograde analysis of the moving phase, and the placing sectors' Bellman step, in the symmetry-reduced index, in C.", -1, NULL,
 };
 
 PyMODINIT_FUNC PyInit__retro(void)
 {
-    if (PyType_Ready(&SystemType) < 0)
+    if (PyType_Ready(&SystemType) < 0 || PyType_Ready(&PlacingType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
@@ -1119,6 +1425,12 @@ PyMODINIT_FUNC PyInit__retro(void)
     Py_INCREF(&SystemType);
     if (PyModule_AddObject(m, "System", (PyObject *)&SystemType) < 0) {
         Py_DECREF(&SystemType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&PlacingType);
+    if (PyModule_AddObject(m, "Placing", (PyObject *)&PlacingType) < 0) {
+        Py_DECREF(&PlacingType);
         Py_DECREF(m);
         return NULL;
     }
