@@ -50,7 +50,9 @@ def test_a_range_anywhere_has_the_sectors_codes(
     size = index_of_key(key).size
     start, stop = sorted((int(a * size), int(b * size)))
     out = np.full(stop - start, 0xFFFF, dtype=np.uint16)
-    _native_placing(key, solved).solve(start, stop, out)
+    placing = _native_placing(key, solved)
+    assert placing is not None  # the extension is built
+    placing.solve(start, stop, out)
     assert np.array_equal(out, np.asarray(solution.data(key).dist)[start:stop])
 
 

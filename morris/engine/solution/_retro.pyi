@@ -1,4 +1,5 @@
-"""Types of the moving phase's retrograde analysis in C (morris/engine/solution/native/retro.c)."""
+"""Types of the retrograde analysis in C (morris/engine/solution/native/retro.c): the moving
+phase, and the placing sectors' Bellman step."""
 
 from collections.abc import Sequence
 
@@ -37,3 +38,27 @@ class System:
         """Decide ``distance``: (entries decided at it, whether any is due later)."""
     def finish(self) -> tuple[int, ...]:
         """Turn the work words into codes; the longest distance per sector (-1: none)."""
+
+class Placing:
+    """A placing sector (mover, other on the board) solved by one Bellman step over the codes of
+    the sectors its turns lead to: ``quiet`` (other, mover + 1) and ``removal`` (other - 1,
+    mover + 1; None where a removal leaves the other side two, ``wins_at_once``, or the other
+    side has no piece on the board)."""
+
+    def __init__(
+        self,
+        mover: int,
+        other: int,
+        wins_at_once: bool,
+        images: Codes,
+        neighbours: Codes,
+        mill_masks: Codes,
+        representatives: Sequence[Codes | None],
+        quiet: Codes,
+        removal: Codes | None,
+    ) -> None: ...
+    @property
+    def size(self) -> int:
+        """Entries of the sector."""
+    def solve(self, start: int, stop: int, out: Codes | bytes) -> None:
+        """The codes of entries ``start .. stop - 1`` into ``out`` (uint16, one an entry)."""

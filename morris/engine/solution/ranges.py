@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -35,6 +35,9 @@ from morris.engine.solution.storage import open_sector
 from morris.engine.solution.symmetry import IMAGES, representatives
 from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
 from morris.engine.tables.keys import Codes, ProgressCallback
+
+if TYPE_CHECKING:
+    from morris.engine.solution._retro import Placing
 
 logger = logging.getLogger(__name__)
 
@@ -124,7 +127,7 @@ def solve_range(
 _NATIVE_CHUNK: Final = 1 << 22
 
 
-def _native_placing(key: SectorKey, solved: Mapping[SectorKey, Codes]) -> Any:
+def _native_placing(key: SectorKey, solved: Mapping[SectorKey, Codes]) -> Placing | None:
     """The C step of a placing sector, or None where the extension is not built."""
     try:
         from morris.engine.solution._retro import Placing
