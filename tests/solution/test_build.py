@@ -54,6 +54,39 @@ def test_two_workers_split_sectors_and_threads_write_the_files_of_one_task_each(
     assert whole[-1] == (264399 + 210140, 264399 + 210140) and len(whole) > 7 + 12
 
 
+def test_each_task_logs_what_it_cost_and_a_resumed_build_logs_nothing_new(tmp_path: Path) -> None:
+    import json
+
+    from morris.engine.solution.build import BUILD_LOG, unit_entries
+    from morris.engine.solution.sectors import build_units
+
+    build_solution(tmp_path, 3, workers=1, memory=4 << 30, split=4096, threads=2)
+    lines = [json.loads(x) for x in (tmp_path / BUILD_LOG).read_text().splitlines()]
+    by_task: dict[str, list[dict[str, object]]] = {}
+    for line in lines:
+        by_task.setdefault(str(line["task"]), []).append(line)
+        assert set(line) == {"task", "name", "entries", "wall_s", "cpu_s", "threads", "host",
+                             "ended"}  # fmt: skip
+        assert isinstance(line["cpu_s"], float) and line["cpu_s"] >= 0
+        assert isinstance(line["wall_s"], float) and line["wall_s"] > 0
+    units = build_units(3)
+    whole = [u for u in units if u.moving or unit_entries(u) <= 4096]
+    assert sorted((str(x["name"]), x["entries"]) for x in by_task["solve"]) == sorted(
+        (u.name, unit_entries(u)) for u in whole
+    )
+    assert [(x["name"], x["threads"]) for x in by_task["removals"]] == [("3v3", 2)]
+    moving = next(x for x in by_task["solve"] if x["name"] == "3v3")
+    assert moving["threads"] == 2 and moving["entries"] == 210140
+    # 2v3 h1/0 (46,200 entries): 12 ranges whose entries add up to it, then its assembly.
+    ranges = [x for x in by_task["range"] if str(x["name"]).startswith("2v3 h1/0 ")]
+    assert len(ranges) == 12 and sum(int(str(x["entries"])) for x in ranges) == 46200
+    split = sorted(u.name for u in units if not u.moving and unit_entries(u) > 4096)
+    assert sorted(str(x["name"]) for x in by_task["assemble"]) == split  # 2v3 h1/0 among them
+    before = (tmp_path / BUILD_LOG).read_text()
+    build_solution(tmp_path, 3, workers=1, memory=4 << 30, split=4096)
+    assert (tmp_path / BUILD_LOG).read_text() == before  # nothing was solved again
+
+
 def test_split_sectors_of_four_men_are_those_of_one_task(solved4: Path, tmp_path: Path) -> None:
     from morris.engine.solution.build import unit_entries
     from morris.engine.solution.sectors import build_units

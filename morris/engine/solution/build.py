@@ -16,15 +16,22 @@ Resumable: a sector whose file is complete and matches its checksum is never com
 a range whose part file does; a damaged file is removed and rebuilt. Files are written under a
 temporary name and renamed, and hold nothing about the build, so the bytes are the same whatever
 the number of workers, the split, and however often the build was killed.
+
+What each task cost is appended to ``build-log.jsonl`` in the directory (:data:`BUILD_LOG`, one
+JSON object a line: the task, its entries, wall and CPU seconds, threads), the measured figures
+behind the extrapolations of docs/TABLES.md; the sector files do not depend on it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import logging
 import os
+import socket
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -73,6 +80,8 @@ logger = logging.getLogger(__name__)
 MEMORY: Final = "MEMORY"
 #: Topic of the progress events the tasks send to the client.
 TOPIC: Final = "morris-solution-progress"
+#: The file in the solution directory each task appends what it cost to (JSON lines).
+BUILD_LOG: Final = "build-log.jsonl"
 #: What every task needs besides its arrays: the bulk index tables and work batches.
 _BASE_MEMORY: Final = 768 << 20
 
@@ -100,6 +109,32 @@ def unit_entries(unit: Unit) -> int:
     return sum(index_of_key(k).size for k in unit.keys)
 
 
+@contextmanager
+def _logged(
+    directory: Path, task: str, name: str, entries: int, threads: int = 1
+) -> Iterator[None]:
+    """Append what the task in the block cost to the directory's :data:`BUILD_LOG` when it ends
+    (not when it fails): wall seconds and the CPU seconds of its worker process, which runs one
+    task at a time (its C threads included). A log that cannot be written is only warned of."""
+    wall, cpu = time.monotonic(), time.process_time()
+    yield
+    line = {
+        "task": task,
+        "name": name,
+        "entries": entries,
+        "wall_s": round(time.monotonic() - wall, 3),
+        "cpu_s": round(time.process_time() - cpu, 3),
+        "threads": threads,
+        "host": socket.gethostname(),
+        "ended": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    try:
+        with (directory / BUILD_LOG).open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(line) + "\n")  # one write of one line: whole under O_APPEND
+    except OSError as exc:
+        logger.warning("%s: cannot log the task's cost: %s", directory / BUILD_LOG, exc)
+
+
 def run_unit(
     unit: Unit, directory: str, *_after: Any, threads: int | None = None
 ) -> list[SectorInfo]:
@@ -114,9 +149,11 @@ def run_unit(
         return found
     from morris.engine.solution.solve import machine_cores, solve_unit
 
-    solved = {d: open_sector(where, d).dist for d in unit.dependencies()}
-    codes = solve_unit(unit, solved, _task_progress(), threads=threads or machine_cores())
-    return [write_sector(where, k, codes[k]) for k in unit.keys]
+    threads = (threads or machine_cores()) if unit.moving else 1
+    with _logged(where, "solve", unit.name, unit_entries(unit), threads):
+        solved = {d: open_sector(where, d).dist for d in unit.dependencies()}
+        codes = solve_unit(unit, solved, _task_progress(), threads=threads)
+        return [write_sector(where, k, codes[k]) for k in unit.keys]
 
 
 def removals_memory(unit: Unit) -> int:
@@ -139,22 +176,24 @@ def run_removals(
     found = _removals_built(where, [read_info(where / k.filename) for k in unit.keys], limit)
     if found is not None:
         return found
-    values = {k: open_sector(where, k) for k in unit.keys}
-    captures = {}
-    for d in unit.dependencies():
-        target = open_removals(where, d, read_info(where / d.filename).sha256)
-        if target is None or target.info.limit != limit:
-            raise SolutionError(f"{unit.name}: the removal distances of {d.name} are not built")
-        captures[d] = capture_codes(target.dist, limit)  # its decoded codes go with `target`
     from morris.engine.solution.solve import machine_cores
 
-    progress = _task_progress({"removals": 1})
-    codes = solve_removals(unit, captures, progress, threads=threads or machine_cores())
-    out = []
-    for k in unit.keys:
-        drawn = check_values(values[k], codes[k], limit)
-        out.append(write_removals(where, k, codes[k], values[k].info.sha256, limit, drawn))
-    return out
+    threads = threads or machine_cores()
+    with _logged(where, "removals", unit.name, unit_entries(unit), threads):
+        values = {k: open_sector(where, k) for k in unit.keys}
+        captures = {}
+        for d in unit.dependencies():
+            target = open_removals(where, d, read_info(where / d.filename).sha256)
+            if target is None or target.info.limit != limit:
+                raise SolutionError(f"{unit.name}: the removal distances of {d.name} are not built")
+            captures[d] = capture_codes(target.dist, limit)  # its decoded codes go with `target`
+        progress = _task_progress({"removals": 1})
+        codes = solve_removals(unit, captures, progress, threads=threads)
+        out = []
+        for k in unit.keys:
+            drawn = check_values(values[k], codes[k], limit)
+            out.append(write_removals(where, k, codes[k], values[k].info.sha256, limit, drawn))
+        return out
 
 
 def _removals_built(
@@ -172,9 +211,10 @@ def run_range(rng: Range, directory: str, *_after: Any) -> None:
     where = Path(directory)
     if read_part(where, rng) is not None:
         return
-    solved = {d: dependency_codes(where, d) for d in Unit((rng.key,)).dependencies()}
-    extra = {"part": rng.start, "sector": index_of_key(rng.key).size}
-    write_part(where, rng, solve_range(rng, solved, _task_progress(extra)))
+    with _logged(where, "range", f"{rng.key.name} {rng.start}..{rng.stop}", rng.size):
+        solved = {d: dependency_codes(where, d) for d in Unit((rng.key,)).dependencies()}
+        extra = {"part": rng.start, "sector": index_of_key(rng.key).size}
+        write_part(where, rng, solve_range(rng, solved, _task_progress(extra)))
 
 
 def run_assembly(ranges: tuple[Range, ...], directory: str, *_after: Any) -> list[SectorInfo]:
@@ -184,14 +224,15 @@ def run_assembly(ranges: tuple[Range, ...], directory: str, *_after: Any) -> lis
     key = ranges[0].key
     info = finished(where, key)
     if info is None:
-        codes = np.empty(index_of_key(key).size, dtype=np.uint16)
-        for rng in ranges:
-            part = read_part(where, rng)
-            if part is None:
-                solved = {d: dependency_codes(where, d) for d in Unit((key,)).dependencies()}
-                part = solve_range(rng, solved)
-            codes[rng.start : rng.stop] = part
-        info = write_sector(where, key, codes)
+        with _logged(where, "assemble", key.name, index_of_key(key).size):
+            codes = np.empty(index_of_key(key).size, dtype=np.uint16)
+            for rng in ranges:
+                part = read_part(where, rng)
+                if part is None:
+                    solved = {d: dependency_codes(where, d) for d in Unit((key,)).dependencies()}
+                    part = solve_range(rng, solved)
+                codes[rng.start : rng.stop] = part
+            info = write_sector(where, key, codes)
     remove_parts(where, ranges)
     return [info]
 
