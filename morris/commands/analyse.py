@@ -59,7 +59,8 @@ def _describe(result: Any) -> str:
 def _removal(solution: Any, board: Any, move: Any) -> str:
     """In the moving phase, where the removal distances are built: the turns to the next removal
     (for the side that plays ``move``, it counted; or from the position) and what the no-removal
-    rule makes of the value from a count of 0."""
+    rule makes of the value from a count of 0; while placing, where the values under the rule
+    are built, whether the rule draws a win or a loss of the solution."""
     from morris.engine.solution.analyse import sector_of
 
     if move is not None and move.remove is not None and board.pieces_in_hand(board.turn) == 0:
@@ -70,7 +71,14 @@ def _removal(solution: Any, board: Any, move: Any) -> str:
         if board.outcome() is not None:
             return ""
         key, mover, other = sector_of(board)
-        found = None if key.placing else solution.removal_result(key, mover, other)
+        if key.placing:
+            rule = solution.placing_rule_value(key, mover, other)
+            solved = solution.probe_key(key, mover, other)
+            drawn = rule is not None and rule.value == "draw" and solved is not None
+            if drawn and solved.value.value != "draw":
+                return f"  the {solution.removal_limit}-turn rule draws it"
+            return ""
+        found = solution.removal_result(key, mover, other)
     finally:
         if move is not None:
             board.pop()

@@ -81,8 +81,7 @@ def run_solution_build(args: argparse.Namespace) -> int:
 
         for key in sector_keys(args.men):
             (directory / key.filename).unlink(missing_ok=True)
-            if not key.placing:
-                (directory / removal_filename(key)).unlink(missing_ok=True)
+            (directory / removal_filename(key)).unlink(missing_ok=True)
     try:
         with progress_bar(args.quiet) as progress:
             update = progress_callback(progress)
@@ -144,7 +143,7 @@ def run_solution_info(args: argparse.Namespace) -> int:
         rows.extend((colours, info) for colours in key.colour_sectors())
     rows.sort(key=lambda r: (-(r[0][2] + r[0][3]), r[0][0] + r[0][1], r[0][0], r[0][4]))
     for (white, black, white_hand, black_hand, side), info in rows:
-        removals = solution.removal_data(info.key)
+        removals = None if info.key.placing else solution.removal_data(info.key)
         to_removal = "-" if removals is None else str(removals.info.longest)
         console.print(
             f"{white:>5} {black:>5} {white_hand:>6} {black_hand:>6} {side:>7}"
@@ -159,23 +158,32 @@ def run_solution_info(args: argparse.Namespace) -> int:
     size = sum(solution.info(k).nbytes for k in solution.keys)
     wdl = sum(solution.info(k).wdl_bytes for k in solution.keys)
     found = [r for k in solution.keys if (r := solution.removal_data(k)) is not None]
+    moving = [r for r in found if not r.info.key.placing]
+    placing = [r for r in found if r.info.key.placing]
     console.print(
         f"{len(solution.keys)} stored sectors ({len(rows)} by colour), {placements:,} positions "
         f"over every placement, {entries:,} stored entries (symmetry-reduced), "
         f"{size:,} bytes on disk, of which {wdl:,} win/draw/loss; removal distances of "
-        f"{len(found)} moving-phase sectors, {sum(r.info.nbytes for r in found):,} bytes."
+        f"{len(moving)} moving-phase sectors, {sum(r.info.nbytes for r in moving):,} bytes; "
+        f"values under the rule of {len(placing)} placing sectors, "
+        f"{sum(r.info.nbytes for r in placing):,} bytes."
     )
     if found:
         limit = found[0].info.limit
-        drawn = sum(r.info.rule_drawn for r in found)
-        console.print(
-            f"Under the {limit}-turn no-removal rule {drawn:,} stored moving-phase entries that "
-            "the solution wins or loses are draws from a count of 0 (see 'to removal').",
-            highlight=False,
-        )
+        for phase, these in (("moving-phase", moving), ("placing-phase", placing)):
+            drawn = sum(r.info.rule_drawn for r in these)
+            if these:
+                console.print(
+                    f"Under the {limit}-turn no-removal rule {drawn:,} stored {phase} entries "
+                    "that the solution wins or loses are draws from a count of 0"
+                    + (" (see 'to removal')." if phase == "moving-phase" else "."),
+                    highlight=False,
+                )
     if start is not None:
         tail = "" if start.value.value == "draw" else f" in {start.distance} turns"
-        console.print(f"The start position: {start.value.value} for white{tail}.")
+        rule = solution.placing_rule_value(start_sector(args.men), 0, 0)
+        under = "" if rule is None else f" (under the no-removal rule: {rule.value})"
+        console.print(f"The start position: {start.value.value} for white{tail}{under}.")
     console.print(
         "Counts are over every placement of the pieces, for the side to move; the longest win is"
         " in turns (plies); 'to removal' is the longest distance to the next removal (moving"

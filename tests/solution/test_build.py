@@ -43,15 +43,15 @@ def test_two_workers_split_sectors_and_threads_write_the_files_of_one_task_each(
     )  # fmt: skip
     assert len(result.solved) == 7
     assert _files(tmp_path) == _files(solved3)  # one worker, one task a sector, one thread
-    assert len(_files(tmp_path)) == len(sector_keys(3)) + 1  # and 3v3's removal distances
+    assert len(_files(tmp_path)) == 2 * len(sector_keys(3))  # and their removal files
     assert _leftovers(tmp_path) == []
     # 2v3 h1/0 (46,200 entries) ran as 12 ranges: its bar fills as they end, up to its entries.
     bar = [done for name, done, total in calls if name == "2v3 h1/0" and total == 46200]
     assert len(bar) >= 12 and bar == sorted(bar) and bar[-1] == 46200 and bar[0] < 46200
     whole = [(done, total) for name, done, total in calls if name == "build"]
     assert [d for d, _ in whole] == sorted(d for d, _ in whole)
-    # Every entry of every sector, and of 3v3 once more for its removal distances.
-    assert whole[-1] == (264399 + 210140, 264399 + 210140) and len(whole) > 7 + 12
+    # Every entry of every sector, and once more for their removal files.
+    assert whole[-1] == (2 * 264399, 2 * 264399) and len(whole) > 7 + 12
 
 
 def test_each_task_logs_what_it_cost_and_a_resumed_build_logs_nothing_new(tmp_path: Path) -> None:
@@ -74,7 +74,8 @@ def test_each_task_logs_what_it_cost_and_a_resumed_build_logs_nothing_new(tmp_pa
     assert sorted((str(x["name"]), x["entries"]) for x in by_task["solve"]) == sorted(
         (u.name, unit_entries(u)) for u in whole
     )
-    assert [(x["name"], x["threads"]) for x in by_task["removals"]] == [("3v3", 2)]
+    removals = sorted((str(x["name"]), x["threads"]) for x in by_task["removals"])
+    assert removals == sorted((u.name, 2 if u.moving else 1) for u in units)
     moving = next(x for x in by_task["solve"] if x["name"] == "3v3")
     assert moving["threads"] == 2 and moving["entries"] == 210140
     # 2v3 h1/0 (46,200 entries): 12 ranges whose entries add up to it, then its assembly.
@@ -211,7 +212,10 @@ def test_info_lists_every_sector_by_colour_and_the_start(
 ) -> None:
     assert main(["tables", "info", "--men", "3", "--dir", str(solved3)]) == 0
     out = capsys.readouterr().out
-    assert "The start position: win for white in 23 turns." in out
+    # The start is won with or without the rule: no win of 3 men's morris lasts 100 moves.
+    assert "The start position: win for white in 23 turns (under the no-removal rule: win)." in (
+        " ".join(out.split())
+    )
     rows = [line.split() for line in out.splitlines()]
     moving = ["3", "3", "0", "0", "white", "2,691,920", "2,232,160", "4,112", "455,648", "25"]
     full = {tuple(r[:5]): r for r in rows}
@@ -231,8 +235,8 @@ def test_info_lists_every_sector_by_colour_and_the_start(
 def test_verify_checks_every_position(solved3: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tables", "verify", "--men", "3", "--dir", str(solved3), "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert out.count("ok") == 7 + 1 and "(all)" in out  # the sectors, 3v3's removal distances
-    assert "3v3 to removals" in out
+    assert out.count("ok") == 7 + 7 and "(all)" in out  # the sectors, their removal files
+    assert "3v3 to removals" in out and "0v0 h3/3 under the rule" in out
 
 
 def test_analyse_lists_every_turn_of_a_position(

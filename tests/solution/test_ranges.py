@@ -61,22 +61,24 @@ def test_small_sectors_stay_one_task_and_large_ones_become_ranges_and_an_assembl
     after_big = [t for t in tasks if assembly.name in t.after and t is not assembly]
     assert after_big and all(t.unit.keys[0].placing for t in after_big)
     # Moving systems and small placing sectors: one task each.
-    singles = [t for t in tasks if t.rng is None and not t.ranges]
+    singles = [t for t in tasks if t.rng is None and not t.ranges and not t.removals]
     assert {t.unit for t in singles} | {t.unit for t in tasks if t.ranges} == set(units)
     assert all(unit_entries(t.unit) <= 1 << 15 for t in singles if not t.unit.moving)
-    # The whole build's bar ends at every entry, the moving systems' twice (their removal
-    # distances: one task each, after the system, which nothing waits for).
+    # The whole build's bar ends at every entry twice (the removal files: one task a unit,
+    # after the unit, which no sector task waits for).
     removals = [t for t in tasks if t.removals]
-    assert sorted(t.unit.name for t in removals) == ["3v3", "3v4 + 4v3", "4v4"]
-    assert all(any(n.startswith("solve-") for n in t.after) for t in removals)
-    # Only removal distances wait for removal distances (those of the sectors a removal reaches).
+    assert sorted(t.unit.name for t in removals) == sorted(u.name for u in units)
+    unit_done = {t.unit: t.name for t in tasks if not t.removals and t.rng is None}
+    assert all(unit_done[t.unit] in t.after for t in removals)  # after its own unit's task
+    # Only removal files wait for removal files (those of the sectors the turns reach).
     names = {r.name for r in removals}
     assert all(t.removals for t in tasks if names & set(t.after))
     by_name = {t.name: t for t in tasks}
     three = next(t for t in removals if t.unit.name == "3v4 + 4v3")
     assert {by_name[n].unit.name for n in three.after} == {"3v4 + 4v3", "3v3"}
-    moving = sum(unit_entries(u) for u in units if u.moving)
-    assert sum(t.entries for t in tasks) == sum(unit_entries(u) for u in units) + moving
+    split = next(t for t in removals if t.unit == big)  # after its assembly and its successors'
+    assert {by_name[n].unit.name for n in split.after} == {big.name, "4v4", "3v4 + 4v3"}
+    assert sum(t.entries for t in tasks) == 2 * sum(unit_entries(u) for u in units)
 
 
 def test_a_range_and_the_assembly_each_declare_less_memory_than_the_whole_sector() -> None:
@@ -116,5 +118,13 @@ def test_only_what_is_left_is_planned() -> None:
     tasks = plan_graph(units, todo, 4096, 8 * GIB)
     assert {t.unit.name for t in tasks} == {"2v3 h1/0", "0v0 h3/3"}
     assert all(t.after == () for t in tasks if t.rng is not None)  # 3v3 is built
-    (start,) = [t for t in tasks if t.unit.name == "0v0 h3/3"]
+    (start,) = [t for t in tasks if t.unit.name == "0v0 h3/3" and not t.removals]
     assert start.after == ()  # 0v1 h3/2 is built, not waited for
+    # Its removal file waits for the start's own task, and for 0v1 h3/2's where that is planned.
+    (rule,) = [t for t in tasks if t.unit.name == "0v0 h3/3" and t.removals]
+    assert rule.after == (start.name,)
+    units3 = [u for u in units if u.name in ("0v1 h3/2", "0v0 h3/3")]
+    more = plan_graph(units, todo, 4096, 8 * GIB, removals=units3)
+    (rule,) = [t for t in more if t.unit.name == "0v0 h3/3" and t.removals]
+    (before,) = [t for t in more if t.unit.name == "0v1 h3/2"]  # only its removal file
+    assert before.removals and rule.after == (start.name, before.name)

@@ -14,7 +14,13 @@ import pytest
 
 from morris.core import Board
 from morris.engine.errors import SolutionError
-from morris.engine.solution import SectorKey, Solution, build_solution, verify_solution
+from morris.engine.solution import (
+    SectorKey,
+    Solution,
+    build_solution,
+    sector_keys,
+    verify_solution,
+)
 from morris.engine.solution.analyse import position_text
 from morris.engine.solution.play import known_value, perfect_turn, rule_value
 from morris.engine.solution.probe import result_of
@@ -64,6 +70,9 @@ def test_every_removal_distance_of_four_men_is_consistent_with_its_successors(
         removals = [r for r in reports if r.name.endswith("to removals")]
         assert sorted(r.key for r in removals) == sorted(MOVING4)
         assert all(r.complete and r.ok for r in removals)
+        placing = [r for r in reports if r.name.endswith("under the rule")]
+        assert sorted(r.key for r in placing) == sorted(k for k in sector_keys(4) if k.placing)
+        assert all(r.complete and r.ok for r in placing)
 
 
 def test_sampled_removal_distances_agree_with_a_brute_force_search(limited4: Path) -> None:
@@ -113,7 +122,7 @@ def test_a_damaged_removal_file_is_refused_then_rebuilt(solved3: Path, tmp_path:
     with pytest.raises(SolutionError, match="checksum mismatch"):
         Solution.load(tmp_path, 3)
     result = build_solution(tmp_path, 3, workers=1, memory=4 << 30)
-    assert result.solved == [] and [i.key.name for i in result.removals] == ["3v3"]
+    assert result.solved == [] and len(result.removals) == len(sector_keys(3))
     assert victim.read_bytes() == good
 
 
@@ -183,7 +192,7 @@ def limited4(solved4: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     for path in solved4.glob("sector-*.msol"):
         (directory / path.name).symlink_to(path)
     result = build_solution(directory, 4, workers=1, memory=4 << 30, removal_limit=LIMIT)
-    assert result.solved == [] and len(result.removals) == len(MOVING4)
+    assert result.solved == [] and len(result.removals) == len(sector_keys(4))
     return directory
 
 
@@ -231,6 +240,83 @@ def test_late_in_placing_the_rule_value_is_searched_and_played(limited4: Path) -
             assert rule is Value.DRAW and result != "defender", sample.position
             shown = known_value(solution, board)
             assert shown is not None and shown.value is Value.DRAW
-        if sample.value is Value.WIN and rule is Value.DRAW:
-            found[None] = found.get(None, 0) + 1  # a win of the solution the rule draws
+        if sample.rule_drawn:  # a win of the solution the rule draws
+            assert rule is Value.DRAW
+            found[None] = found.get(None, 0) + 1
     assert found.get(Value.WIN) and found.get(Value.DRAW) and found.get(None)
+
+
+def test_every_placing_sector_has_its_values_under_the_rule(solved4: Path, limited4: Path) -> None:
+    # Under 100 turns the rule draws nothing of 4 men's morris: the values are the solution's.
+    # Under 20 it draws wins and losses of the solution, never the other way round.
+    full, limited = Solution.load(solved4, 4), Solution.load(limited4, 4)
+    assert full.placing_rules_complete and limited.placing_rules_complete
+    drawn = 0
+    for key in (k for k in sector_keys(4) if k.placing):
+        values = full.data(key).wdl
+        for solution, limit in ((full, 100), (limited, LIMIT)):
+            data = solution.removal_data(key)
+            assert data is not None and data.info.limit == limit
+            rule = wdl_of(np.asarray(data.dist).astype(np.int64))
+            if limit == 100:
+                assert np.array_equal(rule, values) and data.info.rule_drawn == 0
+            else:
+                changed = rule != values
+                assert np.all(rule[changed] == wdl_of(np.zeros(1, np.int64))[0])  # to a draw
+                assert int(np.count_nonzero(changed)) == data.info.rule_drawn
+                drawn += data.info.rule_drawn
+    assert drawn > 0
+
+
+def test_the_placing_values_under_the_rule_are_those_a_search_to_the_moving_phase_finds(
+    limited4: Path,
+) -> None:
+    # The search (play.placing_rule_value) goes placement by placement to the moving phase and
+    # reads the removal distances there: another way to the same values, where it fits.
+    from morris.engine.solution.analyse import board_class
+    from morris.engine.solution.perfection import sample_positions
+    from morris.engine.solution.play import placing_rule, placing_rule_value
+
+    solution = Solution.load(limited4, 4)
+    seen: dict[tuple[Value, Value], int] = {}
+    for sample in sample_positions(solution, 10, np.random.default_rng(3)):
+        if not sample.key.placing or sample.key.mover_hand + sample.key.other_hand > 3:
+            continue
+        board = board_class(4)(sample.position, no_removal_limit=LIMIT)
+        searched = placing_rule_value(solution, board, max_nodes=200_000)
+        stored = placing_rule(solution, board)
+        assert searched is not None and stored is searched, sample.position
+        solved = solution.probe_key(sample.key, *_sides(sample.position))
+        assert solved is not None
+        seen[(solved.value, stored)] = seen.get((solved.value, stored), 0) + 1
+    # Wins kept, wins the rule draws, and draws.
+    assert seen.get((Value.WIN, Value.WIN)) and seen.get((Value.WIN, Value.DRAW))
+    assert seen.get((Value.DRAW, Value.DRAW))
+
+
+def _sides(position: str) -> tuple[int, int]:
+    """The bitboards (side to move, other side) of a position."""
+    board = Board(position)
+    return board.occupied_co(board.turn), board.occupied_co(not board.turn)
+
+
+def test_early_in_placing_the_engine_plays_for_wins_within_the_rule(limited4: Path) -> None:
+    # With more in hand than a search can reach: a placing win of the solution that the rule
+    # draws is a drawn position, which the engine holds; a placing win within the rule is won.
+    from morris.engine.solution.analyse import board_class
+    from morris.engine.solution.perfection import play_out, sample_positions
+
+    solution = Solution.load(limited4, 4)
+    outcomes: dict[str, list[str]] = {"won": [], "rule drawn": []}
+    for sample in sample_positions(solution, 8, np.random.default_rng(11)):
+        if not sample.key.placing or (sample.value is not Value.WIN and not sample.rule_drawn):
+            continue
+        if sample.key.mover_hand + sample.key.other_hand <= 3:
+            continue
+        result = play_out(solution, 4, sample.position, 7, sample.entry, no_removal_limit=LIMIT)
+        outcomes["rule drawn" if sample.rule_drawn else "won"].append(result)
+        board = board_class(4)(sample.position, no_removal_limit=LIMIT)
+        shown = known_value(solution, board)
+        assert shown is not None and shown.value is sample.value
+    assert outcomes["won"] and set(outcomes["won"]) == {"engine"}
+    assert outcomes["rule drawn"] and "defender" not in outcomes["rule drawn"]

@@ -3,8 +3,9 @@
 One task per :class:`~morris.engine.solution.sectors.Unit` (a moving-phase system, or a placing
 sector of at most ``split`` entries); a larger placing sector is solved by range tasks, one per
 range of its entries, and one task that assembles its file (:mod:`~morris.engine.solution.ranges`).
-Each moving system has one more task, after it: its distances to the next removal
-(:mod:`~morris.engine.solution.removals`), which nothing else waits for.
+Each unit has one more task, after it and after those of the sectors its turns reach: its
+removal file (:mod:`~morris.engine.solution.removals`: a moving system's distances to the next
+removal, a placing sector's values under the no-removal rule), which no sector task waits for.
 Each task waits for the tasks that finish the sectors its turns reach (:func:`plan_graph`). A
 task reads its dependencies' files from the solution directory (memory-mapped: on a real cluster
 the directory must be shared) and writes its own; it declares the memory it needs as the worker
@@ -57,10 +58,11 @@ from morris.engine.solution.ranges import (
 )
 from morris.engine.solution.removals import (
     RemovalInfo,
-    capture_codes,
     check_values,
     finished_removals,
     open_removals,
+    removals_bar,
+    rule_leaves,
     solve_removals,
     write_removals,
 )
@@ -157,19 +159,22 @@ def run_unit(
 
 
 def removals_memory(unit: Unit) -> int:
-    """Bytes the removal distances of a moving system need at most: the system's work arrays,
-    and each sector a removal reaches reduced to a byte an entry (one decoded at a time)."""
+    """Bytes a unit's removal file task needs at most: a moving system's work arrays and each
+    sector a removal reaches reduced to a byte an entry (one decoded at a time); a placing
+    sector's codes and the codes of the sectors its turns reach (2 bytes an entry at most)."""
     deps = [index_of_key(d).size for d in unit.dependencies()]
+    if not unit.moving:
+        return _BASE_MEMORY + 4 * unit_entries(unit) + 2 * sum(deps)
     return _BASE_MEMORY + 4 * unit_entries(unit) + sum(deps) + 2 * max(deps, default=0)
 
 
 def run_removals(
     unit: Unit, directory: str, limit: int, *_after: Any, threads: int | None = None
 ) -> list[RemovalInfo]:
-    """The task of a moving system's removal distances under ``limit`` (after the system's own
-    task and the removal distances of the sectors its removals reach), on ``threads`` threads
-    (default: every core of the machine): their files, unless sound ones made from the sector
-    files there are there. Every position they decide must have that value in the sector file."""
+    """The task of a unit's removal files under ``limit`` (after the unit's own task and the
+    removal files of the sectors its turns reach; a moving system's on ``threads`` threads,
+    default every core of the machine): their files, unless sound ones made from the sector files
+    there are there. Every position they decide must have that value in the sector file."""
     where = Path(directory)
     # The sector files' SHA-256s from their headers: what a removal file is made from. Only
     # the unit's own values are read (and checked) below.
@@ -178,7 +183,7 @@ def run_removals(
         return found
     from morris.engine.solution.solve import machine_cores
 
-    threads = threads or machine_cores()
+    threads = (threads or machine_cores()) if unit.moving else 1
     with _logged(where, "removals", unit.name, unit_entries(unit), threads):
         values = {k: open_sector(where, k) for k in unit.keys}
         captures = {}
@@ -186,8 +191,8 @@ def run_removals(
             target = open_removals(where, d, read_info(where / d.filename).sha256)
             if target is None or target.info.limit != limit:
                 raise SolutionError(f"{unit.name}: the removal distances of {d.name} are not built")
-            captures[d] = capture_codes(target.dist, limit)  # its decoded codes go with `target`
-        progress = _task_progress({"removals": 1})
+            captures[d] = rule_leaves(d, target.dist, limit)  # decoded codes go with `target`
+        progress = _task_progress({"removals": 1, "placing": int(not unit.moving)})
         codes = solve_removals(unit, captures, progress, threads=threads)
         out = []
         for k in unit.keys:
@@ -281,7 +286,7 @@ def _dependencies_memory(key: SectorKey) -> int:
 @dataclass(frozen=True)
 class Task:
     """One task of the build's graph: a whole unit, a range of a split placing sector, the
-    assembly of one (``ranges`` set), or a moving system's removal distances (``removals``)."""
+    assembly of one (``ranges`` set), or a unit's removal files (``removals``)."""
 
     name: str  # the Dask key
     unit: Unit
@@ -319,13 +324,14 @@ def plan_graph(
     it waits for: a moving system or a placing sector of at most ``split`` entries is one task,
     a larger placing sector ranges of at most ``split`` entries (fewer if a worker of
     ``capacity`` bytes could not hold them) and their assembly; and the removal distances of the
-    moving systems of ``removals`` (default: those of ``todo``), each after its system. The same
+    units of ``removals`` (default: ``todo``), each after its unit and the removal files of the
+    sectors its turns reach. The same
     arguments give the same graph."""
     unit_of = {k: u for u in units for k in u.keys}
     last: dict[Unit, str] = {}  # the task whose end means the unit is built
-    distances: dict[Unit, str] = {}  # the task of a moving system's removal distances
+    distances: dict[Unit, str] = {}  # the task of a unit's removal files
     tasks: list[Task] = []
-    wanted = set(u for u in todo if u.moving) if removals is None else set(removals)
+    wanted = set(todo) if removals is None else set(removals)
     planned = set(todo)
     for unit in units:
         deps = [unit_of[d] for d in unit.dependencies()]
@@ -384,7 +390,7 @@ class BuildResult:
 
     infos: list[SectorInfo]
     solved: list[str]
-    removals: list[RemovalInfo]  # of every moving-phase sector
+    removals: list[RemovalInfo]  # of every sector
 
 
 def build_solution(
@@ -405,8 +411,9 @@ def build_solution(
     (default: the cores) sharing ``memory`` bytes (default: the available memory). A placing
     sector of more than ``split`` entries is solved in ranges of at most that many, by tasks of
     their own. A moving system's task runs on ``threads`` threads (default: every core of the
-    machine it runs on, see docs/TABLES.md). The removal distances of the moving-phase sectors are
-    for the no-removal limit ``removal_limit``. Raises :class:`SolutionError` if a task needs
+    machine it runs on, see docs/TABLES.md). The removal files (the moving-phase sectors'
+    distances to the next removal, the placing sectors' values under the rule) are for the
+    no-removal limit ``removal_limit``. Raises :class:`SolutionError` if a task needs
     more memory than any worker has, or a task fails.
     """
     if threads is not None and threads < 1:
@@ -428,12 +435,12 @@ def build_solution(
         if found is None:
             continue
         built[unit] = found
-        removal = _removals_built(directory, found, removal_limit) if unit.moving else None
+        removal = _removals_built(directory, found, removal_limit)
         if removal is not None:
             distances[unit] = removal
     todo = [u for u in units if u not in built]
-    removals = [u for u in units if u.moving and u not in distances]
-    total = sum(unit_entries(u) for u in units) + sum(unit_entries(u) for u in units if u.moving)
+    removals = [u for u in units if u not in distances]
+    total = 2 * sum(unit_entries(u) for u in units)  # the sectors, then their removal files
     done = sum(unit_entries(u) for u in built) + sum(unit_entries(u) for u in distances)
     if progress is not None:
         progress("build", done, total)
@@ -457,7 +464,7 @@ def build_solution(
             built.update(ended)
             distances.update(made)
     infos = [i for u in units for i in built[u]]
-    removal_infos = [i for u in units if u.moving for i in distances[u]]
+    removal_infos = [i for u in units for i in distances[u]]
     return BuildResult(infos, [u.name for u in todo], removal_infos)
 
 
@@ -555,7 +562,7 @@ class _Bars:
         _, msg = event
         name, done, total = str(msg["name"]), int(msg["done"]), int(msg["total"])
         if "removals" in msg:
-            name = removals_bar(name)
+            name = removals_bar(name, bool(msg.get("placing")))
         with self._lock:
             if "part" in msg:
                 self._part(name, int(msg["part"]), done, int(msg["sector"]))
@@ -565,7 +572,9 @@ class _Bars:
 
     def ended(self, task: Task) -> None:
         """A task has ended."""
-        name = removals_bar(task.unit.name) if task.removals else task.unit.name
+        name = (
+            removals_bar(task.unit.name, not task.unit.moving) if task.removals else task.unit.name
+        )
         with self._lock:
             if task.rng is not None:
                 self._part(name, task.rng.start, task.rng.size, unit_entries(task.unit))
@@ -583,11 +592,6 @@ class _Bars:
     def _report(self, name: str, done: int, total: int) -> None:
         if self.progress is not None:
             self.progress(name, done, total)
-
-
-def removals_bar(name: str) -> str:
-    """The bar of a moving system's removal distances."""
-    return f"{name} to removals"
 
 
 def _worker_memory(client: Any) -> int:

@@ -18,7 +18,7 @@ from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
 from morris.engine.solution.analyse import board_class, position_text, turn_values
 from morris.engine.solution.play import scored_turns, turn_removal_distance
 from morris.engine.solution.probe import Solution, preference, result_of
-from morris.engine.solution.removals import within_limit
+from morris.engine.solution.removals import rule_decided
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.turns import index_of_key
 from morris.engine.tables.keys import MIN_PIECES, Value
@@ -51,17 +51,18 @@ def sample_positions(
     solution: Solution, per_sector: int, rng: np.random.Generator
 ) -> Iterator[Sample]:
     """Up to ``per_sector`` won and as many drawn positions of every loaded sector, drawn by
-    ``rng`` without repetition; in a moving-phase sector with removal distances the won ones are
-    those won within the rule from a count of 0, and up to ``per_sector`` wins of the solution
-    that the rule draws are drawn positions too (``rule_drawn``)."""
+    ``rng`` without repetition; in a sector with a removal file (a moving-phase sector's removal
+    distances, a placing sector's values under the rule) the won ones are those won within the
+    rule from a count of 0, and up to ``per_sector`` wins of the solution that the rule draws
+    are drawn positions too (``rule_drawn``)."""
     for key in solution.keys:
         codes = np.asarray(solution.data(key).dist)
         won = (codes > 0) & (codes % 2 == 0)
         pools = [(Value.WIN, won, False), (Value.DRAW, codes == 0, False)]
         removals = solution.removal_data(key)
-        if removals is not None:
+        if removals is not None:  # a placing sector's values under the rule, or distances
             rule = np.asarray(removals.dist)
-            within = within_limit(rule, removals.info.limit) & (rule % 2 == 0)  # wins
+            within = rule_decided(key, rule, removals.info.limit) & (rule % 2 == 0)  # wins
             pools = [(Value.WIN, within, False), pools[1], (Value.DRAW, won & ~within, True)]
         for value, where, rule_drawn in pools:
             pool = np.flatnonzero(where)

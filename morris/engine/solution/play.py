@@ -10,7 +10,10 @@ The solution knows no draw rules, and a fastest win can run into the no-removal 
 point 8: only moves count, so only the moving phase). Where the removal distances are built for
 the game's limit (:mod:`~morris.engine.solution.removals`), a turn to a moving-phase position
 that the rule draws counts as a draw (:func:`scored_turns`), so the engine keeps a win within the
-rule and takes a draw the rule offers from a lost position. Where the turns left before the
+rule and takes a draw the rule offers from a lost position; while placing, the placing
+sectors' values under the rule do the same (the count is 0 until the moving phase, so a placing
+position's value under the rule is exact; where they are not built, a search to the moving phase
+with a few pieces in hand). Where the turns left before the
 limit are fewer than the distance to the end, it hurries to the next removal: of the winning
 turns one with the shortest distance to a removal (ties: the fastest win). From a count ``c`` and
 removal distance ``r`` with ``c + r <= limit`` this wins within the rule, and no position
@@ -170,10 +173,13 @@ def known_value(solution: Solution, board: Board) -> SolutionResult | None:
     In the moving phase, where the removal distances are built for the board's no-removal limit,
     it is the value under the rule (a DRAW where the rule draws the solution's win or loss),
     with the solution's distance to the end when that fits before the limit (else None: the
-    winner must hurry to its removals, and the game takes longer). Elsewhere the solution's
-    value where its end comes before the limit, or, while placing, where the rule draws no
-    position of the solution (:attr:`Solution.rule_drawn` is 0), with no distance; with a few
-    pieces left in hand a draw where a search to the moving phase finds the rule draws it."""
+    winner must hurry to its removals, and the game takes longer). While placing, where the
+    values under the rule are built, a DRAW where they draw the solution's win or loss, else the
+    solution's value (with its distance where the end comes before the limit). Elsewhere the
+    solution's value where its end comes before the limit, or, while placing, where the rule
+    draws no position of the solution (:attr:`Solution.rule_drawn` is 0), with no distance; with
+    a few pieces left in hand a draw where a search to the moving phase finds the rule draws
+    it."""
     if not solved_rules(engine_rules(board)):
         return None
     if board.outcome() is None and not solution.covers(sector_of(board)[0]):
@@ -190,10 +196,12 @@ def known_value(solution: Solution, board: Board) -> SolutionResult | None:
         if rule.value is Value.DRAW:
             return rule
         return result if fits else SolutionResult(result.value, None)
-    if _rule_draws(solution, board):  # a few placements left: searched to the moving phase
+    if _rule_draws(solution, board):  # placing: by the values under the rule, or a search
         return SolutionResult(Value.DRAW, 0)
     if fits:
         return result
+    if placing_rule(solution, board) is not None:  # decided under the rule: the solution's value
+        return SolutionResult(result.value, None)
     if sector_of(board)[0].placing and rules_apply(solution, board) and solution.rule_drawn == 0:
         return SolutionResult(result.value, None)
     return None
@@ -202,8 +210,9 @@ def known_value(solution: Solution, board: Board) -> SolutionResult | None:
 def scored_turns(solution: Solution, board: Board) -> list[tuple[Move, SolutionResult]] | None:
     """Every turn with its result, or None where the solution does not vouch for all of them.
     Where the removal distances apply, a turn to a position the no-removal rule draws is a DRAW:
-    a moving-phase position by its removal distance, a placing-phase one with at most
-    :data:`PLACING_SEARCH` pieces left in hand by a search to the moving phase."""
+    a moving-phase position by its removal distance, a placing-phase one by its sector's values
+    under the rule, or where they are not built, with at most :data:`PLACING_SEARCH` pieces left
+    in hand, by a search to the moving phase."""
     if board.outcome() is not None or not covered(solution, board):
         return None
     scored = turn_values(solution, board)
@@ -225,14 +234,32 @@ def scored_turns(solution: Solution, board: Board) -> list[tuple[Move, SolutionR
     return out
 
 
+def placing_rule(solution: Solution, board: Board) -> Value | None:
+    """The value under the no-removal rule of a placing-phase position from its sector's values
+    under the rule (:meth:`Solution.placing_rule_value`); None where they are not built or are
+    for another limit, or the count is not 0 (placements are not counted: in a game it is 0
+    until the moving phase, which the values under the rule start from)."""
+    if board.outcome() is not None or not rules_apply(solution, board):
+        return None
+    key, mover, other = sector_of(board)
+    if not key.placing or board.no_removal_count != 0:
+        return None
+    return solution.placing_rule_value(key, mover, other)
+
+
 def _rule_draws(solution: Solution, board: Board) -> bool:
     """Whether the no-removal rule draws the (won or lost) position on ``board``, as far as it
-    is known."""
+    is known: in the moving phase by its removal distance, while placing by the values under the
+    rule, or where they are not built, with a few pieces in hand, by a search to the moving
+    phase."""
     if board.outcome() is not None:
         return False
     if not sector_of(board)[0].placing:
         rule = rule_value(solution, board)
         return rule is not None and rule.value is Value.DRAW
+    found = placing_rule(solution, board)
+    if found is not None:
+        return found is Value.DRAW
     if board.pieces_in_hand(True) + board.pieces_in_hand(False) > PLACING_SEARCH:
         return False
     return placing_rule_value(solution, board) is Value.DRAW
@@ -305,6 +332,7 @@ __all__ = [
     "covered",
     "known_value",
     "perfect_turn",
+    "placing_rule",
     "placing_rule_value",
     "rule_value",
     "rules_apply",

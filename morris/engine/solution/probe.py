@@ -129,10 +129,9 @@ class Solution:
         sectors = {k: open_sector(directory, k, check=check) for k in keys}
         removals = {}
         for key, data in sectors.items():
-            if not key.placing:
-                found = open_removals(directory, key, data.info.sha256, check=check)
-                if found is not None:
-                    removals[key] = found
+            found = open_removals(directory, key, data.info.sha256, check=check)
+            if found is not None:
+                removals[key] = found
         return cls(directory, sectors, removals=removals, cache_bytes=cache_bytes)
 
     @property
@@ -163,6 +162,11 @@ class Solution:
         return all(k in self._removals for k in self._sectors if not k.placing)
 
     @property
+    def placing_rules_complete(self) -> bool:
+        """Whether every loaded placing sector has its values under the no-removal rule."""
+        return all(k in self._removals for k in self._sectors if k.placing)
+
+    @property
     def removal_limit(self) -> int | None:
         """The no-removal limit the loaded removal distances were built for (None: none
         loaded)."""
@@ -174,27 +178,39 @@ class Solution:
         over the loaded sectors; None unless :attr:`removals_complete`."""
         if not self.removals_complete:
             return None
-        return max((r.info.longest for r in self._removals.values()), default=0)
+        return max((r.info.longest for k, r in self._removals.items() if not k.placing), default=0)
 
     @property
     def rule_drawn(self) -> int | None:
-        """The entries of the loaded sectors that the solution decides and the no-removal rule
-        draws from a count of 0; None unless :attr:`removals_complete`. When it is 0, every
-        win of the solution is a win within the rule (placements are not counted)."""
+        """The entries of the loaded moving-phase sectors that the solution decides and the
+        no-removal rule draws from a count of 0; None unless :attr:`removals_complete`. When it
+        is 0, every win of the solution is a win within the rule (placements are not counted)."""
         if not self.removals_complete:
             return None
-        return sum(r.info.rule_drawn for r in self._removals.values())
+        return sum(r.info.rule_drawn for k, r in self._removals.items() if not k.placing)
 
     def removal_data(self, key: SectorKey) -> RemovalData | None:
-        """The removal distances of a loaded moving-phase sector, if built."""
+        """The removal file of a loaded sector, if built (a moving-phase sector's distances to
+        the next removal, a placing sector's values under the rule)."""
         return self._removals.get(key)
+
+    def placing_rule_value(self, key: SectorKey, mover: int, other: int) -> Value | None:
+        """The value under the no-removal rule of a placing-phase position given relative to the
+        side to move (placements are not counted: the moving phase starts at a count of 0);
+        None where its sector has no values under the rule."""
+        data = self._removals.get(key) if key.placing else None
+        if data is None:
+            return None
+        index = self._fast[(key.mover_on, key.other_on, key.mover_hand, key.other_hand)][0]
+        b, r = divmod(index.index_one(mover, other), data.section.block)
+        return result_of(int(self._block(data.section, b)[r])).value
 
     def removal_result(self, key: SectorKey, mover: int, other: int) -> SolutionResult | None:
         """The value under the no-removal rule at a count of 0 of a moving-phase position given
         relative to the side to move, and its distance to the next removal (the winner hurrying,
         the loser delaying; see :mod:`~morris.engine.solution.removals`); None where its sector
         has no removal distances."""
-        data = self._removals.get(key)
+        data = self._removals.get(key) if not key.placing else None
         if data is None:
             return None
         index = self._fast[(key.mover_on, key.other_on, 0, 0)][0]

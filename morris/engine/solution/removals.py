@@ -20,11 +20,20 @@ removal distance ``d`` is won (lost) within the limit ``L`` when its code says w
 otherwise the rule draws it. The engine keeps that true (:mod:`~morris.engine.solution.play`).
 Every win under the rule is a win of the solution, every loss a loss, which the build checks.
 
-File ``removals-M-O-0-0.msol``: a header (``MORRIS-REMOVALS``, JSON: format, rules, the limit,
-sector, the longest distance of a position decided within the limit, the SHA-256 of the sector
-file it was made from, codec, the section's offset, size, block and table CRC-32, SHA-256 of
-everything after the header), then one block-compressed section of codes (``distance + 1``, 0 a
-draw), uint8 (uint16 if one passes 254).
+The placing phase has its values under the rule too, in the same kind of file for every placing
+sector: placements are not counted, so the count is 0 when the moving phase starts, and a
+placing position's value under the rule is one Bellman step over its successors' (the placing
+phase is acyclic): a moving-phase successor stands for its value under the rule from a count of
+0 (:func:`capture_codes`), a placing one for its own code. Those codes are values with the turns
+to the moving phase (not to a removal), every one decided (:func:`rule_decided`); they are what
+the engine keeps in the placing phase, so that the wins it plays for are wins within the rule.
+
+File ``removals-M-O-MH-OH.msol`` (a moving-phase sector's hands are 0-0): a header
+(``MORRIS-REMOVALS``, JSON: format, rules, the limit, sector, the longest distance of a position
+decided under the rule, the SHA-256 of the sector file it was made from, codec, the section's
+offset, size, block and table CRC-32, SHA-256 of everything after the header), then one
+block-compressed section of codes (``distance + 1``, 0 a draw), uint8 (uint16 if one passes
+254).
 """
 
 from __future__ import annotations
@@ -70,8 +79,8 @@ _STEP: Final = 1 << 22
 
 
 def removal_filename(key: SectorKey) -> str:
-    """The file of a moving-phase sector's removal distances."""
-    return f"removals-{key.mover_on}-{key.other_on}-0-0.msol"
+    """The file of a sector's removal distances (a placing sector's values under the rule)."""
+    return f"removals-{key.mover_on}-{key.other_on}-{key.mover_hand}-{key.other_hand}.msol"
 
 
 @dataclass(frozen=True)
@@ -81,7 +90,8 @@ class RemovalInfo:
     key: SectorKey
     entries: int
     limit: int  # the no-removal limit they are for
-    longest: int  # the longest distance to a removal of a position decided within the limit
+    longest: int  # the longest distance of a position decided under the rule (a placing
+    # sector's: to the moving phase; a moving-phase sector's: to the next removal)
     rule_drawn: int  # entries the sector file decides and the rule draws (from a count of 0)
     values_sha256: str  # of the sector file whose values these distances share
     dtype: str
@@ -110,6 +120,28 @@ def within_limit(codes: np.ndarray[Any, Any], limit: int) -> np.ndarray[Any, np.
     return (codes > 0) & (codes <= limit + 1)
 
 
+def removals_bar(name: str, placing: bool = False) -> str:
+    """The bar of a unit's removal files: a moving system's distances to the next removal, a
+    placing sector's values under the rule."""
+    return f"{name} under the rule" if placing else f"{name} to removals"
+
+
+def rule_decided(
+    key: SectorKey, codes: np.ndarray[Any, Any], limit: int
+) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Which codes of a sector's removal file decide their position under the rule from a count
+    of 0: a moving-phase sector's within ``limit`` (:func:`within_limit`), a placing sector's
+    wherever they are not a draw (their distances are to the moving phase, not counted)."""
+    return codes > 0 if key.placing else within_limit(codes, limit)
+
+
+def rule_leaves(key: SectorKey, removals: Codes, limit: int) -> Codes:
+    """A sector's removal file codes as the sectors whose turns reach it read them: a moving-phase
+    sector reduced to its values under the rule (:func:`capture_codes`), a placing sector's as
+    they are (every one decided)."""
+    return removals if key.placing else capture_codes(removals, limit)
+
+
 def capture_codes(removals: Codes, limit: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
     """A removal's target sector reduced to its values under the rule from a count of 0 (its
     removal distance codes), as the retrograde analysis reads codes: 1 (LOSS(0)) where the side
@@ -127,22 +159,29 @@ def solve_removals(
     progress: ProgressCallback | None = None,
     **options: Any,
 ) -> dict[SectorKey, Codes]:
-    """The removal distance codes of every sector of the moving system ``unit``; ``captures``
-    holds each sector its removals reach as :func:`capture_codes` reduces it under the limit
-    (``options`` go to the solver)."""
+    """The removal file codes of every sector of ``unit``: a moving system's removal distances
+    by its retrograde analysis (``options`` go to the solver), a placing sector's values under
+    the rule by one Bellman step. ``captures`` holds each sector its turns reach as
+    :func:`rule_leaves` gives it (a moving system reaches moving-phase sectors only by
+    removals: the others are its own)."""
     from morris.engine.solution.solve import solve_moving
 
-    if not unit.moving:
-        raise SolutionError(f"{unit.name}: removal distances are for moving-phase sectors")
-    return solve_moving(unit, captures, progress, **options)
+    if unit.moving:
+        return solve_moving(unit, captures, progress, **options)
+    from morris.engine.solution.ranges import Range, solve_range
+
+    (key,) = unit.keys
+    whole = Range(key, 0, SymmetricIndex(key.mover_on, key.other_on).size)
+    return {key: solve_range(whole, captures, progress, unit.name)}
 
 
-def longest_within(codes: np.ndarray[Any, Any], limit: int) -> int:
-    """The longest removal distance of a position that ``codes`` decide within ``limit``."""
+def longest_within(codes: np.ndarray[Any, Any], limit: int, key: SectorKey | None = None) -> int:
+    """The longest distance of a position that ``codes`` decide under the rule (a moving-phase
+    sector's, or ``key``'s: :func:`rule_decided`)."""
     longest = 0
     for start in range(0, codes.shape[0], _STEP):
         c = np.asarray(codes[start : start + _STEP])
-        c = c[within_limit(c, limit)]
+        c = c[within_limit(c, limit) if key is None else rule_decided(key, c, limit)]
         longest = max(longest, int(c.max(initial=1)) - 1)
     return longest
 
@@ -159,7 +198,7 @@ def check_values(values: SectorData, codes: Codes, limit: int) -> int:
         start = b * per
         want = unpack(section.decode(b), min(per, values.info.entries - start))
         c = np.asarray(codes[start : start + want.size])
-        have = np.where(within_limit(c, limit), wdl_of(c), DRAW)
+        have = np.where(rule_decided(values.info.key, c, limit), wdl_of(c), DRAW)
         bad = np.flatnonzero((want != have) & (have != DRAW))
         if bad.size:
             raise SolutionError(
@@ -189,7 +228,8 @@ def write_removals(
     dist = np.asarray(codes).astype(np.uint8 if longest <= 0xFF else np.uint16)
     section = encode_section(dist, block, HEADER_SIZE)
     info = RemovalInfo(
-        key, size, limit, longest_within(dist, limit), rule_drawn, values_sha256, str(dist.dtype),
+        key, size, limit, longest_within(dist, limit, key), rule_drawn, values_sha256,
+        str(dist.dtype),
         f"{CODEC}-{LEVEL}",
         HEADER_SIZE, len(section), block, section_crc(section, size, block),
         hashlib.sha256(section).hexdigest(),
@@ -291,6 +331,9 @@ __all__ = [
     "open_removals",
     "read_removal_info",
     "removal_filename",
+    "removals_bar",
+    "rule_decided",
+    "rule_leaves",
     "solve_removals",
     "within_limit",
     "write_removals",

@@ -1,6 +1,7 @@
 """Local consistency of a built solution: every entry's stored distance code must be what one
 Bellman step over its successors' stored codes gives, and its 2-bit value must match its code;
-the same for the removal distances of the moving-phase sectors."""
+the same for the removal files (the moving-phase sectors' distances to the next removal, the
+placing sectors' values under the no-removal rule)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Final
 import numpy as np
 
 from morris.engine.solution.probe import Solution, result_of
-from morris.engine.solution.removals import capture_codes
+from morris.engine.solution.removals import removals_bar, rule_leaves
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.storage import DRAW, wdl_of
 from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
@@ -48,9 +49,9 @@ def verify_solution(
 ) -> list[SectorReport]:
     """Check every loaded sector: all its entries when it has at most ``full_limit`` (and no
     ``sample`` is given), else ``sample`` (default :data:`DEFAULT_SAMPLE`) random entries; then
-    the removal distances of every moving-phase sector that has them, the same way (a removal
-    stands for its target's value under the rule:
-    :func:`~morris.engine.solution.removals.capture_codes`)."""
+    the removal file of every sector that has one, the same way (a turn that leaves a moving
+    system stands for its target's value under the rule:
+    :func:`~morris.engine.solution.removals.rule_leaves`)."""
     rng = np.random.default_rng(seed)
     codes = {k: solution.data(k).dist for k in solution.keys}
     reports = []
@@ -60,20 +61,25 @@ def verify_solution(
         own = solution.removal_data(key)
         if own is None:
             continue
-        partner = solution.removal_data(key.quiet_successor())
-        name = f"{key.name} to removals"
-        if partner is None:
-            missing = f"removal distances of {key.quiet_successor().name} missing"
-            reports.append(SectorReport(key, 0, 1, (missing,), own.info.entries, name))
-            continue
-        removals: dict[SectorKey, Codes] = {key: own.dist, key.quiet_successor(): partner.dist}
-        target = key.removal_successor()
-        found = None if target is None else solution.removal_data(target)
-        if target is not None and found is not None:
-            removals[target] = capture_codes(found.dist, own.info.limit)
-        reports.append(
-            _check(key, name, removals, sample, full_limit, rng, progress, solution, rule=True)
-        )
+        name = removals_bar(key.name, key.placing)
+        removals: dict[SectorKey, Codes] = {key: own.dist}
+        for successor in key.successors():
+            found = solution.removal_data(successor)
+            if found is None:
+                missing = f"removal file of {successor.name} missing"
+                reports.append(SectorReport(key, 0, 1, (missing,), own.info.entries, name))
+                break
+            # A moving system's quiet turns stay in it (its own codes); every other successor
+            # stands for its value under the rule from a count of 0.
+            own_system = not key.placing and successor == key.quiet_successor()
+            limit = own.info.limit
+            removals[successor] = (
+                found.dist if own_system else rule_leaves(successor, found.dist, limit)
+            )
+        else:
+            reports.append(
+                _check(key, name, removals, sample, full_limit, rng, progress, solution, rule=True)
+            )
     return reports
 
 
