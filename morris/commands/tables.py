@@ -163,9 +163,9 @@ def register(subparsers: Any) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="with --men: the no-removal limit the moving-phase sectors' removal distances are "
-        "for (default: 100, the rules' default; games with another limit use the solution "
-        "without them)",
+        help="with --men: the no-removal limit the removal files are for (the moving phase's "
+        "distances to the next removal, the placing phase's values under the rule; default: "
+        "100, the rules' default; games with another limit use the solution without them)",
     )
     build.add_argument(
         "--threads",
