@@ -9,11 +9,13 @@ Each sector is measured once, with the smallest k it belongs to: up to ``--per-s
 as many drawn positions (for the side to move) drawn at random (seeded) from every sector. It
 prints, per k and kind of sector (placing, moving, flying), the positions played, the won ones
 not won and the drawn ones lost; both must be 0, and the exit code is 1 if either is not. In a
-moving-phase sector with removal distances a won position is one won within the no-removal rule
-from a count of 0; the solution's wins that the rule draws are played as drawn positions (counted
-apart: the engine must not lose them). A won placing position the engine does not win is searched
-to the moving phase (``placing_rule_value``, at most 2,000,000 positions): where that proves the
-rule draws it, it is counted as drawn by the rule, not as a failure.
+sector with a removal file (a moving-phase sector's removal distances, a placing sector's values
+under the rule) a won position is one won within the no-removal rule from a count of 0; the
+solution's wins that the rule draws are played as drawn positions (counted apart: the engine
+must not lose them). Where a placing sector has no values under the rule, a won position the
+engine does not win is searched to the moving phase (``placing_rule_value``, at most 2,000,000
+positions): where that proves the rule draws it, it is counted as drawn by the rule, not as a
+failure.
 """
 
 from __future__ import annotations

@@ -865,6 +865,29 @@ static int set_index(Shared *self, PyObject *reps, Index *I, int m, int o)
     return 0;
 }
 
+/* A read-only buffer of codes (1 or 2 bytes each) for the `I->size` entries of a sector. */
+static int get_codes(Shared *sh, PyObject *obj, const Index *I, const char *what,
+                     const void **codes, int *width)
+{
+    Py_buffer probe;
+    if (PyObject_GetBuffer(obj, &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: not a contiguous buffer", what);
+        return -1;
+    }
+    Py_ssize_t w = probe.itemsize;
+    PyBuffer_Release(&probe);
+    if (w != 1 && w != 2) {
+        PyErr_Format(PyExc_ValueError, "%s: codes of 1 or 2 bytes, not %zd", what, w);
+        return -1;
+    }
+    Py_buffer *v;
+    if (get_buffer(sh, obj, 0, w, (Py_ssize_t)I->size, what, &v) < 0)
+        return -1;
+    *codes = v->buf;
+    *width = (int)w;
+    return 0;
+}
+
 static int System_init(System *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"mover", "other", "images", "neighbours", "mill_masks",
@@ -936,27 +959,10 @@ static int System_init(System *self, PyObject *args, PyObject *kwds)
         if (!bad && !wins) {
             bad = set_index(&self->sh, reps, &P->cap_index, po - 1, pm) < 0;
             snprintf(what, sizeof what, "captures[%d] (%dv%d)", i, po - 1, pm);
-            Py_ssize_t width = 0;
-            if (!bad) {
-                Py_buffer probe;
-                if (PyObject_GetBuffer(cap, &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-                    PyErr_Format(PyExc_ValueError, "%s: not a contiguous buffer", what);
-                    bad = 1;
-                } else {
-                    width = probe.itemsize;
-                    PyBuffer_Release(&probe);
-                }
-            }
-            if (!bad && width != 1 && width != 2) {
-                PyErr_Format(PyExc_ValueError, "%s: codes of 1 or 2 bytes, not %zd", what, width);
-                bad = 1;
-            }
-            bad = bad || get_buffer(&self->sh, cap, 0, width, (Py_ssize_t)P->cap_index.size, what,
-                                    &v) < 0;
-            if (!bad) {
-                P->cap = v->buf;
-                P->cap_width = (int)width;
-            }
+            const void *codes = NULL;
+            bad = bad || get_codes(&self->sh, cap, &P->cap_index, what, &codes, &P->cap_width) < 0;
+            if (!bad)
+                P->cap = codes;
         }
         Py_XDECREF(w);
         Py_XDECREF(c);
@@ -1266,29 +1272,6 @@ static void Placing_dealloc(Placing *self)
 {
     shared_release(&self->sh);
     Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-/* A read-only buffer of codes (1 or 2 bytes each) for the `I->size` entries of a sector. */
-static int get_codes(Shared *sh, PyObject *obj, const Index *I, const char *what,
-                     const void **codes, int *width)
-{
-    Py_buffer probe;
-    if (PyObject_GetBuffer(obj, &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        PyErr_Format(PyExc_ValueError, "%s: not a contiguous buffer", what);
-        return -1;
-    }
-    Py_ssize_t w = probe.itemsize;
-    PyBuffer_Release(&probe);
-    if (w != 1 && w != 2) {
-        PyErr_Format(PyExc_ValueError, "%s: codes of 1 or 2 bytes, not %zd", what, w);
-        return -1;
-    }
-    Py_buffer *v;
-    if (get_buffer(sh, obj, 0, w, (Py_ssize_t)I->size, what, &v) < 0)
-        return -1;
-    *codes = v->buf;
-    *width = (int)w;
-    return 0;
 }
 
 static int Placing_init(Placing *self, PyObject *args, PyObject *kwds)
