@@ -105,11 +105,13 @@ def run_solution_build(args: argparse.Namespace) -> int:
         return 1
     size = sum(i.nbytes for i in result.infos)
     wdl = sum(i.wdl_bytes for i in result.infos)
-    removals = sum(i.nbytes for i in result.removals)
+    moving = sum(i.nbytes for i in result.removals if not i.key.placing)
+    placing = sum(i.nbytes for i in result.removals if i.key.placing)
     console.print(
         f"{len(result.infos)} sectors of {args.men} men's morris in {directory} "
         f"({len(result.solved)} solved now): {size / 1e6:.1f} MB, of which "
-        f"{wdl / 1e6:.2f} MB win/draw/loss; removal distances {removals / 1e6:.1f} MB"
+        f"{wdl / 1e6:.2f} MB win/draw/loss; removal distances {moving / 1e6:.1f} MB, "
+        f"placing values under the rule {placing / 1e6:.1f} MB"
     )
     return 0
 
