@@ -349,7 +349,12 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
         uint64_t base = (uint64_t)ry * Q->index.block;
         uint8_t pos[POINTS];
         renumber(cy, pos);
-        bb take = 0; /* the pieces a removal may take, found at the first mill */
+        /* The pieces a removal may take, found at the first mill, with what their removal
+         * leaves (y less the piece: the mover of the sector a removal leads to): its symmetry,
+         * block and renumbering, the same for every mill the entry's moves close. */
+        int pieces = -1, rs[MAX_PIECES];
+        uint64_t rbase[MAX_PIECES];
+        uint8_t rpos[MAX_PIECES][POINTS];
         unsigned win = 0xFFFFu, longest = 0;
         int no_loss = 0, quiet = 0;
         for (bb from = x; from; from &= from - 1) {
@@ -368,12 +373,22 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
                     succ[quiet++] = base + colex_at(B, best, pos);
                     continue;
                 }
-                if (!take)
-                    take = removable(B, y);
-                for (bb rm = take; rm; rm &= rm - 1) {
+                if (pieces < 0) {
+                    pieces = 0;
+                    for (bb rm = removable(B, y); rm; rm &= rm - 1, pieces++) {
+                        if (!P->cap)
+                            continue;
+                        const Canon *C = P->cap_index.canon;
+                        int32_t rr = class_rank(B, C, y ^ (rm & -rm), &rs[pieces]);
+                        renumber(C->reps[rr], rpos[pieces]);
+                        rbase[pieces] = (uint64_t)rr * P->cap_index.block;
+                    }
+                }
+                for (int k = 0; k < pieces; k++) {
                     unsigned code = 1; /* the other side left with two: LOSS(0) for them */
-                    if (P->cap)
-                        code = cap_code(P, index_of(B, &P->cap_index, y ^ (rm & -rm), after));
+                    if (P->cap) /* index_of(cap_index, y less the piece, after) */
+                        code = cap_code(P, rbase[k] + colex_at(B, transform(B, after, rs[k]),
+                                                               rpos[k]));
                     if (code >= MAX_LEVEL)
                         return ERR_CODE;
                     if (code & 1) { /* the opponent loses: a win in `code` turns */
