@@ -72,7 +72,7 @@ def test_a_written_sector_reads_back_with_its_header(tmp_path: Path) -> None:
     info = read_info(tmp_path / key.filename)
     assert info.key == key and info.entries == codes.size and info.placements == 24 * 23
     assert info.won + info.drawn + info.lost == 24 * 23
-    assert info.codec == "zstd-19" and info.nbytes == (tmp_path / key.filename).stat().st_size
+    assert info.codec == "zstd-12" and info.nbytes == (tmp_path / key.filename).stat().st_size
     head = (tmp_path / key.filename).read_bytes()[:HEADER_SIZE]
     assert f'"format": {FORMAT_VERSION}'.encode() in head and b'"flying": true' in head
     assert np.array_equal(data.wdl == 1, codes == 0)  # draws
@@ -214,3 +214,32 @@ def test_two_bit_values_round_trip(values: list[int]) -> None:
     packed = pack(array)
     assert packed.size == (len(values) + 3) // 4
     assert unpack(packed, len(values)).tolist() == values
+
+
+def test_a_file_written_at_another_zstd_level_is_read_and_another_codec_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    import morris.engine.solution.blocks as blocks
+    import morris.engine.solution.storage as storage
+
+    # What earlier builds wrote: level 19. It is read as it is, never rebuilt.
+    monkeypatch.setattr(blocks, "LEVEL", 19)
+    monkeypatch.setattr(storage, "LEVEL", 19)
+    key, codes = _write(tmp_path)
+    monkeypatch.undo()
+    path = tmp_path / key.filename
+    info = finished(tmp_path, key)
+    assert info is not None and info.codec == "zstd-19"
+    assert np.array_equal(open_sector(tmp_path, key).dist, codes)
+    # A codec this version does not read: refused, named, and removed to be rebuilt.
+    raw = path.read_bytes()
+    header = raw[:HEADER_SIZE].rstrip(b" ")
+    data = json.loads(header.removeprefix(b"MORRIS-SOLUTION\n"))
+    data["codec"] = "lz4-1"
+    text = b"MORRIS-SOLUTION\n" + json.dumps(data, sort_keys=True).encode()
+    path.write_bytes(text.ljust(HEADER_SIZE, b" ") + raw[HEADER_SIZE:])
+    with pytest.raises(SolutionError, match="unknown codec lz4-1"):
+        open_sector(tmp_path, key)
+    assert finished(tmp_path, key) is None and not path.exists()

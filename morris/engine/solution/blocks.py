@@ -33,7 +33,21 @@ from morris.engine.errors import SolutionError
 logger = logging.getLogger(__name__)
 
 CODEC: Final = "zstd"
-LEVEL: Final = 19
+#: The level blocks are written at. Any zstd level is read (decompression does not depend on
+#: it): files of earlier builds, written at 19, stay good. 12 compresses 3 times faster than 19
+#: for 1 % more bytes (12 MB/s against 3.8 on the distances of 9 men's 7v7, ratio 2.87 against
+#: 2.91; values 1.99 against 2.01), where level 19 took a fifth of a 9-men moving task's time.
+LEVEL: Final = 12
+
+
+def readable_codec(codec: object) -> bool:
+    """Whether a file's header names a codec this version reads: ``zstd-N``, N a zstd level."""
+    if not isinstance(codec, str) or not codec.startswith(f"{CODEC}-"):
+        return False
+    level = codec.removeprefix(f"{CODEC}-")
+    return level.isdigit() and 1 <= int(level) <= 22
+
+
 #: Entries a block: of the win/draw/loss section (2 bits each: a block is 16 KiB before
 #: compression) and of the distance section (16 or 32 KiB). Larger blocks compress better and
 #: decompress slower; these keep a probe that decompresses a block under 50 us here

@@ -52,7 +52,14 @@ import numpy as np
 
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
 from morris.engine.errors import SolutionError
-from morris.engine.solution.blocks import CODEC, DIST_BLOCK, LEVEL, Section, encode_section
+from morris.engine.solution.blocks import (
+    CODEC,
+    DIST_BLOCK,
+    LEVEL,
+    Section,
+    encode_section,
+    readable_codec,
+)
 from morris.engine.solution.blocks import table_crc as section_crc
 from morris.engine.solution.sectors import SectorKey, Unit
 from morris.engine.solution.storage import (
@@ -249,7 +256,7 @@ def read_removal_info(path: Path) -> RemovalInfo:
             f"{path}: removal file format {data.get('format')} is unknown, this version"
             f" reads format {FORMAT_VERSION}; rebuild it (morris tables build --men K)"
         )
-    if data.get("codec") != f"{CODEC}-{LEVEL}" or data.get("rules") != RULES:
+    if not readable_codec(data.get("codec")) or data.get("rules") != RULES:
         raise SolutionError(f"{path}: another codec or rules; rebuild it")
     info = info_from(RemovalInfo, RemovalInfo.__dataclass_fields__, path, data)
     if removal_filename(info.key) != path.name:

@@ -41,6 +41,7 @@ from morris.engine.solution.blocks import (
     WDL_BLOCK,
     Section,
     encode_section,
+    readable_codec,
     table_crc,
 )
 from morris.engine.solution.sectors import SectorKey
@@ -73,7 +74,7 @@ class SectorInfo:
     longest_win: int
     longest_loss: int
     dist_dtype: str
-    codec: str  # of every block, with its level: "zstd-19"
+    codec: str  # of every block, with its level: "zstd-12" (earlier builds "zstd-19")
     wdl_offset: int  # each section: where it starts, its bytes (table and blocks), entries a
     wdl_bytes: int  # block, the CRC-32 of its block table
     wdl_block: int
@@ -236,7 +237,7 @@ def read_info(path: Path) -> SectorInfo:
             + f", this version reads format {FORMAT_VERSION}; rebuild it"
             " (morris tables build --men K)"
         )
-    if data.get("codec") != f"{CODEC}-{LEVEL}":
+    if not readable_codec(data.get("codec")):
         raise SolutionError(f"{path}: unknown codec {data.get('codec')}; rebuild it")
     if data.get("rules") != RULES:
         raise SolutionError(f"{path}: solved by other rules {data.get('rules')}")
