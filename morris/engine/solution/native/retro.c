@@ -287,6 +287,32 @@ static inline int is_representative(const Board *B, unsigned stab, bb y)
     return 1;
 }
 
+/* What removing a piece of y leaves, for each piece a removal may take: the sets y less one
+ * piece are the movers of the sector I a removal leads to, so each entry there is
+ * base[k] + colex_at(transform(other side, sym[k]), pos[k]) (what index_of gives). The same for
+ * every mill an entry's turns close: found once. Returns the pieces. */
+typedef struct {
+    int sym[MAX_PIECES];
+    uint64_t base[MAX_PIECES];
+    uint8_t pos[MAX_PIECES][POINTS];
+} Removed;
+
+static inline int removed_sets(const Board *B, const Index *I, bb y, Removed *R)
+{
+    int pieces = 0;
+    for (bb rm = removable(B, y); rm; rm &= rm - 1, pieces++) {
+        int32_t r = class_rank(B, I->canon, y ^ (rm & -rm), &R->sym[pieces]);
+        renumber(I->canon->reps[r], R->pos[pieces]);
+        R->base[pieces] = (uint64_t)r * I->block;
+    }
+    return pieces;
+}
+
+static inline uint64_t removed_entry(const Board *B, const Removed *R, int k, bb other)
+{
+    return R->base[k] + colex_at(B, transform(B, other, R->sym[k]), R->pos[k]);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* The system being solved.                                                                   */
 
@@ -349,12 +375,8 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
         uint64_t base = (uint64_t)ry * Q->index.block;
         uint8_t pos[POINTS];
         renumber(cy, pos);
-        /* The pieces a removal may take, found at the first mill, with what their removal
-         * leaves (y less the piece: the mover of the sector a removal leads to): its symmetry,
-         * block and renumbering, the same for every mill the entry's moves close. */
-        int pieces = -1, rs[MAX_PIECES];
-        uint64_t rbase[MAX_PIECES];
-        uint8_t rpos[MAX_PIECES][POINTS];
+        Removed removed; /* what the removals leave, found at the first mill (-1: not yet) */
+        int pieces = -1;
         unsigned win = 0xFFFFu, longest = 0;
         int no_loss = 0, quiet = 0;
         for (bb from = x; from; from &= from - 1) {
@@ -373,22 +395,13 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
                     succ[quiet++] = base + colex_at(B, best, pos);
                     continue;
                 }
-                if (pieces < 0) {
-                    pieces = 0;
-                    for (bb rm = removable(B, y); rm; rm &= rm - 1, pieces++) {
-                        if (!P->cap)
-                            continue;
-                        const Canon *C = P->cap_index.canon;
-                        int32_t rr = class_rank(B, C, y ^ (rm & -rm), &rs[pieces]);
-                        renumber(C->reps[rr], rpos[pieces]);
-                        rbase[pieces] = (uint64_t)rr * P->cap_index.block;
-                    }
-                }
+                if (pieces < 0)
+                    pieces = P->cap ? removed_sets(B, &P->cap_index, y, &removed)
+                                    : count_points(removable(B, y));
                 for (int k = 0; k < pieces; k++) {
                     unsigned code = 1; /* the other side left with two: LOSS(0) for them */
-                    if (P->cap) /* index_of(cap_index, y less the piece, after) */
-                        code = cap_code(P, rbase[k] + colex_at(B, transform(B, after, rs[k]),
-                                                               rpos[k]));
+                    if (P->cap)
+                        code = cap_code(P, removed_entry(B, &removed, k, after));
                     if (code >= MAX_LEVEL)
                         return ERR_CODE;
                     if (code & 1) { /* the opponent loses: a win in `code` turns */
@@ -1215,11 +1228,8 @@ static inline uint16_t placing_code(const Placing *P, uint64_t e, Block *last)
     }
     const uint8_t *pos = last->pos;
     uint64_t base = (uint64_t)r * Q->block;
-    /* The removal successors' mover sets (y less one piece), found at the first placement that
-     * closes a mill: their symmetry and block. */
-    int pieces = -1, rs[MAX_PIECES];
-    uint64_t rbase[MAX_PIECES];
-    uint8_t rpos[MAX_PIECES][POINTS];
+    Removed removed; /* what the removals leave, found at the first mill (-1: not yet) */
+    int pieces = -1;
     unsigned win = UINT16_MAX, longest = 0; /* fastest win (odd), slowest loss (even) */
     int draw = 0;
 #define TAKE(c)                                                                              \
@@ -1242,17 +1252,10 @@ static inline uint16_t placing_code(const Placing *P, uint64_t e, Block *last)
         } else if (P->wins_at_once) {
             TAKE(1); /* the other side is left with two: LOSS(0) for it */
         } else {
-            if (pieces < 0) {
-                pieces = 0;
-                for (bb left = removable(B, y); left; left &= left - 1, pieces++) {
-                    int32_t rr = class_rank(B, C->canon, y & ~(left & -left), &rs[pieces]);
-                    renumber(C->canon->reps[rr], rpos[pieces]);
-                    rbase[pieces] = (uint64_t)rr * C->block;
-                }
-            }
+            if (pieces < 0)
+                pieces = removed_sets(B, C, y, &removed);
             for (int k = 0; k < pieces; k++)
-                TAKE(code_at(P->cap_codes, P->cap_width,
-                             rbase[k] + colex_at(B, transform(B, after, rs[k]), rpos[k])));
+                TAKE(code_at(P->cap_codes, P->cap_width, removed_entry(B, &removed, k, after)));
         }
     }
 #undef TAKE
