@@ -31,10 +31,17 @@ def test_the_start_of_three_men_is_a_win_and_of_four_men_a_draw(
 
 
 def test_every_position_of_four_men_is_consistent_with_its_successors(solved4: Path) -> None:
-    reports = verify_solution(Solution.load(solved4, 4))
+    solution = Solution.load(solved4, 4)
+    reports = verify_solution(solution)
     assert len(reports) == 31 + 31  # the sectors, then their removal files
     assert all(r.complete for r in reports)
     assert [r for r in reports if not r.ok] == []
+    # Nothing decoded stays behind in the solution (9 men's codes are tens of gigabytes): the
+    # check holds one sector and its successors at a time.
+    for key in solution.keys:
+        assert not {"dist", "wdl"} & set(vars(solution.data(key)))
+        removals = solution.removal_data(key)
+        assert removals is not None and "dist" not in vars(removals)
 
 
 def test_the_endgame_tables_come_out_the_same(solved4: Path, tmp_path: Path) -> None:
@@ -101,3 +108,30 @@ def test_sampled_positions_agree_with_a_brute_force_search(
             assert brute is None, (key.name, mover, other, stored)  # nothing forced that soon
         checked += 1
     assert checked >= 20
+
+
+def test_a_wrong_code_in_a_sound_file_is_found_and_named(solved3: Path, tmp_path: Path) -> None:
+    # The files' checksums are right (written by the writers): only the check against the
+    # successors can tell. One code of a placing sector, one of its values under the rule.
+    from morris.engine.solution.removals import open_removals, write_removals
+    from morris.engine.solution.storage import open_sector, write_sector
+
+    for path in solved3.glob("*.msol"):
+        (tmp_path / path.name).symlink_to(path)
+    key = SectorKey(2, 3, 1, 0)
+    codes = np.asarray(open_sector(solved3, key).dist).copy()
+    entry = int(np.flatnonzero(codes > 2)[0])
+    codes[entry] += 2  # a win (or loss) two turns longer: the same value, a wrong distance
+    (tmp_path / key.filename).unlink()
+    info = write_sector(tmp_path, key, codes)
+    rule = open_removals(solved3, key, open_sector(solved3, key).info.sha256)
+    assert rule is not None
+    wrong = np.asarray(rule.dist).copy()
+    wrong[entry] = 0  # called a draw under the rule
+    (tmp_path / "removals-2-3-1-0.msol").unlink()
+    write_removals(tmp_path, key, wrong, info.sha256, rule.info.limit, rule.info.rule_drawn)
+    reports = {r.name: r for r in verify_solution(Solution.load(tmp_path, 3))}
+    bad = reports["2v3 h1/0"]
+    assert not bad.ok and bad.errors >= 1 and f"#{entry} " in bad.examples[0]
+    assert not reports["2v3 h1/0 under the rule"].ok
+    assert [n for n, r in reports.items() if not r.ok] == ["2v3 h1/0", "2v3 h1/0 under the rule"]

@@ -5,16 +5,18 @@ placing sectors' values under the no-removal rule)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
 import numpy as np
 
+from morris.engine.solution.blocks import Section
 from morris.engine.solution.probe import Solution, result_of
 from morris.engine.solution.removals import removals_bar, rule_leaves
 from morris.engine.solution.sectors import SectorKey
-from morris.engine.solution.storage import DRAW, wdl_of
+from morris.engine.solution.storage import DRAW, unpack, wdl_of
 from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
 from morris.engine.tables.keys import I64, Codes, ProgressCallback
 from morris.engine.tables.rules import chunks
@@ -53,34 +55,70 @@ def verify_solution(
     system stands for its target's value under the rule:
     :func:`~morris.engine.solution.removals.rule_leaves`)."""
     rng = np.random.default_rng(seed)
-    codes = {k: solution.data(k).dist for k in solution.keys}
+    held = _Held(solution)
     reports = []
     for key in solution.keys:
+        codes = held.sectors([key, *key.successors()])
         reports.append(_check(key, key.name, codes, sample, full_limit, rng, progress, solution))
     for key in solution.keys:
         own = solution.removal_data(key)
         if own is None:
             continue
         name = removals_bar(key.name, key.placing)
-        removals: dict[SectorKey, Codes] = {key: own.dist}
-        for successor in key.successors():
-            found = solution.removal_data(successor)
-            if found is None:
-                missing = f"removal file of {successor.name} missing"
-                reports.append(SectorReport(key, 0, 1, (missing,), own.info.entries, name))
-                break
-            # A moving system's quiet turns stay in it (its own codes); every other successor
-            # stands for its value under the rule from a count of 0.
-            own_system = not key.placing and successor == key.quiet_successor()
-            limit = own.info.limit
-            removals[successor] = (
-                found.dist if own_system else rule_leaves(successor, found.dist, limit)
-            )
+        removals = held.removals(key, own.info.limit)
+        if isinstance(removals, str):
+            reports.append(SectorReport(key, 0, 1, (removals,), own.info.entries, name))
         else:
             reports.append(
                 _check(key, name, removals, sample, full_limit, rng, progress, solution, rule=True)
             )
     return reports
+
+
+class _Held:
+    """The decoded codes the check of one sector needs (it and the sectors its turns reach),
+    and no more: every sector of 9 men's morris decoded at once would take tens of gigabytes.
+    What the next check needs too is kept; the rest is let go."""
+
+    def __init__(self, solution: Solution) -> None:
+        self.solution = solution
+        self._codes: dict[tuple[str, SectorKey], Codes] = {}
+
+    def _keep(
+        self, wanted: dict[tuple[str, SectorKey], Callable[[], Codes]]
+    ) -> dict[tuple[str, SectorKey], Codes]:
+        for name in [n for n in self._codes if n not in wanted]:
+            del self._codes[name]
+        for name, decode in wanted.items():
+            if name not in self._codes:
+                self._codes[name] = decode()
+        return {n: self._codes[n] for n in wanted}
+
+    def sectors(self, keys: list[SectorKey]) -> dict[SectorKey, Codes]:
+        """The distance codes of those of ``keys`` that are loaded."""
+        loaded = [k for k in dict.fromkeys(keys) if self.solution.covers(k)]
+        wanted = {("sector", k): self.solution.data(k).dist_section.decode_all for k in loaded}
+        return {k: c for (_, k), c in self._keep(wanted).items()}
+
+    def removals(self, key: SectorKey, limit: int) -> dict[SectorKey, Codes] | str:
+        """The removal file codes the check of ``key``'s needs: its own, a moving system's
+        partner as they are, every other successor as its value under the rule
+        (:func:`~morris.engine.solution.removals.rule_leaves`); or what is missing."""
+        wanted: dict[tuple[str, SectorKey], Callable[[], Codes]] = {}
+        for k in [key, *key.successors()]:
+            found = self.solution.removal_data(k)
+            if found is None:
+                return f"removal file of {k.name} missing"
+            own_system = k == key or (not key.placing and k == key.quiet_successor())
+            if own_system:
+                wanted[("removals", k)] = found.section.decode_all
+            else:
+                wanted[("leaves", k)] = partial(_leaves, k, found.section, limit)
+        return {k: c for (_, k), c in self._keep(wanted).items()}
+
+
+def _leaves(key: SectorKey, section: Section, limit: int) -> Codes:
+    return rule_leaves(key, section.decode_all(), limit)
 
 
 def _check(
@@ -110,7 +148,8 @@ def _check(
         picked = np.sort(rng.choice(size, size=want, replace=False)).astype(np.int64)
         batches = iter(np.array_split(picked, max(1, want // work_chunk(key))))
         total = want
-    wdl = solution.data(key).wdl
+    data = solution.data(key)
+    wdl = unpack(data.wdl_section.decode_all(), data.info.entries)  # not kept (see _Held)
     checked = errors = 0
     examples: list[str] = []
     for idx in batches:
