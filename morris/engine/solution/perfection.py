@@ -56,12 +56,13 @@ def sample_positions(
     rule from a count of 0, and up to ``per_sector`` wins of the solution that the rule draws
     are drawn positions too (``rule_drawn``)."""
     for key in solution.keys:
-        codes = np.asarray(solution.data(key).dist)
+        # Decoded here, not kept by the solution: 9 men's sectors are tens of gigabytes.
+        codes = solution.data(key).dist_section.decode_all()
         won = (codes > 0) & (codes % 2 == 0)
         pools = [(Value.WIN, won, False), (Value.DRAW, codes == 0, False)]
         removals = solution.removal_data(key)
         if removals is not None:  # a placing sector's values under the rule, or distances
-            rule = np.asarray(removals.dist)
+            rule = removals.section.decode_all()
             within = rule_decided(key, rule, removals.info.limit) & (rule % 2 == 0)  # wins
             pools = [(Value.WIN, within, False), pools[1], (Value.DRAW, won & ~within, True)]
         for value, where, rule_drawn in pools:
