@@ -329,9 +329,15 @@ typedef struct {
 
 enum { OK = 0, ERR_CODE = 1, ERR_COUNT = 2 };
 
+/* Code e of a sector's codes of `width` bytes each (1 or 2). */
+static inline unsigned code_at(const void *codes, int width, uint64_t e)
+{
+    return width == 1 ? ((const uint8_t *)codes)[e] : ((const uint16_t *)codes)[e];
+}
+
 static inline unsigned cap_code(const Part *P, uint64_t e)
 {
-    return P->cap_width == 1 ? P->cap[e] : ((const uint16_t *)P->cap)[e];
+    return code_at(P->cap, P->cap_width, e);
 }
 
 /* The set-up pass over entries [start, stop) of part P: count each entry's distinct quiet
@@ -375,8 +381,8 @@ static int setup_range(const Board *B, const Part *parts, int which, uint64_t st
         uint64_t base = (uint64_t)ry * Q->index.block;
         uint8_t pos[POINTS];
         renumber(cy, pos);
-        Removed removed; /* what the removals leave, found at the first mill (-1: not yet) */
-        int pieces = -1;
+        Removed removed; /* what the removals leave, found at the first mill */
+        int pieces = -1; /* the pieces a removal may take (-1: no mill yet) */
         unsigned win = 0xFFFFu, longest = 0;
         int no_loss = 0, quiet = 0;
         for (bb from = x; from; from &= from - 1) {
@@ -452,6 +458,26 @@ static void due_first_range(const Part *P, uint64_t start, uint64_t stop, int *l
     }
 }
 
+/* Entries a level's scan tests at once before looking at any of them. */
+#define SCAN 32
+
+/* Whether any of the SCAN words from w on is spread at `level` or due after it: the test of
+ * spread_range on each, or'd, in a loop the compiler turns into vector instructions (most
+ * chunks have none: a level's scan was a quarter of a large unit's time). The words are read
+ * without atomics: those equal to `level` are not written during the scan, and a word another
+ * thread decides meanwhile is only ever skipped where spread_range, reading it again, would
+ * skip it too (see there), so the filter changes nothing it decides. */
+static inline int any_due(const uint16_t *w, unsigned level)
+{
+    unsigned acc = 0;
+    for (int i = 0; i < SCAN; i++) {
+        unsigned word = w[i], info = word & INFO_MASK;
+        acc |= (word == level) | (((word & UNDECIDED) != 0) & (word != NONCANON) &
+                                  (info > level) & (info != NO_LOSS));
+    }
+    return acc != 0;
+}
+
 /* Propagates the entries [start, stop) of part `which` decided at `level` to their predecessors
  * in its partner, adding their number to *found; in the same scan, the entries its removals
  * decide at level + 1 get it.
@@ -480,26 +506,6 @@ static void due_first_range(const Part *P, uint64_t start, uint64_t stop, int *l
  *   the next level then anyway, and stops only after a scan with *found == 0, in which nothing
  *   writes another entry's word or counter and *later is exact.
  * The same order-independence makes the one-thread result that of the old whole-part scan. */
-/* Entries a level's scan tests at once before looking at any of them. */
-#define SCAN 32
-
-/* Whether any of the SCAN words from w on is spread at `level` or due after it: the test of
- * spread_range on each, or'd, in a loop the compiler turns into vector instructions (most
- * chunks have none: a level's scan was a quarter of a large unit's time). The words are read
- * without atomics: those equal to `level` are not written during the scan, and a word another
- * thread decides meanwhile is only ever skipped where spread_range, reading it again, would
- * skip it too (see there), so the filter changes nothing it decides. */
-static inline int any_due(const uint16_t *w, unsigned level)
-{
-    unsigned acc = 0;
-    for (int i = 0; i < SCAN; i++) {
-        unsigned word = w[i], info = word & INFO_MASK;
-        acc |= (word == level) | (((word & UNDECIDED) != 0) & (word != NONCANON) &
-                                  (info > level) & (info != NO_LOSS));
-    }
-    return acc != 0;
-}
-
 static int spread_range(const Board *B, const Part *parts, int which, unsigned level,
                         uint64_t start, uint64_t stop, uint64_t *found, int *later)
 {
@@ -1202,11 +1208,6 @@ typedef struct {
     int busy;
 } Placing;
 
-static inline unsigned code_at(const void *codes, int width, uint64_t e)
-{
-    return width == 1 ? ((const uint8_t *)codes)[e] : ((const uint16_t *)codes)[e];
-}
-
 /* What consecutive entries of one quiet block share: the renumbering of that block. */
 typedef struct {
     int32_t rank; /* -1: none yet */
@@ -1228,8 +1229,8 @@ static inline uint16_t placing_code(const Placing *P, uint64_t e, Block *last)
     }
     const uint8_t *pos = last->pos;
     uint64_t base = (uint64_t)r * Q->block;
-    Removed removed; /* what the removals leave, found at the first mill (-1: not yet) */
-    int pieces = -1;
+    Removed removed; /* what the removals leave, found at the first mill */
+    int pieces = -1; /* the pieces a removal may take (-1: no mill yet) */
     unsigned win = UINT16_MAX, longest = 0; /* fastest win (odd), slowest loss (even) */
     int draw = 0;
 #define TAKE(c)                                                                              \
@@ -1298,6 +1299,8 @@ static int placing_range(const Placing *P, uint64_t start, uint64_t stop, uint16
             first[c + 1] += first[c];
         for (uint32_t i = 0; i < n; i++)
             order[first[rank[i]]++] = i; /* in entry order within a block */
+        /* placing_code finds each entry's rank again: reading it back here, at an entry all
+         * over the chunk, measured slower (a miss) than the arithmetic. */
         Block last = {-1, {0}};
         for (uint32_t j = 0; j < n; j++) {
             uint32_t i = order[j];
@@ -1437,7 +1440,9 @@ static PyTypeObject PlacingType = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "morris.engine.solution._retro",
-    "Retrograde analysis of the moving phase, and the placing sectors' Bellman step, in the symmetry-reduced index, in C.", -1, NULL,
+    "Retrograde analysis of the moving phase, and the placing sectors' Bellman step, in the "
+    "symmetry-reduced index, in C.",
+    -1, NULL,
 };
 
 PyMODINIT_FUNC PyInit__retro(void)
