@@ -196,11 +196,12 @@ def known_value(solution: Solution, board: Board) -> SolutionResult | None:
         if rule.value is Value.DRAW:
             return rule
         return result if fits else SolutionResult(result.value, None)
-    if _rule_draws(solution, board):  # placing: by the values under the rule, or a search
-        return SolutionResult(Value.DRAW, 0)
+    placing = placing_rule(solution, board)  # while placing, by the values under the rule
+    if placing is Value.DRAW or (placing is None and _rule_draws(solution, board)):
+        return SolutionResult(Value.DRAW, 0)  # (without them, a search with a few in hand)
     if fits:
         return result
-    if placing_rule(solution, board) is not None:  # decided under the rule: the solution's value
+    if placing is not None:  # decided under the rule: the solution's value
         return SolutionResult(result.value, None)
     if sector_of(board)[0].placing and rules_apply(solution, board) and solution.rule_drawn == 0:
         return SolutionResult(result.value, None)

@@ -198,24 +198,25 @@ class Solution:
         """The value under the no-removal rule of a placing-phase position given relative to the
         side to move (placements are not counted: the moving phase starts at a count of 0);
         None where its sector has no values under the rule."""
-        data = self._removals.get(key) if key.placing else None
-        if data is None:
-            return None
-        index = self._fast[(key.mover_on, key.other_on, key.mover_hand, key.other_hand)][0]
-        b, r = divmod(index.index_one(mover, other), data.section.block)
-        return result_of(int(self._block(data.section, b)[r])).value
+        found = self._removal_code(key, mover, other) if key.placing else None
+        return None if found is None else result_of(found).value
 
     def removal_result(self, key: SectorKey, mover: int, other: int) -> SolutionResult | None:
         """The value under the no-removal rule at a count of 0 of a moving-phase position given
         relative to the side to move, and its distance to the next removal (the winner hurrying,
         the loser delaying; see :mod:`~morris.engine.solution.removals`); None where its sector
         has no removal distances."""
-        data = self._removals.get(key) if not key.placing else None
+        found = None if key.placing else self._removal_code(key, mover, other)
+        return None if found is None else result_of(found)
+
+    def _removal_code(self, key: SectorKey, mover: int, other: int) -> int | None:
+        """The code of a position in its sector's removal file (None: no such file)."""
+        data = self._removals.get(key)
         if data is None:
             return None
-        index = self._fast[(key.mover_on, key.other_on, 0, 0)][0]
+        index = self._fast[(key.mover_on, key.other_on, key.mover_hand, key.other_hand)][0]
         b, r = divmod(index.index_one(mover, other), data.section.block)
-        return result_of(int(self._block(data.section, b)[r]))
+        return int(self._block(data.section, b)[r])
 
     def probe_key(self, key: SectorKey, mover: int, other: int) -> SolutionResult | None:
         """The result of a position given relative to the side to move (None: not loaded)."""

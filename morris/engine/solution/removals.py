@@ -182,13 +182,13 @@ def solve_removals(
     return {key: solve_range(whole, captures, progress, unit.name)}
 
 
-def longest_within(codes: np.ndarray[Any, Any], limit: int, key: SectorKey | None = None) -> int:
-    """The longest distance of a position that ``codes`` decide under the rule (a moving-phase
-    sector's, or ``key``'s: :func:`rule_decided`)."""
+def longest_within(codes: np.ndarray[Any, Any], limit: int, key: SectorKey) -> int:
+    """The longest distance of a position that ``codes``, ``key``'s removal file codes, decide
+    under the rule (:func:`rule_decided`)."""
     longest = 0
     for start in range(0, codes.shape[0], _STEP):
         c = np.asarray(codes[start : start + _STEP])
-        c = c[within_limit(c, limit) if key is None else rule_decided(key, c, limit)]
+        c = c[rule_decided(key, c, limit)]
         longest = max(longest, int(c.max(initial=1)) - 1)
     return longest
 
