@@ -190,7 +190,7 @@ def run_removals(
         for d in unit.dependencies():
             target = open_removals(where, d, read_info(where / d.filename).sha256)
             if target is None or target.info.limit != limit:
-                raise SolutionError(f"{unit.name}: the removal distances of {d.name} are not built")
+                raise SolutionError(f"{unit.name}: the removal file of {d.name} is not built")
             captures[d] = rule_leaves(d, target.dist, limit)  # decoded codes go with `target`
         progress = _task_progress({"removals": 1, "placing": int(not unit.moving)})
         codes = solve_removals(unit, captures, progress, threads=threads)
