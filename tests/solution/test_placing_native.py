@@ -113,3 +113,21 @@ def test_a_range_outside_the_sector_or_a_wrong_out_array_is_refused() -> None:
     assert set(out.tolist()) == {2}
     placing.solve(0, size, out)  # every successor drawn (code 0): every entry drawn
     assert set(out.tolist()) == {0}
+
+
+def test_entries_skipped_are_draws_and_the_others_are_solved_as_without_a_skip() -> None:
+    size = index_of_key(SectorKey(1, 1, 3, 3)).size
+    won = _placing(quiet=np.ones(index_of_key(SectorKey(1, 2, 2, 2)).size, np.uint8))
+    skip = np.zeros(size, np.uint8)
+    skip[::3] = 1
+    out = np.full(size, 7, np.uint16)
+    won.solve(0, size, out, skip)
+    assert set(out[::3].tolist()) == {0}  # skipped: a draw, though the step would say won
+    assert set(np.delete(out, np.s_[::3]).tolist()) == {2}
+    part = np.full(10, 7, np.uint16)
+    won.solve(5, 15, part, skip=skip[5:15].astype(np.bool_))  # bytes of any kind, by keyword
+    assert np.array_equal(part, out[5:15])
+    with pytest.raises(ValueError, match="skip: 3 items of 1 bytes, not 4 of 1"):
+        won.solve(0, 4, np.empty(4, np.uint16), np.zeros(3, np.uint8))
+    with pytest.raises(ValueError, match="skip: 4 items of 2 bytes, not 4 of 1"):
+        won.solve(0, 4, np.empty(4, np.uint16), np.zeros(4, np.uint16))

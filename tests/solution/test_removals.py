@@ -30,7 +30,7 @@ from morris.engine.solution.removals import (
     removal_filename,
     write_removals,
 )
-from morris.engine.solution.storage import open_sector, wdl_of
+from morris.engine.solution.storage import DRAW, open_sector, wdl_of
 from morris.engine.solution.turns import index_of_key
 from morris.engine.tables.keys import Value
 from tests.solution.brute import board_of, removal_decided
@@ -320,3 +320,30 @@ def test_early_in_placing_the_engine_plays_for_wins_within_the_rule(limited4: Pa
         assert shown is not None and shown.value is sample.value
     assert outcomes["won"] and set(outcomes["won"]) == {"engine"}
     assert outcomes["rule drawn"] and "defender" not in outcomes["rule drawn"]
+
+
+def test_the_placing_values_under_the_rule_skip_the_draws_and_are_the_same(
+    limited4: Path,
+) -> None:
+    # The build spares the Bellman step the placing positions the sector file says are drawn
+    # (the rule never decides a drawn position): the codes are those of the step over all.
+    from morris.engine.solution.removals import rule_leaves, solve_removals
+    from morris.engine.solution.sectors import Unit
+
+    skipped = 0
+    for key in (k for k in sector_keys(4) if k.placing):
+        unit = Unit((key,))
+        leaves = {}
+        for d in unit.dependencies():
+            target = open_removals(limited4, d, open_sector(limited4, d).info.sha256)
+            assert target is not None
+            leaves[d] = rule_leaves(d, target.dist, LIMIT)
+        own = open_sector(limited4, key)
+        every = solve_removals(unit, leaves)[key]
+        spared = solve_removals(unit, leaves, values=own)[key]
+        assert np.array_equal(spared, every), key.name
+        skipped += int(np.count_nonzero(own.wdl == DRAW))
+    assert skipped > 0
+    with pytest.raises(SolutionError, match="the values given are"):
+        other = next(k for k in sector_keys(4) if k.placing and k != key)
+        solve_removals(unit, leaves, values=open_sector(limited4, other))

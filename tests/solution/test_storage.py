@@ -92,6 +92,21 @@ def test_the_probe_reads_every_entry_through_its_block(tmp_path: Path, longest: 
         assert solution.probe_wdl(key, mover, other) is result_of(int(codes[i])).value
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 10**6))
+def test_the_values_of_any_range_come_from_its_blocks(
+    tmp_path_factory: pytest.TempPathFactory, a: int, b: int
+) -> None:
+    directory = tmp_path_factory.mktemp("between")
+    key, _ = _write(directory, 700, wdl_block=16, dist_block=8)  # 64 entries a block of values
+    data = open_sector(directory, key)
+    size = data.info.entries
+    start, stop = sorted((a % (size + 1), b % (size + 1)))
+    assert np.array_equal(data.wdl_between(start, stop), data.wdl[start:stop])
+    with pytest.raises(ValueError, match=rf"entries 0\.\.{size + 1} outside 0\.\.{size}"):
+        data.wdl_between(0, size + 1)
+
+
 def test_the_probes_cache_is_bounded_by_its_bytes(tmp_path: Path) -> None:
     key, codes = _write(tmp_path, 700, wdl_block=16, dist_block=8)  # 16-byte blocks
     solution = Solution.load(tmp_path, cache_bytes=16 * 5)

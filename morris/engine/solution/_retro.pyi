@@ -60,5 +60,8 @@ class Placing:
     @property
     def size(self) -> int:
         """Entries of the sector."""
-    def solve(self, start: int, stop: int, out: Codes | bytes) -> None:
-        """The codes of entries ``start .. stop - 1`` into ``out`` (uint16, one an entry)."""
+    def solve(
+        self, start: int, stop: int, out: Codes | bytes, skip: Codes | bytes | None = None
+    ) -> None:
+        """The codes of entries ``start .. stop - 1`` into ``out`` (uint16, one an entry); where
+        ``skip`` (a byte an entry) is nonzero, 0 (a draw known elsewhere) without the step."""

@@ -193,7 +193,8 @@ def run_removals(
                 raise SolutionError(f"{unit.name}: the removal file of {d.name} is not built")
             captures[d] = rule_leaves(d, target.dist, limit)  # decoded codes go with `target`
         progress = _task_progress({"removals": 1, "placing": int(not unit.moving)})
-        codes = solve_removals(unit, captures, progress, threads=threads)
+        own = None if unit.moving else values[unit.keys[0]]  # its draws need no step
+        codes = solve_removals(unit, captures, progress, own, threads=threads)
         out = []
         for k in unit.keys:
             drawn = check_values(values[k], codes[k], limit)

@@ -21,7 +21,7 @@ import itertools
 import logging
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -99,13 +99,16 @@ def solve_range(
     solved: Mapping[SectorKey, Codes],
     progress: ProgressCallback | None = None,
     name: str | None = None,
+    draws: Callable[[int, int], np.ndarray[Any, np.dtype[np.bool_]]] | None = None,
 ) -> np.ndarray[Any, np.dtype[np.uint16]]:
     """The codes (``distance + 1``, 0 a draw) of the range's entries, uint16.
 
     ``solved`` holds the codes of the sector's successors; ``progress`` gets (``name``, entries
-    done, entries of the range). The step runs in the C extension (``_retro.Placing``, a few
-    times faster) where it is built, else in numpy (:func:`~morris.engine.solution.turns.
-    expected_codes`, the reference it is tested against): the same codes either way.
+    done, entries of the range); ``draws(start, stop)``, where given, says which entries of
+    ``start .. stop - 1`` are known to be draws: they get 0 without the step. The step runs in
+    the C extension (``_retro.Placing``, a few times faster) where it is built, else in numpy
+    (:func:`~morris.engine.solution.turns.expected_codes`, the reference it is tested against):
+    the same codes either way.
     """
     label = name or rng.key.name
     out = np.empty(rng.size, dtype=np.uint16)
@@ -113,11 +116,16 @@ def solve_range(
     step = _NATIVE_CHUNK if placing is not None else work_chunk(rng.key)
     for first in range(rng.start, rng.stop, step):
         last = min(first + step, rng.stop)
+        part = out[first - rng.start : last - rng.start]
+        known = None if draws is None else np.ascontiguousarray(draws(first, last), np.bool_)
         if placing is not None:
-            placing.solve(first, last, out[first - rng.start : last - rng.start])
+            placing.solve(first, last, part, None if known is None else known.view(np.uint8))
+        elif known is None:
+            part[:] = expected_codes(rng.key, np.arange(first, last, dtype=np.int64), solved)
         else:
-            idx = np.arange(first, last, dtype=np.int64)
-            out[first - rng.start : last - rng.start] = expected_codes(rng.key, idx, solved)
+            idx = np.flatnonzero(~known) + first
+            part[:] = 0
+            part[idx - first] = expected_codes(rng.key, idx.astype(np.int64), solved)
         if progress is not None:
             progress(label, last - rng.start, rng.size)
     return out

@@ -164,13 +164,19 @@ def solve_removals(
     unit: Unit,
     captures: Mapping[SectorKey, Codes],
     progress: ProgressCallback | None = None,
+    values: SectorData | None = None,
     **options: Any,
 ) -> dict[SectorKey, Codes]:
     """The removal file codes of every sector of ``unit``: a moving system's removal distances
     by its retrograde analysis (``options`` go to the solver), a placing sector's values under
     the rule by one Bellman step. ``captures`` holds each sector its turns reach as
     :func:`rule_leaves` gives it (a moving system reaches moving-phase sectors only by
-    removals: the others are its own)."""
+    removals: the others are its own).
+
+    ``values``, a placing sector's own file, spares the step its draws: the rule can only
+    draw a position, never decide a drawn one (:func:`check_values` checks what it decides),
+    so where the file says a draw the rule's value is a draw too, and most placing positions
+    of the larger games are draws."""
     from morris.engine.solution.solve import solve_moving
 
     if unit.moving:
@@ -179,7 +185,16 @@ def solve_removals(
 
     (key,) = unit.keys
     whole = Range(key, 0, SymmetricIndex(key.mover_on, key.other_on).size)
-    return {key: solve_range(whole, captures, progress, unit.name)}
+    if values is None:
+        return {key: solve_range(whole, captures, progress, unit.name)}
+    if values.info.key != key:
+        raise SolutionError(f"{unit.name}: the values given are {values.info.key.name}'s")
+
+    def draws(start: int, stop: int) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        drawn: np.ndarray[Any, np.dtype[np.bool_]] = values.wdl_between(start, stop) == DRAW
+        return drawn
+
+    return {key: solve_range(whole, captures, progress, unit.name, draws)}
 
 
 def longest_within(codes: np.ndarray[Any, Any], limit: int, key: SectorKey) -> int:

@@ -309,6 +309,18 @@ class SectorData:
         """Every entry's value (0 LOSS, 1 DRAW, 2 WIN for the side to move)."""
         return unpack(self.wdl_section.decode_all(), self.info.entries)
 
+    def wdl_between(self, start: int, stop: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
+        """The values of entries ``start .. stop - 1``, from the blocks that hold them only."""
+        if not 0 <= start <= stop <= self.info.entries:
+            raise ValueError(f"entries {start}..{stop} outside 0..{self.info.entries}")
+        section = self.wdl_section
+        per = section.block * 4  # entries a block of packed values
+        first, last = start // per, -(-stop // per)
+        entries = self.info.entries
+        parts = [unpack(section.decode(b), min(per, entries - b * per)) for b in range(first, last)]
+        values = np.concatenate(parts) if parts else np.empty(0, dtype=np.uint8)
+        return values[start - first * per : stop - first * per]
+
     @cached_property
     def dist(self) -> np.ndarray[Any, Any]:
         """Every entry's distance code (``distance + 1``, 0 a draw)."""

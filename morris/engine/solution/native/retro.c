@@ -1267,7 +1267,8 @@ static inline uint16_t placing_code(const Placing *P, uint64_t e, Block *last)
 /* Entries a pass of placing_range sorts at most: 32 MB of work arrays. */
 #define PLACING_CHUNK (1u << 22)
 
-/* Codes of entries [start, stop) into out[0 .. stop - start); -1 if out of memory.
+/* Codes of entries [start, stop) into out[0 .. stop - start), 0 (a draw) without a step where
+ * skip (NULL: none) is nonzero; -1 if out of memory.
  *
  * Memory, not arithmetic, bounds the step: an entry's dozen quiet successors lie in one block
  * of the quiet sector (the block of the other side's canonical set), spread over tens of
@@ -1275,7 +1276,8 @@ static inline uint16_t placing_code(const Placing *P, uint64_t e, Block *last)
  * successor was a cache miss (1.1 us an entry on 5v5). So the entries of each chunk are taken in
  * the order of their successors' block (a counting sort on it), sweeping the quiet sector once;
  * the removal successors' blocks, of the same set less a piece, come along. */
-static int placing_range(const Placing *P, uint64_t start, uint64_t stop, uint16_t *out)
+static int placing_range(const Placing *P, uint64_t start, uint64_t stop, uint16_t *out,
+                         const uint8_t *skip)
 {
     const Board *B = &P->sh.board;
     const Index *Q = &P->quiet;
@@ -1287,22 +1289,31 @@ static int placing_range(const Placing *P, uint64_t start, uint64_t stop, uint16
     int err = rank == NULL || order == NULL || first == NULL ? -1 : 0;
     for (uint64_t from = start; from < stop && !err; from += PLACING_CHUNK) {
         uint32_t n = (uint32_t)(stop - from < PLACING_CHUNK ? stop - from : PLACING_CHUNK);
+        const uint8_t *known = skip ? skip + (from - start) : NULL;
         memset(first, 0, (classes + 1) * sizeof *first);
+        uint32_t todo = 0;
         for (uint32_t i = 0; i < n; i++) {
+            if (known && known[i]) {
+                out[from - start + i] = 0; /* a draw, known: not solved */
+                rank[i] = -1;
+                continue;
+            }
             bb x, y;
             int s;
             decode(B, &P->index, from + i, &x, &y);
             rank[i] = class_rank(B, Q->canon, y, &s);
             first[rank[i] + 1]++;
+            todo++;
         }
         for (size_t c = 0; c < classes; c++)
             first[c + 1] += first[c];
         for (uint32_t i = 0; i < n; i++)
-            order[first[rank[i]]++] = i; /* in entry order within a block */
+            if (rank[i] >= 0)
+                order[first[rank[i]]++] = i; /* in entry order within a block */
         /* placing_code finds each entry's rank again: reading it back here, at an entry all
          * over the chunk, measured slower (a miss) than the arithmetic. */
         Block last = {-1, {0}};
-        for (uint32_t j = 0; j < n; j++) {
+        for (uint32_t j = 0; j < todo; j++) {
             uint32_t i = order[j];
             out[from - start + i] = placing_code(P, from + i, &last);
         }
@@ -1367,11 +1378,12 @@ static int Placing_init(Placing *self, PyObject *args, PyObject *kwds)
     return 0;
 }
 
-static PyObject *Placing_solve(Placing *self, PyObject *args)
+static PyObject *Placing_solve(Placing *self, PyObject *args, PyObject *kwds)
 {
+    static char *kwlist[] = {"start", "stop", "out", "skip", NULL};
     unsigned long long start, stop;
-    PyObject *out;
-    if (!PyArg_ParseTuple(args, "KKO", &start, &stop, &out))
+    PyObject *out, *skip = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "KKO|O", kwlist, &start, &stop, &out, &skip))
         return NULL;
     if (!self->sh.views_held) {
         PyErr_SetString(PyExc_RuntimeError, "Placing is not initialised");
@@ -1398,12 +1410,30 @@ static PyObject *Placing_solve(Placing *self, PyObject *args)
         PyBuffer_Release(&view);
         return NULL;
     }
+    Py_buffer known = {0};
+    if (skip != Py_None) {
+        if (PyObject_GetBuffer(skip, &known, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+            PyErr_SetString(PyExc_ValueError, "skip: not a contiguous buffer");
+            PyBuffer_Release(&view);
+            return NULL;
+        }
+        if (known.itemsize != 1 || (unsigned long long)known.len != stop - start) {
+            PyErr_Format(PyExc_ValueError, "skip: %zd items of %zd bytes, not %llu of 1",
+                         known.len / (known.itemsize ? known.itemsize : 1), known.itemsize,
+                         stop - start);
+            PyBuffer_Release(&known);
+            PyBuffer_Release(&view);
+            return NULL;
+        }
+    }
     self->busy = 1;
     int err;
     Py_BEGIN_ALLOW_THREADS
-    err = placing_range(self, start, stop, view.buf);
+    err = placing_range(self, start, stop, view.buf, skip != Py_None ? known.buf : NULL);
     Py_END_ALLOW_THREADS
     self->busy = 0;
+    if (skip != Py_None)
+        PyBuffer_Release(&known);
     PyBuffer_Release(&view);
     if (err)
         return PyErr_NoMemory();
@@ -1416,8 +1446,9 @@ static PyObject *Placing_size(Placing *self, void *Py_UNUSED(closure))
 }
 
 static PyMethodDef Placing_methods[] = {
-    {"solve", (PyCFunction)Placing_solve, METH_VARARGS,
-     "solve(start, stop, out): the codes of entries start..stop - 1 into out (uint16)."},
+    {"solve", (PyCFunction)(void (*)(void))Placing_solve, METH_VARARGS | METH_KEYWORDS,
+     "solve(start, stop, out, skip=None): the codes of entries start..stop - 1 into out\n"
+     "(uint16); where skip (a byte an entry) is nonzero, a draw (0) known, not solved."},
     {NULL, NULL, 0, NULL},
 };
 
