@@ -4,6 +4,7 @@ for and the memory it declares (planned without a cluster)."""
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -128,3 +129,37 @@ def test_only_what_is_left_is_planned() -> None:
     (rule,) = [t for t in more if t.unit.name == "0v0 h3/3" and t.removals]
     (before,) = [t for t in more if t.unit.name == "0v1 h3/2"]  # only its removal file
     assert before.removals and rule.after == (start.name, before.name)
+
+
+@pytest.mark.realtime
+@pytest.mark.slow
+def test_a_worker_holds_one_sectors_dependencies_at_a_time(solved3: Path, tmp_path: Path) -> None:
+    # The range tasks of a sector share its successors' decoded codes; the next sector's, a
+    # rebuilt file or a task of another kind let them go, so a worker's memory stays what the
+    # task declares (one sector's dependencies), not every sector's it ever split.
+    import gc
+    import os
+    import shutil
+    import weakref
+
+    import numpy as np
+
+    from morris.engine.solution.ranges import release_dependencies, sector_dependencies
+
+    directory = tmp_path / "sol"
+    shutil.copytree(solved3, directory)
+    first, second = [k for k in sector_keys(3) if k.placing and k.other_on > 0][:2]
+    held = sector_dependencies(directory, first)
+    assert sector_dependencies(directory, first) is held  # decoded once for its ranges
+    gone = [weakref.ref(np.asarray(c)) for c in held.values()]
+    del held
+    other = sector_dependencies(directory, second)
+    gc.collect()
+    assert all(ref() is None for ref in gone)  # the first sector's are let go
+    quiet = directory / second.quiet_successor().filename
+    was = quiet.stat()
+    quiet.write_bytes(quiet.read_bytes())  # rebuilt: another file at the same name
+    os.utime(quiet, ns=(was.st_atime_ns, was.st_mtime_ns + 10**9))  # a second later
+    assert sector_dependencies(directory, second) is not other
+    release_dependencies()
+    assert sector_dependencies(directory, second) is not other

@@ -47,11 +47,12 @@ from morris.engine.solution.ranges import (
     DEFAULT_SPLIT,
     RANGE_BYTES_PER_ENTRY,
     Range,
-    dependency_codes,
     plan_ranges,
     range_split,
     read_part,
+    release_dependencies,
     remove_parts,
+    sector_dependencies,
     solve_range,
     sweep_parts,
     write_part,
@@ -152,6 +153,7 @@ def run_unit(
     from morris.engine.solution.solve import machine_cores, solve_unit
 
     threads = (threads or machine_cores()) if unit.moving else 1
+    release_dependencies()  # what the worker's last range tasks held: this task counts its own
     with _logged(where, "solve", unit.name, unit_entries(unit), threads):
         solved = {d: open_sector(where, d).dist for d in unit.dependencies()}
         codes = solve_unit(unit, solved, _task_progress(), threads=threads)
@@ -184,6 +186,7 @@ def run_removals(
     from morris.engine.solution.solve import machine_cores
 
     threads = (threads or machine_cores()) if unit.moving else 1
+    release_dependencies()
     with _logged(where, "removals", unit.name, unit_entries(unit), threads):
         values = {k: open_sector(where, k) for k in unit.keys}
         captures = {}
@@ -218,7 +221,7 @@ def run_range(rng: Range, directory: str, *_after: Any) -> None:
     if read_part(where, rng) is not None:
         return
     with _logged(where, "range", f"{rng.key.name} {rng.start}..{rng.stop}", rng.size):
-        solved = {d: dependency_codes(where, d) for d in Unit((rng.key,)).dependencies()}
+        solved = sector_dependencies(where, rng.key)
         extra = {"part": rng.start, "sector": index_of_key(rng.key).size}
         write_part(where, rng, solve_range(rng, solved, _task_progress(extra)))
 
@@ -235,10 +238,10 @@ def run_assembly(ranges: tuple[Range, ...], directory: str, *_after: Any) -> lis
             for rng in ranges:
                 part = read_part(where, rng)
                 if part is None:
-                    solved = {d: dependency_codes(where, d) for d in Unit((key,)).dependencies()}
-                    part = solve_range(rng, solved)
+                    part = solve_range(rng, sector_dependencies(where, key))
                 codes[rng.start : rng.stop] = part
             info = write_sector(where, key, codes)
+    release_dependencies()  # the sector's ranges are done
     remove_parts(where, ranges)
     return [info]
 

@@ -23,14 +23,13 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
 from morris.core.points import MILL_MASKS, NEIGHBOURS, NUM_POINTS
-from morris.engine.solution.sectors import SectorKey
+from morris.engine.solution.sectors import SectorKey, Unit
 from morris.engine.solution.storage import open_sector
 from morris.engine.solution.symmetry import IMAGES, representatives
 from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
@@ -212,19 +211,36 @@ def sweep_parts(directory: Path, keep: Iterable[Range]) -> int:
     return gone
 
 
-def dependency_codes(directory: Path, key: SectorKey) -> Codes:
-    """The codes of a finished sector, memory-mapped and checked once per process (the range
-    tasks of one sector, run one after another on a worker, share the mapping)."""
-    path = Path(directory) / key.filename
+def sector_dependencies(directory: Path, key: SectorKey) -> dict[SectorKey, Codes]:
+    """The codes of the finished sectors ``key``'s turns reach, decoded and checked once per
+    process: the range tasks of one sector, run one after another on a worker, share them.
+
+    A worker holds one sector's at a time (what a range task's memory counts): those of
+    another sector, or of files rebuilt since, are let go before these are read."""
+    deps = Unit((key,)).dependencies()
+    identity = (str(directory), key, tuple(_identity(Path(directory) / d.filename) for d in deps))
+    if _held.get("identity") != identity:
+        release_dependencies()
+        codes = {d: open_sector(directory, d).dist for d in deps}  # errors name the file
+        _held.update(identity=identity, codes=codes)
+    held: dict[SectorKey, Codes] = _held["codes"]
+    return held
+
+
+def release_dependencies() -> None:
+    """Let go of the successors' codes :func:`sector_dependencies` holds (a task that is not a
+    range of the same sector needs the memory)."""
+    _held.clear()
+
+
+#: What :func:`sector_dependencies` holds: "identity" (the directory, the sector and its
+#: successors' files) and "codes".
+_held: dict[str, Any] = {}
+
+
+def _identity(path: Path) -> tuple[int, int, int] | None:
     try:
         stat = path.stat()
     except FileNotFoundError:
-        return open_sector(directory, key).dist  # its error names the missing sector
-    return _mapped(str(directory), key, stat.st_ino, stat.st_mtime_ns, stat.st_size)
-
-
-@lru_cache(maxsize=32)
-def _mapped(directory: str, key: SectorKey, inode: int, mtime_ns: int, size: int) -> Codes:
-    # The file's identity is part of the cache key: a rebuilt file is opened (and checked) anew.
-    del inode, mtime_ns, size
-    return open_sector(Path(directory), key).dist
+        return None
+    return (stat.st_ino, stat.st_mtime_ns, stat.st_size)
