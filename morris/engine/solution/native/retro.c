@@ -1193,7 +1193,9 @@ static PyTypeObject SystemType = {
  * the quiet sector (o, m + 1), or, when the piece closes a mill and the other side has a piece on
  * the board, one successor per removable piece in the removal sector (o - 1, m + 1) (a LOSS(0)
  * for the other side when it is left with two). The successors of one entry share the mover's
- * set, so their canonical symmetry and their block of the quiet sector are found once. */
+ * set, so their canonical symmetry and their block of the quiet sector are found once; seen
+ * through that symmetry the other side is the block's canonical set, so what a removal leaves
+ * of it is found once for all the entries of a block taken one after another. */
 
 typedef struct {
     PyObject_HEAD
@@ -1208,10 +1210,13 @@ typedef struct {
     int busy;
 } Placing;
 
-/* What consecutive entries of one quiet block share: the renumbering of that block. */
+/* What consecutive entries of one quiet block share: the renumbering of that block and what a
+ * removal leaves of its canonical other side (the block's mover set). */
 typedef struct {
     int32_t rank; /* -1: none yet */
     uint8_t pos[POINTS];
+    int pieces; /* the pieces a removal may take (-1: not found yet for this block) */
+    Removed removed;
 } Block;
 
 /* The code of entry e from its successors' codes. */
@@ -1226,6 +1231,7 @@ static inline uint16_t placing_code(const Placing *P, uint64_t e, Block *last)
     if (r != last->rank) {
         renumber(Q->canon->reps[r], last->pos);
         last->rank = r;
+        last->pieces = -1;
     }
     const uint8_t *pos = last->pos;
     uint64_t base = (uint64_t)r * Q->block;
@@ -1246,8 +1252,6 @@ static inline uint16_t placing_code(const Placing *P, uint64_t e, Block *last)
         for (int j = n - 1; j >= 0; j--)
             above[j] = above[j + 1] + B->comb[at[j]][j + 2];
     }
-    Removed removed; /* what the removals leave, found at the first mill */
-    int pieces = -1; /* the pieces a removal may take (-1: no mill yet) */
     unsigned win = UINT16_MAX, longest = 0; /* fastest win (odd), slowest loss (even) */
     int draw = 0;
 #define TAKE(c)                                                                              \
@@ -1264,18 +1268,23 @@ static inline uint16_t placing_code(const Placing *P, uint64_t e, Block *last)
     for (bb empty = ~(x | y) & FULL; empty; empty &= empty - 1) {
         int q = low_point(empty);
         bb after = x | (1u << q);
+        int p = low_point(B->image[s][q >> 3][1u << (q & 7)]); /* q seen from the block */
         if (!(P->removes && in_mill(B, after, q))) {
-            int p = low_point(B->image[s][q >> 3][1u << (q & 7)]);
             int k = count_points(t0 & ((1u << p) - 1));
             TAKE(code_at(P->quiet_codes, P->quiet_width,
                          base + below[k] + B->comb[pos[p]][k + 1] + above[k]));
         } else if (P->wins_at_once) {
             TAKE(1); /* the other side is left with two: LOSS(0) for it */
         } else {
-            if (pieces < 0)
-                pieces = removed_sets(B, C, y, &removed);
-            for (int k = 0; k < pieces; k++)
-                TAKE(code_at(P->cap_codes, P->cap_width, removed_entry(B, &removed, k, after)));
+            /* Seen through s, the other side is the block's canonical set, so what a removal
+             * leaves is found once a block, not once an entry; the position is the same up to
+             * a symmetry, and so is its code. */
+            if (last->pieces < 0)
+                last->pieces = removed_sets(B, C, Q->canon->reps[r], &last->removed);
+            bb moved = t0 | (1u << p);
+            for (int k = 0; k < last->pieces; k++)
+                TAKE(code_at(P->cap_codes, P->cap_width,
+                             removed_entry(B, &last->removed, k, moved)));
         }
     }
 #undef TAKE
@@ -1331,7 +1340,7 @@ static int placing_range(const Placing *P, uint64_t start, uint64_t stop, uint16
                 order[first[rank[i]]++] = i; /* in entry order within a block */
         /* placing_code finds each entry's rank again: reading it back here, at an entry all
          * over the chunk, measured slower (a miss) than the arithmetic. */
-        Block last = {-1, {0}};
+        Block last = {.rank = -1, .pieces = -1};
         for (uint32_t j = 0; j < todo; j++) {
             uint32_t i = order[j];
             out[from - start + i] = placing_code(P, from + i, &last);
