@@ -7,7 +7,7 @@ from them, the CPU hours still to go for ``--men K``.
 Rates are CPU seconds per entry (the worker process's, its C threads included), by what the task
 did: a moving system's retrograde analysis (``solve``) and its removal distances
 (``removals``), each apart for the units where a side flies (three pieces: many more turns); a
-placing sector's Bellman step (whole, or ``range`` tasks plus their ``assemble``) and its
+placing sector's Bellman step (whole, or ``range`` tasks, and apart their ``assembly``) and its
 values under the rule (``removals`` of a placing sector). The rates come from the largest tasks
 of each kind (the upper half of its entries, where the small ones' overheads no longer count),
 so what is left is weighed at the sizes it has. A kind not measured yet is named, and left out
@@ -23,6 +23,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from morris.engine.solution.build import BUILD_LOG, unit_entries
+from morris.engine.solution.ranges import DEFAULT_SPLIT, plan_ranges
 from morris.engine.solution.removals import removal_filename
 from morris.engine.solution.sectors import MAX_MEN, MIN_MEN, Unit, build_units
 
@@ -52,20 +53,14 @@ def read_log(path: Path) -> list[dict[str, object]]:
 
 def rates(rows: list[dict[str, object]], units: dict[str, Unit]) -> dict[str, float]:
     """CPU seconds an entry by work: ``solve sliding``, ``removals flying``, ``placing`` (a
-    placing sector solved: whole, or its ranges and assembly), ``placing rule``."""
+    placing sector solved whole, or a range of one), ``assembly`` (a split sector's file from
+    its parts), ``placing rule``."""
     samples: dict[str, list[tuple[int, float]]] = defaultdict(list)
-    assembled: dict[str, float] = {}
-    ranged: dict[str, tuple[int, float]] = {}
     for row in rows:
         task, name = str(row["task"]), str(row["name"])
         entries, cpu = int(str(row["entries"])), float(str(row["cpu_s"]))
-        if task == "range":
-            key = name.rsplit(" ", 1)[0]
-            done, spent = ranged.get(key, (0, 0.0))
-            ranged[key] = (done + entries, spent + cpu)
-            continue
-        if task == "assemble":
-            assembled[name] = cpu
+        if task in ("range", "assemble"):  # a split sector's step, range by range; its file
+            samples["placing" if task == "range" else "assembly"].append((entries, cpu))
             continue
         unit = units.get(name)
         if unit is None:
@@ -76,10 +71,6 @@ def rates(rows: list[dict[str, object]], units: dict[str, Unit]) -> dict[str, fl
         else:
             work = f"{task} {kind}"
         samples[work].append((entries, cpu))
-    for name, (entries, cpu) in ranged.items():
-        unit = units.get(name)
-        if unit is not None and name in assembled and entries == unit_entries(unit):
-            samples["placing"].append((entries, cpu + assembled[name]))
     out = {}
     for work, found in samples.items():
         found.sort()
@@ -89,12 +80,18 @@ def rates(rows: list[dict[str, object]], units: dict[str, Unit]) -> dict[str, fl
 
 
 def left(directory: Path, units: list[Unit]) -> dict[str, int]:
-    """Entries still to do, by work."""
+    """Entries still to do, by work (a split placing sector's: its ranges without a part file,
+    and its assembly)."""
     out: dict[str, int] = defaultdict(int)
     for unit in units:
         kind = kind_of(unit)
         entries = unit_entries(unit)
         if not all((directory / k.filename).exists() for k in unit.keys):
+            if kind == "placing":
+                ranges = plan_ranges(unit.keys[0], DEFAULT_SPLIT)
+                if len(ranges) > 1:
+                    out["assembly"] += entries
+                    entries = sum(r.size for r in ranges if not (directory / r.filename).exists())
             out["placing" if kind == "placing" else f"solve {kind}"] += entries
         if not all((directory / removal_filename(k)).exists() for k in unit.keys):
             out["placing rule" if kind == "placing" else f"removals {kind}"] += entries
