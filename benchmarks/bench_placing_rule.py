@@ -22,7 +22,7 @@ import numpy as np
 
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
 from morris.engine.errors import SolutionError
-from morris.engine.solution.removals import open_removals, rule_leaves, solve_removals
+from morris.engine.solution.removals import removal_leaves, solve_removals
 from morris.engine.solution.sectors import SectorKey, Unit
 from morris.engine.solution.storage import DRAW, open_sector
 
@@ -50,14 +50,7 @@ def main() -> int:
     unit = Unit((key,))
     try:
         own = open_sector(args.dir, key)
-        leaves = {}
-        held = []  # the removal files whose decoded codes the leaves read
-        for d in unit.dependencies():
-            target = open_removals(args.dir, d, open_sector(args.dir, d).info.sha256)
-            if target is None or target.info.limit != args.limit:
-                raise SolutionError(f"the removal file of {d.name} under {args.limit} is missing")
-            held.append(target)
-            leaves[d] = rule_leaves(d, target.dist, args.limit)
+        leaves = removal_leaves(args.dir, unit, args.limit)
     except SolutionError as exc:
         print(f"bench_placing_rule: {exc}", file=sys.stderr)
         return 1

@@ -327,17 +327,13 @@ def test_the_placing_values_under_the_rule_skip_the_draws_and_are_the_same(
 ) -> None:
     # The build spares the Bellman step the placing positions the sector file says are drawn
     # (the rule never decides a drawn position): the codes are those of the step over all.
-    from morris.engine.solution.removals import rule_leaves, solve_removals
+    from morris.engine.solution.removals import removal_leaves, solve_removals
     from morris.engine.solution.sectors import Unit
 
     skipped = 0
     for key in (k for k in sector_keys(4) if k.placing):
         unit = Unit((key,))
-        leaves = {}
-        for d in unit.dependencies():
-            target = open_removals(limited4, d, open_sector(limited4, d).info.sha256)
-            assert target is not None
-            leaves[d] = rule_leaves(d, target.dist, LIMIT)
+        leaves = removal_leaves(limited4, unit, LIMIT)
         own = open_sector(limited4, key)
         every = solve_removals(unit, leaves)[key]
         spared = solve_removals(unit, leaves, values=own)[key]

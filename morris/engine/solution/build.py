@@ -61,9 +61,8 @@ from morris.engine.solution.removals import (
     RemovalInfo,
     check_values,
     finished_removals,
-    open_removals,
+    removal_leaves,
     removals_bar,
-    rule_leaves,
     solve_removals,
     write_removals,
 )
@@ -189,12 +188,7 @@ def run_removals(
     release_dependencies()
     with _logged(where, "removals", unit.name, unit_entries(unit), threads):
         values = {k: open_sector(where, k) for k in unit.keys}
-        captures = {}
-        for d in unit.dependencies():
-            target = open_removals(where, d, read_info(where / d.filename).sha256)
-            if target is None or target.info.limit != limit:
-                raise SolutionError(f"{unit.name}: the removal file of {d.name} is not built")
-            captures[d] = rule_leaves(d, target.dist, limit)  # decoded codes go with `target`
+        captures = removal_leaves(where, unit, limit)
         progress = _task_progress({"removals": 1, "placing": int(not unit.moving)})
         own = None if unit.moving else values[unit.keys[0]]  # its draws need no step
         codes = solve_removals(unit, captures, progress, own, threads=threads)

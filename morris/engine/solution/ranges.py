@@ -219,12 +219,10 @@ def sector_dependencies(directory: Path, key: SectorKey) -> dict[SectorKey, Code
     another sector, or of files rebuilt since, are let go before these are read."""
     deps = Unit((key,)).dependencies()
     identity = (str(directory), key, tuple(_identity(Path(directory) / d.filename) for d in deps))
-    if _held.get("identity") != identity:
+    if identity not in _held:
         release_dependencies()
-        codes = {d: open_sector(directory, d).dist for d in deps}  # errors name the file
-        _held.update(identity=identity, codes=codes)
-    held: dict[SectorKey, Codes] = _held["codes"]
-    return held
+        _held[identity] = {d: open_sector(directory, d).dist for d in deps}  # errors name a file
+    return _held[identity]
 
 
 def release_dependencies() -> None:
@@ -233,9 +231,9 @@ def release_dependencies() -> None:
     _held.clear()
 
 
-#: What :func:`sector_dependencies` holds: "identity" (the directory, the sector and its
-#: successors' files) and "codes".
-_held: dict[str, Any] = {}
+#: What :func:`sector_dependencies` holds: one sector's successors' codes, under the identity of
+#: the directory, the sector and its successors' files.
+_held: dict[tuple[Any, ...], dict[SectorKey, Codes]] = {}
 
 
 def _identity(path: Path) -> tuple[int, int, int] | None:

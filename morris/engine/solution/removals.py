@@ -70,7 +70,7 @@ from morris.engine.solution.storage import (
     file_matches,
     info_from,
     read_header,
-    unpack,
+    read_info,
     wdl_of,
     write_file,
 )
@@ -208,17 +208,29 @@ def longest_within(codes: np.ndarray[Any, Any], limit: int, key: SectorKey) -> i
     return longest
 
 
+def removal_leaves(directory: Path, unit: Unit, limit: int) -> dict[SectorKey, Codes]:
+    """The codes of the sectors ``unit``'s turns reach as its removal file task reads them: each
+    one's removal file under ``limit``, made from the sector file there, as :func:`rule_leaves`
+    gives it; :class:`SolutionError` naming the first that is not built."""
+    out = {}
+    for d in unit.dependencies():
+        target = open_removals(directory, d, read_info(Path(directory) / d.filename).sha256)
+        if target is None or target.info.limit != limit:
+            raise SolutionError(f"{unit.name}: the removal file of {d.name} is not built")
+        out[d] = rule_leaves(d, target.dist, limit)  # decoded: nothing left mapped
+    return out
+
+
 def check_values(values: SectorData, codes: Codes, limit: int) -> int:
     """The entries the sector file decides and the rule draws from a count of 0 (``codes`` are
     the sector's removal distance codes under ``limit``); :class:`SolutionError` unless every
     position that ``codes`` decide within the limit has that value in the sector file (the rule
     can only turn a win or a loss into a draw)."""
-    section = values.wdl_section
-    per = section.block * 4  # entries a block of packed values
+    per = values.wdl_section.block * 4  # entries a block of packed values: one block a step
+    entries = values.info.entries
     drawn = 0
-    for b in range(section.blocks):
-        start = b * per
-        want = unpack(section.decode(b), min(per, values.info.entries - start))
+    for start in range(0, entries, per):
+        want = values.wdl_between(start, min(start + per, entries))
         c = np.asarray(codes[start : start + want.size])
         have = np.where(rule_decided(values.info.key, c, limit), wdl_of(c), DRAW)
         bad = np.flatnonzero((want != have) & (have != DRAW))
@@ -353,6 +365,7 @@ __all__ = [
     "open_removals",
     "read_removal_info",
     "removal_filename",
+    "removal_leaves",
     "removals_bar",
     "rule_decided",
     "rule_leaves",
