@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import socket
 import subprocess
@@ -39,12 +40,33 @@ PHONE = {"width": 390, "height": 844}
 ROOT = Path(__file__).resolve().parents[2]
 
 
+#: Ports for the servers the tests start as processes: below Linux's ephemeral range
+#: (net.ipv4.ip_local_port_range, 32768-60999), so no socket bound to port 0 (the servers the tests
+#: run in-process) and no outgoing connection is ever given one, and a block of its own for each
+#: pytest-xdist worker, so two workers never hand out the same one.
+PORTS_BASE = 20000
+PORTS_PER_WORKER = 500
+_next_port = itertools.count()
+
+
 def free_port() -> int:
-    """A port nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
+    """A port nothing listens on now, and that no other test of this run is given.
+
+    Probing the kernel for a free ephemeral port and closing it is a race: another test's server
+    bound to port 0, or any outgoing connection, may be given the same port before the process
+    that was meant to have it binds it.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    base = PORTS_BASE + int(worker or 0) % 20 * PORTS_PER_WORKER
+    for _ in range(PORTS_PER_WORKER):
+        port = base + next(_next_port) % PORTS_PER_WORKER
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:  # something outside this test run holds it
+                continue
         return port
+    raise AssertionError(f"no free port in {base}-{base + PORTS_PER_WORKER - 1}")
 
 
 @contextmanager
