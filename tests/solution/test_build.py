@@ -186,6 +186,21 @@ def test_stale_parts_and_temporaries_are_swept(solved3: Path, tmp_path: Path) ->
     assert result.solved == [] and _leftovers(tmp_path) == []
 
 
+def test_a_smaller_game_built_in_a_larger_games_directory_leaves_its_parts(
+    solved3: Path, tmp_path: Path
+) -> None:
+    # 3v3 h1/0 is a sector of 4 men's morris, not of 3 men's: a build of 4 men's that was
+    # stopped left this range solved, and a build of 3 men's in the same directory must keep it.
+    for name, data in _files(solved3).items():
+        (tmp_path / name).write_bytes(data)
+    larger = ".sector-3-3-1-0.msol.part-000000000000-000000004096"
+    own = ".sector-2-3-1-0.msol.part-000000000000-000000004096"  # of 3 men's, finished
+    for name in (larger, own):
+        (tmp_path / name).write_bytes(b"a range solved by a stopped build")
+    result = build_solution(tmp_path, 3, workers=1, memory=4 << 30, split=4096)
+    assert result.solved == [] and _leftovers(tmp_path) == [larger]
+
+
 def test_a_damaged_sector_is_refused_then_rebuilt(solved3: Path, tmp_path: Path) -> None:
     for name, data in _files(solved3).items():
         (tmp_path / name).write_bytes(data)

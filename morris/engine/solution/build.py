@@ -426,6 +426,7 @@ def build_solution(
         # What a killed build was writing (one build per directory at a time).
         stale.unlink(missing_ok=True)
     units = build_units(men)
+    own = [k for u in units for k in u.keys]
     built: dict[Unit, list[SectorInfo]] = {}
     distances: dict[Unit, list[RemovalInfo]] = {}
     for unit in units:
@@ -443,7 +444,7 @@ def build_solution(
     if progress is not None:
         progress("build", done, total)
     if not todo and not removals:
-        sweep_parts(directory, ())  # a killed build's parts of sectors finished since
+        sweep_parts(directory, (), own)  # a killed build's parts of sectors finished since
     else:
         with _client(workers, scheduler, memory) as client:
             capacity = _worker_memory(client)
@@ -455,8 +456,8 @@ def build_solution(
                         f"sector {task.unit.name} needs {task.memory / 2**30:.1f} GiB, more than "
                         f"any worker has ({capacity / 2**30:.1f} GiB)"
                     )
-            # Parts of another split, or of sectors finished since, are no use to this build.
-            sweep_parts(directory, [t.rng for t in tasks if t.rng is not None])
+            # Parts of its sectors cut by another split, or finished since, are no use to it.
+            sweep_parts(directory, [t.rng for t in tasks if t.rng is not None], own)
             bars = _Bars(progress, done, total)
             ended, made = _run_graph(client, directory, tasks, bars, removal_limit, threads)
             built.update(ended)

@@ -200,12 +200,17 @@ def remove_parts(directory: Path, ranges: Iterable[Range]) -> None:
         (Path(directory) / rng.filename).unlink(missing_ok=True)
 
 
-def sweep_parts(directory: Path, keep: Iterable[Range]) -> int:
-    """Remove every part file in ``directory`` but those of ``keep``; how many went."""
+def sweep_parts(directory: Path, keep: Iterable[Range], sectors: Iterable[SectorKey]) -> int:
+    """Remove the part files in ``directory`` of ``sectors`` (a build's own) but those of
+    ``keep``; how many went. The parts of any other sector are left alone: a directory can hold
+    the build of a larger game (a build of 7 men's morris in the directory of an unfinished
+    9 men's must not take away the 9 men's ranges solved so far)."""
     wanted = {r.filename for r in keep}
+    mine = {k.filename for k in sectors}
     gone = 0
     for path in Path(directory).glob(".sector-*.part-*"):
-        if _PART.match(path.name) and path.name not in wanted:
+        found = _PART.match(path.name)
+        if found and found.group(1) in mine and path.name not in wanted:
             path.unlink(missing_ok=True)
             gone += 1
     return gone
