@@ -211,9 +211,20 @@ def run_solution_verify(args: argparse.Namespace) -> int:
     except SolutionError as exc:
         console.print(f"[red]{exc}[/red]")
         return 1
+    keys = None
+    if args.new_only:
+        from morris.engine.solution import sector_keys
+        from morris.engine.solution.sectors import MIN_MEN
+
+        smaller = set(sector_keys(args.men - 1)) if args.men > MIN_MEN else set()
+        keys = {k for k in sector_keys(args.men) if k not in smaller}
     with progress_bar(args.quiet) as progress:
         reports = verify_solution(
-            solution, sample=args.sample, seed=args.seed, progress=progress_callback(progress)
+            solution,
+            sample=args.sample,
+            seed=args.seed,
+            progress=progress_callback(progress),
+            keys=keys,
         )
     lines = [
         f"{r.name or r.key.name:<24} {r.checked:>12,} entries checked "

@@ -197,6 +197,11 @@ def register(subparsers: Any) -> None:
         "--sample", type=int, default=None, metavar="N", help="check N random positions per table"
     )
     verify.add_argument("--seed", type=int, default=0, help="seed of the sample")
+    verify.add_argument(
+        "--new-only",
+        action="store_true",
+        help="with --men K: check only the sectors that K - 1 men's morris does not have",
+    )
     verify.add_argument("--quiet", action="store_true", help="no progress bar")
     verify.set_defaults(run=run_verify)
 
@@ -383,6 +388,9 @@ def run_verify(args: argparse.Namespace) -> int:
 
         return run_solution_verify(args)
     console = Console()
+    if args.new_only:
+        console.print("[red]--new-only is for the solved game: give --men K[/red]")
+        return 2
     directory = tables_dir_of(args)
     try:
         tables = EndgameTables.load(directory)

@@ -254,6 +254,21 @@ def test_verify_checks_every_position(solved3: Path, capsys: pytest.CaptureFixtu
     assert "3v3 to removals" in out and "0v0 h3/3 under the rule" in out
 
 
+def test_verify_new_only_checks_the_sectors_the_smaller_game_lacks(
+    solved4: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 4 men's morris has 31 sectors, 7 of them 3 men's: a game verified k by k checks 24 at k = 4.
+    argv = ["tables", "verify", "--men", "4", "--dir", str(solved4), "--quiet", "--new-only"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    names = [
+        line.split(" entries checked")[0].rsplit(None, 1)[0] for line in out if "checked" in line
+    ]
+    assert len(names) == 2 * 24  # each sector, then its removal file
+    assert {"4v4", "3v4", "3v3 h1/0", "4v4 to removals"} <= set(names)
+    assert "3v3" not in names and "2v3 h1/0" not in names  # 3 men's sectors: checked at k = 3
+
+
 def test_analyse_lists_every_turn_of_a_position(
     solved3: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -348,6 +363,7 @@ def test_analyse_refuses_a_damaged_block_naming_the_file(
         (["tables", "build", "--men", "3", "--threads", "0"], "--threads must be at least 1"),
         (["tables", "build", "--men", "3", "--flying", "off"], "not --men"),
         (["tables", "verify", "--men", "3", "--sample", "0"], "at least 1"),
+        (["tables", "verify", "--new-only"], "give --men K"),
     ],
 )
 def test_bad_input_exits_2_naming_the_problem(
