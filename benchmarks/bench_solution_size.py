@@ -35,7 +35,7 @@ import numpy as np
 import zstandard
 
 from morris.engine.solution import Solution, build_solution, sector_keys
-from morris.engine.solution.blocks import DIST_BLOCK, WDL_BLOCK, Section
+from morris.engine.solution.blocks import DIST_BLOCK, LEVEL, WDL_BLOCK, Section
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.storage import DRAW, pack
 from morris.engine.solution.turns import index_of_key
@@ -70,8 +70,7 @@ def rows_of(solution: Solution) -> list[Row]:
     out = []
     for key in solution.keys:
         info = solution.info(key)
-        values = solution.data(key).wdl
-        shares = np.bincount(values, minlength=3) / max(1, info.entries)
+        shares = value_counts(solution, key) / max(1, info.entries)
         drawn = float(shares[DRAW])
         entropy = abs(float(-sum(p * np.log2(p) for p in shares if p > 0)))
         itemsize = np.dtype(info.dist_dtype).itemsize
@@ -80,6 +79,34 @@ def rows_of(solution: Solution) -> list[Row]:
                 info.entries * itemsize, info.dist_bytes)
         )  # fmt: skip
     return out
+
+
+#: Entries whose values are counted at a time: the values of a 9-men sector decoded whole would
+#: take up to 1 GB each, and held for every sector (``SectorData.wdl`` keeps them) tens of GB.
+COUNT_STEP = 1 << 22
+
+
+def value_counts(solution: Solution, key: SectorKey) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """How many of a sector's entries are lost, drawn and won, read a few blocks at a time."""
+    data = solution.data(key)
+    entries = data.info.entries
+    counts = np.zeros(3, dtype=np.int64)
+    for start in range(0, entries, COUNT_STEP):
+        part = data.wdl_between(start, min(entries, start + COUNT_STEP))
+        counts += np.bincount(part, minlength=3)[:3]
+    return counts
+
+
+def _first_entries(solution: Solution, key: SectorKey, dist: bool) -> np.ndarray[Any, Any]:
+    """The values (or distance codes) of a sector's first :data:`CODEC_SAMPLE` entries, from
+    the blocks that hold them only."""
+    data = solution.data(key)
+    count = min(CODEC_SAMPLE, data.info.entries)
+    if not dist:
+        return data.wdl_between(0, count)
+    section = data.dist_section
+    blocks = [section.decode(b) for b in range(-(-count // section.block))]
+    return np.concatenate(blocks)[:count]
 
 
 def _band(drawn: float) -> str:
@@ -256,8 +283,7 @@ def compare_codecs(solution: Solution) -> None:
             for name, (compress, decompress) in codecs.items():
                 size, seconds, count = 0, 0.0, 0
                 for r in picked:
-                    data = solution.data(r.key)
-                    array = (data.dist if section == "dist" else data.wdl)[:CODEC_SAMPLE]
+                    array = _first_entries(solution, r.key, section == "dist")
                     raw = (array if section != "wdl 2-bit" else pack(array)).tobytes()
                     step = block * array.itemsize if section != "wdl 2-bit" else block // 4
                     for i in range(0, len(raw), step):
@@ -269,7 +295,7 @@ def compare_codecs(solution: Solution) -> None:
                         count += 1
                 print(f"{section:<12} {block:>13,} {name:<8} {size:>10,} "
                       f"{seconds / count * 1e6:>9.1f}")  # fmt: skip
-    print(f"(stored: zstd-19, {WDL_BLOCK:,} entries a values block, 2 bits each, "
+    print(f"(stored: zstd-{LEVEL}, {WDL_BLOCK:,} entries a values block, 2 bits each, "
           f"{DIST_BLOCK:,} a distances block)")  # fmt: skip
 
 
