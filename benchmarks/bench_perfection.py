@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from morris.app.paths import solution_dir
-from morris.engine.solution import Solution, sector_keys
+from morris.engine.solution import Solution, new_sector_keys, sector_keys
 from morris.engine.solution.analyse import board_class
 from morris.engine.solution.perfection import play_out, sample_positions, sector_kind
 from morris.engine.solution.play import placing_rule_value
@@ -53,7 +53,7 @@ def built(directory: Path) -> list[int]:
 def measure(directory: Path, men: int, per_sector: int, level: int, seed: int) -> int:
     """Play the sectors new in ``men``; print the table; return the failures."""
     solution = Solution.load(directory, men)
-    new = set(sector_keys(men)) - (set(sector_keys(men - 1)) if men > MIN_MEN else set())
+    new = set(new_sector_keys(men))
     counts: Counter[tuple[str, str]] = Counter()
     started = time.perf_counter()
     samples = sample_positions(solution, per_sector, np.random.default_rng(seed + men))

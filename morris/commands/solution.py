@@ -213,11 +213,9 @@ def run_solution_verify(args: argparse.Namespace) -> int:
         return 1
     keys = None
     if args.new_only:
-        from morris.engine.solution import sector_keys
-        from morris.engine.solution.sectors import MIN_MEN
+        from morris.engine.solution import new_sector_keys
 
-        smaller = set(sector_keys(args.men - 1)) if args.men > MIN_MEN else set()
-        keys = {k for k in sector_keys(args.men) if k not in smaller}
+        keys = set(new_sector_keys(args.men))
     with progress_bar(args.quiet) as progress:
         reports = verify_solution(
             solution,

@@ -15,7 +15,13 @@ and :mod:`~morris.engine.solution.analyse`. See docs/TABLES.md.
 from morris.engine.errors import SolutionError
 from morris.engine.solution.build import BuildResult, build_solution
 from morris.engine.solution.probe import Solution, SolutionResult
-from morris.engine.solution.sectors import SectorKey, build_units, sector_keys, start_sector
+from morris.engine.solution.sectors import (
+    SectorKey,
+    build_units,
+    new_sector_keys,
+    sector_keys,
+    start_sector,
+)
 from morris.engine.solution.storage import FORMAT_VERSION, SectorInfo
 from morris.engine.solution.verify import SectorReport, verify_solution
 
@@ -30,6 +36,7 @@ __all__ = [
     "SolutionResult",
     "build_solution",
     "build_units",
+    "new_sector_keys",
     "sector_keys",
     "start_sector",
     "verify_solution",

@@ -147,6 +147,13 @@ def sector_keys(men: int) -> list[SectorKey]:
     return sorted(found, key=_order)
 
 
+def new_sector_keys(men: int) -> list[SectorKey]:
+    """The sectors of ``men`` men's morris that ``men - 1`` men's does not have (all of them for
+    the smallest game): what a game built and checked k by k adds at ``men``."""
+    smaller = set(sector_keys(men - 1)) if men > MIN_MEN else set()
+    return [k for k in sector_keys(men) if k not in smaller]
+
+
 def _order(key: SectorKey) -> tuple[int, int, int, int]:
     # Fewer pieces in hand first (placements lead there), then less material (removals lead
     # there), then the side with more pieces second so a system's members sit together.
