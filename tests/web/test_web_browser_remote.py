@@ -70,6 +70,22 @@ def test_a_position_set_up_by_taps_is_guided_onto_the_board(tmp_path: Path) -> N
         expect(page.locator("#event")).to_have_text("black played b4", timeout=WAIT)
 
 
+def test_set_up_waits_until_the_page_knows_the_board(tmp_path: Path) -> None:
+    """Setting up starts from the board's position: until the page has it, the button is greyed
+    out rather than taking a tap that does nothing (the "live" light comes before the state)."""
+    from playwright.sync_api import expect
+
+    with Board("a", tmp_path, "--mode", "referee") as board, browser_page() as page:
+        page.route("**/api/events*", lambda route: route.abort())
+        page.route("**/api/state*", lambda route: route.abort())
+        page.goto(board.url)
+        expect(page.locator("#setup-open")).to_be_disabled()
+        page.unroute_all()  # the board answers: the page reconnects by itself
+        expect(page.locator("#setup-open")).to_be_enabled(timeout=WAIT)
+        page.locator("#setup-open").tap()
+        expect(page.locator("#setup")).to_be_visible()
+
+
 def test_a_bad_setup_says_why_and_the_game_goes_on(tmp_path: Path) -> None:
     from playwright.sync_api import expect
 

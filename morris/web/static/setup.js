@@ -140,7 +140,11 @@
       el("p", { id: "setup-error", className: "message error", role: "alert" }),
       el("p", { id: "setup-text", className: "help setup-text" }));
     $("board").after(section);
-    $("controls").append(el("button", { type: "button", id: "setup-open", textContent: "Set up", onclick: open }));
+    // Disabled until the first state arrives: setting up starts from the board's position, and a
+    // tap before the page knows it would otherwise do nothing at all.
+    $("controls").append(el("button", {
+      type: "button", id: "setup-open", textContent: "Set up", onclick: open, disabled: latest === null,
+    }));
     $("setup-board").addEventListener("click", (event) => {
       const target = event.target.closest("[data-point]");
       if (!target || !cells) return;
@@ -162,5 +166,9 @@
   }
 
   document.addEventListener("DOMContentLoaded", build);
-  document.addEventListener("morris:state", (event) => { latest = event.detail; });
+  document.addEventListener("morris:state", (event) => {
+    latest = event.detail;
+    const button = $("setup-open");
+    if (button) button.disabled = false;
+  });
 })();
