@@ -1,6 +1,6 @@
 """Figures for the daemon: sensor-to-lights latency, idle CPU and memory (in-process, as a process).
 
-    python benchmarks/bench_daemon.py [--changes 100] [--idle 10]
+    python benchmarks/bench_daemon.py [--changes 100] [--idle 10] [--solution DIR]
 
 In-process, the real :class:`~morris.daemon.Daemon` runs on a simulated board (the real GpioBoard
 on gpiozero's MockFactory, shift-register profile, 100 Hz scan, 3-scan debounce) in real time.
@@ -18,7 +18,10 @@ Then the daemon idles for ``--idle`` seconds (steady lights; after 2 s quiet the
 scanned at its idle rate, 25 Hz), and the process's CPU time over that span and its memory are
 read. Last, ``morris run --sim`` is started as a process, as systemd would, and the idle CPU
 and resident memory of it and of every process it started (a search process, multiprocessing's
-resource tracker) are read from /proc.
+resource tracker) are read from /proc. With ``--solution DIR`` it is started once more with the
+solved game in DIR (``morris tables build --men K``) as its ``engine.solution``: what mapping
+the sector files costs a Pi's memory (RssAnon is the daemon's own; RssFile, the pages of mapped
+files, the kernel drops under pressure and reads again).
 
 A mock pin costs less than an lgpio call on a Pi: treat the CPU figures as a floor and expect
 several times more on a Pi Zero 2 W or 3.
@@ -59,10 +62,11 @@ def first_move(board: Board) -> Move:
     return min(board.legal_moves, key=str)
 
 
-def vm_rss_kib(pid: int | str = "self") -> int:
-    """Resident memory now, KiB (VmRSS of /proc/PID/status)."""
+def vm_rss_kib(pid: int | str = "self", field: str = "VmRSS") -> int:
+    """Resident memory now, KiB (``field`` of /proc/PID/status: VmRSS, or its parts RssAnon,
+    the process's own, and RssFile, pages of mapped files the kernel can drop and read again)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1])
     return -1
 
@@ -275,9 +279,23 @@ def tree_cpu(pids: list[int]) -> float:
     return total
 
 
-def as_process(idle: float) -> None:
-    """``morris run --sim`` as a process under a fake systemd: startup, idle CPU, memory."""
+def as_process(idle: float, solution: Path | None = None) -> None:
+    """``morris run --sim`` as a process under a fake systemd: startup, idle CPU, memory; with
+    ``solution``, the solved game in that directory mapped (the config's ``engine.solution``)."""
     with tempfile.TemporaryDirectory() as tmp:
+        command = [
+            sys.executable,
+            "-m",
+            "morris",
+            "run",
+            "--sim",
+            "--state-dir",
+            str(Path(tmp) / "s"),
+        ]
+        if solution is not None:
+            config = Path(tmp) / "config.toml"
+            config.write_text(f"[engine]\nsolution = {str(solution.resolve())!r}\n")
+            command += ["--config", str(config)]
         address = str(Path(tmp) / "notify")
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         sock.bind(address)
@@ -286,7 +304,7 @@ def as_process(idle: float) -> None:
         env.update(NOTIFY_SOCKET=address, WATCHDOG_USEC="30000000", PYTHONPATH=str(REPO))
         start = time.monotonic()
         process = subprocess.Popen(
-            [sys.executable, "-m", "morris", "run", "--sim", "--state-dir", str(Path(tmp) / "s")],
+            command,
             env=env,
             stderr=subprocess.DEVNULL,
         )
@@ -316,13 +334,19 @@ def as_process(idle: float) -> None:
             stop.wait(idle)
             cpu1, wall1 = tree_cpu(pids), time.monotonic()
             rss = {pid: vm_rss_kib(pid) for pid in pids}
+            anon = sum(vm_rss_kib(pid, "RssAnon") for pid in pids)
+            mapped = sum(vm_rss_kib(pid, "RssFile") for pid in pids)
         finally:
             process.terminate()
             code = process.wait(20.0)
             stop.set()
             listener.join(5.0)
             sock.close()
-    print("`morris run --sim` as a process (WATCHDOG_USEC=30 s, as the unit's WatchdogSec=30):")
+    with_solution = "" if solution is None else f", the solved game in {solution} mapped"
+    print(
+        f"`morris run --sim` as a process (WATCHDOG_USEC=30 s, as the unit's WatchdogSec=30)"
+        f"{with_solution}:"
+    )
     print(f"  start to READY=1: {startup:.2f} s (CPU {cpu_start:.2f} s)")
     print(
         f"  idle for {idle:.0f} s: CPU {(cpu1 - cpu0) / (wall1 - wall0):.2%} of one core "
@@ -330,8 +354,8 @@ def as_process(idle: float) -> None:
     )
     parts = ", ".join(f"{kib / 1024:.1f}" for kib in rss.values())
     print(
-        f"  VmRSS {sum(rss.values()) / 1024:.1f} MiB in all ({parts}); "
-        f"exit code after SIGTERM: {code}"
+        f"  VmRSS {sum(rss.values()) / 1024:.1f} MiB in all ({parts}): RssAnon "
+        f"{anon / 1024:.1f} MiB, RssFile {mapped / 1024:.1f} MiB; exit code after SIGTERM: {code}"
     )
 
 
@@ -339,10 +363,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--changes", type=int, default=100, help="sensor changes to time")
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle to measure")
+    parser.add_argument(
+        "--solution",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also measure the daemon as a process with the solved game in DIR mapped",
+    )
     args = parser.parse_args()
     print(f"Python {sys.version.split()[0]} on {os.uname().machine}, {os.cpu_count()} CPUs")
     in_process(args.changes, args.idle)
     as_process(args.idle)
+    if args.solution is not None:
+        as_process(args.idle, args.solution)
 
 
 if __name__ == "__main__":

@@ -131,6 +131,7 @@ def load_solution(directory: Path | None = None) -> Solution | None:
 
     directory = directory or solution_dir()
     if not any(directory.glob("sector-*.msol")):
+        logger.info("no solved game in %s (build it with `morris tables build --men K`)", directory)
         return None
     try:
         solution = Solution.load(directory, check=False)

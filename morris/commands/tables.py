@@ -213,7 +213,8 @@ def add_men(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="K",
-        help="the whole solved game of K (3..9) men's morris, in DIR/solution",
+        help="the whole solved game of K (3..9) men's morris, in --dir (default: solution in "
+        "the tables' directory)",
     )
 
 
