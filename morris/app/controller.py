@@ -52,6 +52,7 @@ from morris.core import (
     find_variant,
     mask_of,
 )
+from morris.engine.errors import SolutionError
 from morris.engine.levels import MAX_LEVEL
 from morris.referee import (
     Event,
@@ -546,7 +547,7 @@ class Controller:
             self._board_puzzles += 1
             puzzle = make_puzzle(solution, wins_in, self.config.engine.seed + self._board_puzzles)
             self.start_puzzle(puzzle, solution, now)
-        except InputError as exc:
+        except (InputError, SolutionError) as exc:
             self.state.last_event = f"no puzzle: {exc}"
             logger.warning("%s", self.state.last_event)
             if self._board_setup is not None:
@@ -564,6 +565,14 @@ class Controller:
         self.referee.pi_color = self.other_color
         self.referee.takebacks = self.mode != "remote"
         logger.info("puzzle left (%s)", session.status)
+
+    def _puzzle_broken(self, exc: SolutionError) -> str:
+        """The solved game failed the puzzle (a damaged block, which the solution has dropped):
+        the puzzle ends and the game goes on from the board as it stands; the event line says
+        why."""
+        logger.warning("the puzzle ends: %s", exc)
+        self._end_puzzle()
+        return f"puzzle ended: {exc}"
 
     def _quick_hints(self, now: float) -> bool:
         """Whether this hint press is the last of :data:`ENTER_PRESSES` quick ones."""
@@ -752,7 +761,10 @@ class Controller:
             logger.debug("referee: %s", event)
             self._on_event(event, now)
         if self.puzzle is not None and events:
-            note = self.puzzle.on_events(events, self.board, self.referee.expected)
+            try:
+                note = self.puzzle.on_events(events, self.board, self.referee.expected)
+            except SolutionError as exc:
+                note = self._puzzle_broken(exc)
             if note is not None:
                 self.state.last_event = note
 
@@ -856,18 +868,23 @@ class Controller:
         """In a puzzle the solution answers at once: the Pi's defence, or a hint's winning turn
         (counted). False where it has none (the search answers then)."""
         assert self.puzzle is not None
+        try:
+            if kind == "move":
+                move = self.puzzle.pi_turn(self.board)
+            elif not self.puzzle.set_up:
+                return True  # no hint before the board shows the puzzle
+            else:
+                move = self.puzzle.hint_turn(self.board)
+        except SolutionError as exc:
+            self.state.last_event = self._puzzle_broken(exc)
+            # The search answers in the game the puzzle leaves, if the Pi plays a side there.
+            return kind == "move" and not self.referee.pi_to_move
+        if move is None:
+            return False
         if kind == "move":
-            move = self.puzzle.pi_turn(self.board)
-            if move is None:
-                return False
             logger.info("the Pi defends with %s (the solution)", move)
             self._handle(self.referee.expect(move, now), now)
             return True
-        if not self.puzzle.set_up:
-            return True  # no hint before the board shows the puzzle
-        move = self.puzzle.hint_turn(self.board)
-        if move is None:
-            return False
         self._handle(self.referee.hint(move, now, self.config.referee.hint_duration), now)
         self.state.last_event = f"hint {self.puzzle.hints}: {move}"
         return True

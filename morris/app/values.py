@@ -9,8 +9,8 @@ no-removal limit, and so takes longer than the fastest win); ``text`` says it in
 (:func:`describe_value`): "white wins in 12", "white wins", "draw". A draw may be the rule's: a
 win of the solution that the no-removal limit draws (see
 :func:`~morris.engine.solution.play.known_value`). A position the solution does not cover
-(another variant, a sector not built, a win the no-removal limit could overturn where the
-removal distances are not built) has no value: ``None``.
+(another variant, a sector not built or damaged, a win the no-removal limit could overturn where
+the removal distances are not built) has no value: ``None``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from morris.core import COLOR_NAMES, Board, Move
+from morris.engine.errors import SolutionError
 
 if TYPE_CHECKING:
     from morris.engine.solution import Solution, SolutionResult
@@ -70,7 +71,10 @@ def value_of_board(solution: Solution | None, board: Board) -> Value | None:
         return None
     from morris.engine.solution.play import known_value
 
-    result = known_value(solution, board)
+    try:
+        result = known_value(solution, board)
+    except SolutionError:  # a damaged block: the solution has dropped its file (logged)
+        return None
     return None if result is None else value_json(result, COLOR_NAMES[board.turn])
 
 
@@ -114,7 +118,10 @@ def solution_hint(solution: Solution | None, board: Board, seed: int) -> Move | 
         return None
     from morris.engine.solution.play import perfect_turn
 
-    found = perfect_turn(solution, board, random.Random(f"hint:{seed}:{board.position()}"))
+    try:
+        found = perfect_turn(solution, board, random.Random(f"hint:{seed}:{board.position()}"))
+    except SolutionError:  # a damaged block (logged): the search gives the hint
+        return None
     if found is None:
         return None
     logger.info("hint from the solution: %s (%s)", found[0], found[1].value.value)

@@ -41,6 +41,7 @@ from morris.core.moves import Move
 from morris.core.points import ALL_POINTS, NUM_POINTS
 from morris.core.rules import Rules
 from morris.core.variant import engine_rules
+from morris.engine.errors import SolutionError
 from morris.engine.evaluate import (
     PIECE,
     WEIGHTS,
@@ -835,10 +836,13 @@ class Engine:
         assert self.solution is not None
         start = self.clock()
         rng = random.Random(f"{self.seed}:{self.level}:{board.position()}")
-        if top:
-            found = perfect_turn(self.solution, board, rng)
-        else:
-            found = believable_turn(self.solution, board, self.level, rng)
+        try:
+            if top:
+                found = perfect_turn(self.solution, board, rng)
+            else:
+                found = believable_turn(self.solution, board, self.level, rng)
+        except SolutionError:  # a damaged block: the solution has dropped its file (logged)
+            return None
         if found is None:
             return None
         move, result = found

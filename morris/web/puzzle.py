@@ -19,6 +19,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from morris.app.errors import InputError, NotNowError
+from morris.engine.errors import SolutionError
 
 if TYPE_CHECKING:
     from morris.app.controller import Controller
@@ -71,6 +72,8 @@ class PuzzleRoutes:
             )
         except InputError as exc:
             raise WebError(400, str(exc)) from None
+        except SolutionError as exc:  # a damaged file, now dropped from the solution (logged)
+            raise WebError(409, f"no puzzle: {exc}") from None
 
         def begin(controller: Controller, now: float) -> str | None:
             try:

@@ -1,6 +1,6 @@
 """POST /api/puzzle through the test client over a simulation in virtual time: a puzzle from the
 solved 3 men's morris set up by the lights, its standing in the state's ``puzzle``, and the 4xx
-for bad input (400) and for no solved game (409), with the game unchanged."""
+for bad input (400) and for no solved game or a damaged one (409), with the game unchanged."""
 
 from __future__ import annotations
 
@@ -77,6 +77,26 @@ def test_without_a_solved_game_it_is_a_409_saying_what_to_build(tmp_path: Path) 
         assert response.status_code == 409
         assert "morris tables build --men K" in response.json()["error"]
         assert w.state()["puzzle"] is None
+
+
+def test_a_damaged_solution_is_a_409_naming_the_file(solved3: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from tests.solution.damage_kit import spoil_sector
+
+    copy = tmp_path / "solution"
+    shutil.copytree(solved3, copy)
+    damaged = Solution.load(copy, 3, check=False, cache_bytes=1)  # mapped, as the daemon does
+    for key in damaged.keys:
+        spoil_sector(copy, key)
+    with web(mode="referee", solution=damaged) as w:
+        before = w.state()["position"]
+        response = w.client.post("/api/puzzle", json={"wins_in": 2})
+        assert response.status_code == 409, response.text
+        error = response.json()["error"]
+        assert error.startswith("no puzzle: ") and ".msol" in error and "damaged" in error
+        state = w.state()
+        assert state["position"] == before and state["puzzle"] is None
 
 
 def test_mode_remote_is_a_409_and_a_spectator_may_not(solution: Solution) -> None:

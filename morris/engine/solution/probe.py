@@ -8,6 +8,7 @@ SolutionResult(value=<Value.WIN: 'win'>, distance=23)
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,6 +23,8 @@ from morris.engine.solution.sectors import SectorKey, sector_keys
 from morris.engine.solution.storage import DRAW, LOSS, SectorData, SectorInfo, open_sector
 from morris.engine.solution.turns import index_of_key
 from morris.engine.tables.keys import MIN_PIECES, Value
+
+logger = logging.getLogger(__name__)
 
 _VALUES: Final = {LOSS: Value.LOSS, DRAW: Value.DRAW}
 #: Bytes of decompressed blocks a :class:`Solution` keeps (its LRU cache over all its sectors),
@@ -148,6 +151,35 @@ class Solution:
         """The header of a loaded sector."""
         return self._sectors[key].info
 
+    def _read(self, section: Section, b: int) -> memoryview:
+        """Block ``b`` of ``section``, decompressed (through the cache). A block that fails its
+        CRC-32 takes its file out of this solution before the :class:`SolutionError` naming it
+        goes on: a sector file, with its removal file; a removal file, alone. So a file damaged
+        on the card is never read again by this process, and the position is one the solution
+        does not cover (the daemon's engine searches it instead)."""
+        try:
+            return self._block(section, b)
+        except SolutionError as exc:
+            self._drop(section, exc)
+            raise
+
+    def _drop(self, section: Section, exc: SolutionError) -> None:
+        # New dicts rebound whole: a thread iterating the old ones (the main loop showing a
+        # value while the search thread probes) is not disturbed.
+        for key, data in self._sectors.items():
+            if any(section is s for s in data.sections):
+                self._sectors = {k: v for k, v in self._sectors.items() if k != key}
+                self._removals = {k: v for k, v in self._removals.items() if k != key}
+                fast = (key.mover_on, key.other_on, key.mover_hand, key.other_hand)
+                self._fast = {k: v for k, v in self._fast.items() if k != fast}
+                logger.warning("%s: sector %s no longer used", exc, key.name)
+                return
+        for key, removal in self._removals.items():
+            if section is removal.section:
+                self._removals = {k: v for k, v in self._removals.items() if k != key}
+                logger.warning("%s: the removal file of sector %s no longer used", exc, key.name)
+                return
+
     def data(self, key: SectorKey) -> SectorData:
         """The mapped sections of a loaded sector."""
         return self._sectors[key]
@@ -216,7 +248,7 @@ class Solution:
             return None
         index = self._fast[(key.mover_on, key.other_on, key.mover_hand, key.other_hand)][0]
         b, r = divmod(index.index_one(mover, other), data.section.block)
-        return int(self._block(data.section, b)[r])
+        return int(self._read(data.section, b)[r])
 
     def probe_key(self, key: SectorKey, mover: int, other: int) -> SolutionResult | None:
         """The result of a position given relative to the side to move (None: not loaded)."""
@@ -225,7 +257,7 @@ class Solution:
             return None
         index, _, dist = entry
         b, r = divmod(index.index_one(mover, other), dist.block)
-        return result_of(self._block(dist, b)[r])
+        return result_of(self._read(dist, b)[r])
 
     def probe(
         self, white: int, black: int, white_hand: int, black_hand: int, white_to_move: bool
@@ -246,7 +278,7 @@ class Solution:
         index, wdl, _ = entry
         i = index.index_one(mover, other)
         b, r = divmod(i >> 2, wdl.block)  # the section's items are bytes of four values
-        return _VALUES.get((self._block(wdl, b)[r] >> (2 * (i & 3))) & 3, Value.WIN)
+        return _VALUES.get((self._read(wdl, b)[r] >> (2 * (i & 3))) & 3, Value.WIN)
 
     def scored_turns(
         self, key: SectorKey, mover: int, other: int
