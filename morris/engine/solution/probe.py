@@ -9,6 +9,7 @@ SolutionResult(value=<Value.WIN: 'win'>, distance=23)
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -85,6 +86,7 @@ class Solution:
         self.directory = directory
         self._sectors = sectors
         self._removals = dict(removals or {})
+        self._dropping = threading.Lock()  # two threads meeting damaged files drop both
         # The probe's path: plain tuples, and decompressed blocks as memoryviews (whose items
         # are Python ints) behind one LRU cache bounded by bytes over every sector.
         self._fast = {
@@ -164,6 +166,10 @@ class Solution:
             raise
 
     def _drop(self, section: Section, exc: SolutionError) -> None:
+        with self._dropping:
+            self._drop_file(section, exc)
+
+    def _drop_file(self, section: Section, exc: SolutionError) -> None:
         # New dicts rebound whole: a thread iterating the old ones (the main loop showing a
         # value while the search thread probes) is not disturbed.
         for key, data in self._sectors.items():
