@@ -4,12 +4,14 @@ for bad input (400) and for no solved game or a damaged one (409), with the game
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from morris.app.config import Config
 from morris.engine.solution import Solution
+from tests.solution.damage_kit import spoil_sector
 from tests.web.web_kit import TOKENS, web
 
 WATCH = {"Authorization": f"Bearer {TOKENS.watch}"}
@@ -80,10 +82,6 @@ def test_without_a_solved_game_it_is_a_409_saying_what_to_build(tmp_path: Path) 
 
 
 def test_a_damaged_solution_is_a_409_naming_the_file(solved3: Path, tmp_path: Path) -> None:
-    import shutil
-
-    from tests.solution.damage_kit import spoil_sector
-
     copy = tmp_path / "solution"
     shutil.copytree(solved3, copy)
     damaged = Solution.load(copy, 3, check=False, cache_bytes=1)  # mapped, as the daemon does

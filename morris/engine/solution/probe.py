@@ -166,25 +166,24 @@ class Solution:
             raise
 
     def _drop(self, section: Section, exc: SolutionError) -> None:
-        with self._dropping:
-            self._drop_file(section, exc)
-
-    def _drop_file(self, section: Section, exc: SolutionError) -> None:
         # New dicts rebound whole: a thread iterating the old ones (the main loop showing a
         # value while the search thread probes) is not disturbed.
-        for key, data in self._sectors.items():
-            if any(section is s for s in data.sections):
-                self._sectors = {k: v for k, v in self._sectors.items() if k != key}
-                self._removals = {k: v for k, v in self._removals.items() if k != key}
-                fast = (key.mover_on, key.other_on, key.mover_hand, key.other_hand)
-                self._fast = {k: v for k, v in self._fast.items() if k != fast}
-                logger.warning("%s: sector %s no longer used", exc, key.name)
-                return
-        for key, removal in self._removals.items():
-            if section is removal.section:
-                self._removals = {k: v for k, v in self._removals.items() if k != key}
-                logger.warning("%s: the removal file of sector %s no longer used", exc, key.name)
-                return
+        with self._dropping:
+            for key, data in self._sectors.items():
+                if any(section is s for s in data.sections):
+                    self._sectors = {k: v for k, v in self._sectors.items() if k != key}
+                    self._removals = {k: v for k, v in self._removals.items() if k != key}
+                    fast = (key.mover_on, key.other_on, key.mover_hand, key.other_hand)
+                    self._fast = {k: v for k, v in self._fast.items() if k != fast}
+                    logger.warning("%s: sector %s no longer used", exc, key.name)
+                    return
+            for key, removal in self._removals.items():
+                if section is removal.section:
+                    self._removals = {k: v for k, v in self._removals.items() if k != key}
+                    logger.warning(
+                        "%s: the removal file of sector %s no longer used", exc, key.name
+                    )
+                    return
 
     def data(self, key: SectorKey) -> SectorData:
         """The mapped sections of a loaded sector."""
