@@ -176,6 +176,9 @@ class Snapshot:
     #: The training puzzle being played (:meth:`morris.app.training.PuzzleSession.summary`:
     #: title, status, turns, hints ...), or ``None``.
     puzzle: Mapping[str, object] | None = None
+    #: Where the sensors see a piece at this instant, sorted: every reading, before the referee
+    #: has settled or read it (a display draws a piece the game has not read, or one lifted).
+    sensed: tuple[str, ...] = ()
 
 
 Subscriber = Callable[[Snapshot], None]
@@ -301,7 +304,9 @@ class Controller:
             saved = store.load()
             if saved is not None and saved.board.outcome() is None:
                 board = self._resume_or_keep(saved, frozenset(insist)) or board
-        self.referee = self._new_referee(board, now, mask_of(device.sensors()))
+        #: The newest sensor reading (:attr:`Snapshot.sensed`).
+        self.sensed: frozenset[str] = frozenset(device.sensors())
+        self.referee = self._new_referee(board, now, mask_of(self.sensed))
         if self.referee.pi_to_move and board.outcome() is None and self.mode != "remote":
             self._start_search("move", now)
         self.render(now)
@@ -428,6 +433,7 @@ class Controller:
 
     def on_sensors(self, occupied: frozenset[str], now: float) -> None:
         """A new sensor snapshot."""
+        self.sensed = frozenset(occupied)
         if self._board_setup is not None:
             # Arranging a position by hand: no turn is read, each piece takes its colour.
             self._board_setup.update(mask_of(occupied))
@@ -1086,6 +1092,7 @@ class Controller:
             flying=board.flying,
             solution=self.values.of(board),
             puzzle=None if self.puzzle is None else self.puzzle.summary(),
+            sensed=tuple(sorted(self.sensed)),
         )
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:

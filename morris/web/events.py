@@ -5,6 +5,12 @@ first time a page connects) and keeps it. The controller calls it on its own thr
 each snapshot to the web server's event loop (``loop.call_soon_threadsafe``), where every
 connected page's queue gets it. A page that reads slowly keeps only the newest snapshot: it never
 holds the others up, and never sees a stale state after a fresh one.
+
+The controller publishes a snapshot whenever anything a page shows changes, every sensor reading
+among them (:attr:`~morris.app.controller.Snapshot.sensed`): a piece put down or lifted reaches
+the pages at once, before the referee has read a turn from it. A snapshot is encoded once for
+all the pages that see it alike (the same access, ``flip`` and hands), not once per page: with
+fifty pages open a change costs one picture and one JSON text per kind of page.
 """
 
 from __future__ import annotations
@@ -48,6 +54,9 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subscribed: asyncio.Future[None] | None = None
         self._closing = False
+        # The newest snapshot's events, by how a page sees it: encoded once for all alike.
+        self._encoded_for: Snapshot | None = None
+        self._encoded: dict[tuple[bool, str, bool], bytes] = {}
 
     @property
     def clients(self) -> int:
@@ -65,7 +74,28 @@ class Hub:
         self._closing = True
         self._fan_out(None)
 
+    def encode(self, snapshot: Snapshot, *, sim: bool, access: str, flip: bool) -> bytes:
+        """The ``state`` event of ``snapshot`` for a page with this access, ``flip`` and hands;
+        the newest snapshot's events are kept, so pages alike share one (on the event loop)."""
+        shared = snapshot is self._encoded_for
+        key = (sim, access, flip)
+        event = self._encoded.get(key) if shared else None
+        if event is None:
+            state = state_json(
+                snapshot,
+                self.host.clock(),
+                sim=sim,
+                access=access,
+                flip=flip,
+                present=self.host.present(),
+            )
+            event = sse("state", state)
+            if shared:
+                self._encoded[key] = event
+        return event
+
     def _fan_out(self, snapshot: Snapshot | None) -> None:
+        self._encoded_for, self._encoded = snapshot, {}
         for queue in self._queues:
             if queue.full():
                 queue.get_nowait()  # the page is behind: only the newest state matters
@@ -100,15 +130,7 @@ class Hub:
             raise
 
         def encode(snapshot: Snapshot) -> bytes:
-            state = state_json(
-                snapshot,
-                self.host.clock(),
-                sim=sim,
-                access=access,
-                flip=flip,
-                present=self.host.present(),
-            )
-            return sse("state", state)
+            return self.encode(snapshot, sim=sim, access=access, flip=flip)
 
         async def events() -> AsyncIterator[bytes]:
             try:

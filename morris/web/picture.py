@@ -38,6 +38,9 @@ PIECE_RADIUS = 15.0
 LIGHT_RADIUS = 21.0
 #: The tap target's radius: 24 units is >= 44 px wherever the board is drawn >= 330 px wide.
 HIT_RADIUS = STEP / 2
+#: The mark on a piece the game has not read yet (the simulator's ``?``), and its size.
+UNKNOWN_GLYPH = "?"
+GLYPH_SIZE = 18.0
 
 COLOURS = {
     "board": "#e9c98f",
@@ -125,9 +128,10 @@ def build_scene(
 ) -> Scene:
     """The scene of a board with ``rules``' links, ``pieces`` (point name -> colour name),
     the LED ``lights`` (point name -> signal value; none: all off) of the given ``ages``, and
-    the marks of ``last_move`` (a turn's notation). ``present`` (a simulated board's occupied
-    points) draws what stands on the wood: a game's piece not there as lifted, a piece the game
-    does not know as ``"unknown"``."""
+    the marks of ``last_move`` (a turn's notation). ``present`` (where pieces stand on the wood:
+    a simulated board's pins, or the sensors' reading) draws what stands there as the simulator
+    does: a game's piece not there as lifted, a piece the game does not know (has not read yet)
+    as ``"unknown"``, with a ``?``."""
     lights = lights or {}
     ages = ages or {}
     # Points outside the game (a variant on part of the board) have no links: not drawn.
@@ -261,6 +265,8 @@ def _style() -> str:
         ".hit{fill:transparent;cursor:pointer}"
         ".label{font:bold 12px sans-serif;fill:#5a3d1e;text-anchor:middle;"
         "dominant-baseline:middle}"
+        f".glyph{{font:bold {_num(GLYPH_SIZE)}px sans-serif;fill:{c['black']};text-anchor:middle;"
+        "dominant-baseline:central;pointer-events:none}"
     )
 
 
@@ -315,6 +321,8 @@ def render_svg(scene: Scene) -> str:
             out.append(
                 f'<circle class="piece {point.piece}" cx="{x}" cy="{y}" r="{_num(PIECE_RADIUS)}"/>'
             )
+            if point.piece == "unknown":  # the simulator's "?": on the wood, not read yet
+                out.append(f'<text class="glyph" x="{x}" y="{y}">{UNKNOWN_GLYPH}</text>')
         elif point.lifted:
             out.append(
                 f'<circle class="piece lifted {point.lifted}" cx="{x}" cy="{y}" '

@@ -6,7 +6,10 @@ status lights as their text values; the clock times ``lights_since``/``status_si
 ``lights_age``/``status_age``, seconds since each LED took its signal, since the controller's
 clock means nothing to a browser), plus ``last_move``, ``sim`` (whether the page's hands work),
 ``access``, ``present`` (a simulated board's occupied points, else ``null``) and ``svg`` (the
-board picture, :mod:`morris.web.picture`).
+board picture, :mod:`morris.web.picture`). ``sensed`` (the snapshot's own field) is where the
+sensors see a piece at the snapshot's instant, on a real board too: the picture draws what
+stands on the wood from ``present`` where the board is simulated, else from ``sensed``, as the
+simulator draws it (a piece the game has not read yet, a piece of the game lifted).
 """
 
 from __future__ import annotations
@@ -67,5 +70,6 @@ def state_json(
     state["sim"] = sim
     state["access"] = access
     state["present"] = sorted(present) if present is not None else None
-    state["svg"] = render_svg(scene_of_snapshot(snapshot, now, flip=flip, present=present))
+    on_wood = present if present is not None else frozenset(snapshot.sensed)
+    state["svg"] = render_svg(scene_of_snapshot(snapshot, now, flip=flip, present=on_wood))
     return state

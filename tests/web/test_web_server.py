@@ -86,14 +86,28 @@ def test_a_change_reaches_an_open_event_stream(running: Running) -> None:
         events = read_events(stream)
         first = next(events)
         assert first["moves"] == [] and first["turn"] == "white"
+        assert first["sensed"] == [] and first["present"] == []
         assert client.post("/api/sim/place/d6").status_code == 200
         start = time.monotonic()
+        # The sensors' reading comes first, before the referee has read the turn: the page
+        # draws the piece on the wood as one the game does not know yet (the simulator's "?").
+        sensed = next(events)
+        assert sensed["sensed"] == ["d6"] and sensed["moves"] == []
+        assert 'data-point="d6" data-signal="off" data-piece="unknown"' in sensed["svg"]
+        assert '<text class="glyph"' in sensed["svg"]
+        assert time.monotonic() - start < 0.4  # the referee settles for 0.5 s
         for state in events:
             if state["moves"] == ["d6"]:
                 break
         assert state["event"] == "white played d6" and state["pieces"] == {"d6": "white"}
+        assert 'data-piece="white"' in state["svg"]
         # The acceptance delay is 0.5 s; the event follows the change at once.
         assert time.monotonic() - start < 3.0
+        # A piece of the game lifted: the very next event draws it lifted.
+        assert client.post("/api/sim/lift/d6").status_code == 200
+        lifted = next(events)
+        assert lifted["sensed"] == [] and lifted["pieces"] == {"d6": "white"}
+        assert 'data-lifted="white"' in lifted["svg"]
 
 
 def test_the_state_and_a_press_through_the_daemons_loop(running: Running) -> None:
