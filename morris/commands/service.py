@@ -1,7 +1,12 @@
-"""``morris install-service``, ``morris uninstall-service`` and ``morris status``.
+"""``morris install-service``, ``uninstall-service``, ``status`` and ``reload``.
 
-The first two set the daemon up as a systemd service (``morris.daemon.install``); the last shows
-the running service's game and health from the status file it keeps (``morris.daemon.status_file``).
+The first two set the daemon up as a systemd service (``morris.daemon.install``); ``status``
+shows the running service's game and health from the status file it keeps
+(``morris.daemon.status_file``); ``reload`` is the unit's ``ExecReload=``: it asks the daemon to
+reread its configuration (SIGHUP) and waits until it has, so ``systemctl reload morris`` returns
+once the new settings hold. It runs the venv's own ``morris``, so the unit needs no binary beyond
+the one it starts (``/bin/kill`` is in procps, which a minimal Debian lacks; ``Type=notify-reload``
+needs systemd 253, Raspberry Pi OS bookworm has 252).
 """
 
 from __future__ import annotations
@@ -9,8 +14,10 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,10 +33,14 @@ __all__ = ["register"]
 STATUS_RUNNING = 0
 STATUS_NOT_RUNNING = 3
 STATUS_UNKNOWN = 4
+# Codes of `morris reload`.
+RELOAD_DONE = 0
+RELOAD_NO_DAEMON = 1
+RELOAD_NOT_CONFIRMED = 4
 
 
 def register(subparsers: Any) -> None:
-    """Add the three subcommands to the ``morris`` parser."""
+    """Add the four subcommands to the ``morris`` parser."""
     install = subparsers.add_parser(
         "install-service",
         help="install, enable and start the systemd service (root)",
@@ -104,6 +115,28 @@ def register(subparsers: Any) -> None:
         "and ~/.local/state/morris, and show the daemon that runs)",
     )
     status.set_defaults(run=run_status)
+
+    reload = subparsers.add_parser(
+        "reload",
+        help="make the running daemon reread its configuration and wait until it has",
+        description="Send the daemon SIGHUP and wait for the status snapshot it writes when the "
+        "reload is done. The service's ExecReload= runs this (`systemctl reload morris`). Exit 0 "
+        "reloaded, 1 no such daemon, 4 signalled but not confirmed within --timeout.",
+    )
+    reload.add_argument("--pid", type=int, required=True, help="the daemon's process id")
+    reload.add_argument(
+        "--state-dir",
+        type=Path,
+        help="where the daemon writes status.json (default: $STATE_DIRECTORY, then the places "
+        "`morris status` looks in)",
+    )
+    reload.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        help="seconds to wait for the daemon to confirm (default %(default)s)",
+    )
+    reload.set_defaults(run=run_reload)
 
 
 def _check_root(args: argparse.Namespace, verb: str) -> str | None:
@@ -321,3 +354,60 @@ def run_status(args: argparse.Namespace) -> int:
     if state is not None and state != "active":
         return STATUS_NOT_RUNNING
     return STATUS_RUNNING if alive else STATUS_NOT_RUNNING
+
+
+def _status_updated(paths: list[Path], pid: int) -> datetime | None:
+    """When daemon ``pid`` last wrote its status file in ``paths``; ``None`` if none is its."""
+    from morris.app.errors import StatusFileError
+    from morris.daemon.status_file import read_status
+
+    for path in paths:
+        try:
+            status = read_status(path)
+        except StatusFileError:
+            continue
+        if status.pid == pid:
+            return status.updated
+    return None
+
+
+def run_reload(args: argparse.Namespace) -> int:
+    """``morris reload --pid PID``: SIGHUP to the daemon, then wait until it has written a status
+    snapshot after the signal (it writes one at the end of every reload)."""
+    from morris.app.paths import daemon_state_dirs
+    from morris.daemon.status_file import STATUS_FILE_NAME
+
+    if args.pid <= 0:
+        print(f"morris reload: not a process id: {args.pid}", file=sys.stderr)
+        return RELOAD_NO_DAEMON
+    if args.state_dir is not None:
+        paths = [args.state_dir / STATUS_FILE_NAME]
+    else:
+        paths = [d / STATUS_FILE_NAME for d in daemon_state_dirs()]
+    sent = datetime.now(UTC)
+    try:
+        os.kill(args.pid, signal.SIGHUP)
+    except ProcessLookupError:
+        print(f"morris reload: no process {args.pid}", file=sys.stderr)
+        return RELOAD_NO_DAEMON
+    except PermissionError:
+        print(f"morris reload: not allowed to signal process {args.pid}", file=sys.stderr)
+        return RELOAD_NO_DAEMON
+    deadline = time.monotonic() + max(args.timeout, 0.0)
+    while True:
+        updated = _status_updated(paths, args.pid)
+        if updated is not None and updated >= sent:
+            print(f"daemon {args.pid} reloaded its configuration")
+            return RELOAD_DONE
+        if not _process_alive(args.pid):
+            print(f"morris reload: process {args.pid} ended during the reload", file=sys.stderr)
+            return RELOAD_NO_DAEMON
+        if time.monotonic() >= deadline:
+            where = " or ".join(str(p) for p in paths)
+            print(
+                f"morris reload: sent SIGHUP to {args.pid}, but it wrote no status to {where} "
+                f"within {args.timeout:g} s",
+                file=sys.stderr,
+            )
+            return RELOAD_NOT_CONFIRMED
+        time.sleep(0.05)

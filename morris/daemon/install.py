@@ -172,6 +172,7 @@ def render_unit(template: str, options: InstallOptions) -> str:
         command += f" --listen {_checked_listen(options.web_listen)}"
     replacements = {
         "ExecStart": command,
+        "ExecReload": f"{options.executable} reload --pid $MAINPID",
         "User": options.user,
         "Group": options.user,
         "SupplementaryGroups": groups,
@@ -329,7 +330,12 @@ def plan_install(options: InstallOptions, host: Host) -> list[Step]:
         return steps
     steps.append(_systemctl("daemon-reload", why="make systemd read the new unit"))
     if options.start:
-        steps.append(_systemctl("enable", "--now", SERVICE_NAME, why="start now and at boot"))
+        steps.append(_systemctl("enable", SERVICE_NAME, why="start at boot"))
+        # `enable --now` leaves a running service on its old unit: an install again (after
+        # changing [web], or an update) must restart it to take the new one. The game in
+        # progress is saved on SIGTERM and resumed.
+        why = "start now (a running service restarts on the new unit)"
+        steps.append(_systemctl("restart", SERVICE_NAME, why=why))
     else:
         steps.append(_systemctl("enable", SERVICE_NAME, why="start at boot"))
     steps.append(Note("logs: journalctl -u morris -f; game and health: morris status"))

@@ -350,6 +350,8 @@ class Daemon:
                 logger.info("configuration reloaded from %s", self.config_path)
         self.notifier.ready(status=controller.describe())
         self._publish(controller)
+        # Always a fresh snapshot: `morris reload` (the unit's ExecReload=) waits for it.
+        self._write_status(controller.state.last_event)
 
     def _make_runner(self) -> ThreadedRunner | ProcessRunner:
         """The built-in engine in a thread (C search) or its own process (Python search); an

@@ -142,6 +142,68 @@ def test_sighup_reloads_the_configuration_and_keeps_the_flags(
     assert "hardware settings change" not in err
 
 
+def test_morris_reload_returns_once_the_daemon_has_reloaded(
+    systemd: FakeSystemd, tmp_path: Path
+) -> None:
+    """The unit's ExecReload=: SIGHUP, and back only when the new settings hold (what
+    `systemctl reload` waits for), with nothing but the venv's own morris."""
+    state = tmp_path / "state"
+    config = write_config(tmp_path / "config.toml", level=3)
+    process = morris(
+        "run", "--sim", "--config", str(config), "--state-dir", str(state), systemd=systemd
+    )
+    try:
+        systemd.wait_for("READY", "1", timeout=60)
+        wait_until(lambda: _status(state), "status.json")
+        write_config(config, level=6)
+        reload = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "morris",
+                "reload",
+                "--pid",
+                str(process.pid),
+                "--state-dir",
+                str(state),
+            ],
+            env=child_env(None),
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
+        assert reload.returncode == 0, reload.stderr
+        assert f"daemon {process.pid} reloaded its configuration" in reload.stdout
+        # Already in force when the command returns: no waiting after it.
+        assert read_status(state / "status.json").level == 6
+    finally:
+        code, err = stop(process)
+    assert code == 0, err
+    # No such daemon: one line, exit 1.
+    gone = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "morris",
+            "reload",
+            "--pid",
+            str(process.pid),
+            "--state-dir",
+            str(state),
+            "--timeout",
+            "1",
+        ],
+        env=child_env(None),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert gone.returncode == 1
+    assert gone.stderr.strip() == f"morris reload: no process {process.pid}"
+
+
 def test_a_bad_configuration_file_exits_2_naming_the_key(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text('[game]\nmode = "vs-ai"\nlevl = 3\n', encoding="utf-8")

@@ -74,7 +74,8 @@ def test_plan_on_a_fresh_pi_creates_user_then_enables() -> None:
             "morris board daemon", "morris",
         ),
         ("systemctl", "daemon-reload"),
-        ("systemctl", "enable", "--now", "morris"),
+        ("systemctl", "enable", "morris"),
+        ("systemctl", "restart", "morris"),
     ]  # fmt: skip
     writes = {step.path: step for step in steps if isinstance(step, WriteFile)}
     assert writes[Path("/etc/systemd/system/morris.service")].overwrite
@@ -130,7 +131,10 @@ def test_dry_run_changes_nothing(
     out = capsys.readouterr().out
     assert "would install the unit: /etc/systemd/system/morris.service" in out
     assert f"would write the default configuration: {tmp_path}/etc/config.toml" in out
-    assert "would start now and at boot: systemctl enable --now morris" in out
+    assert (
+        "would start now (a running service restarts on the new unit): systemctl restart morris"
+        in out
+    )
     assert "Nothing was changed" in out
     assert list(tmp_path.iterdir()) == []
 
@@ -149,9 +153,10 @@ def test_install_under_root_writes_the_files(
     ]
     config = root / "etc/morris/config.toml"
     assert config.read_text() == find_service_file("config.toml").read_text()
-    assert "skipped (--root): start now and at boot: systemctl enable --now morris" in (
-        capsys.readouterr().out
-    )
+    assert (
+        "skipped (--root): start now (a running service restarts on the new unit): "
+        "systemctl restart morris"
+    ) in capsys.readouterr().out
 
 
 def install_with_config(parser: argparse.ArgumentParser, root: Path, text: str) -> Path:
