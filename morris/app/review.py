@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from morris.app.errors import ReviewError
-from morris.app.values import Value, flip_value, value_of_board
+from morris.app.values import Value, flip_value, value_of_board, winner_turns
 from morris.core import (
     BLACK,
     COLOR_NAMES,
@@ -87,8 +87,10 @@ _RANK: Final = {"loss": 0, "draw": 1, "win": 2}
 class Verdict:
     """An exact result for one player: ``value`` is ``win``, ``draw`` or ``loss``.
 
-    ``distance`` is the number of turns to the end of the game with perfect play (0 at the end
-    and for a draw); ``source`` is ``tables`` (the endgame tables) or ``end`` (the game is over).
+    ``distance`` is the number of plies (each side's turns) to the end of the game with perfect
+    play (0 at the end and for a draw); it is written in the winner's turns (``win 3``: the
+    winner's 3 turns, as puzzles count); ``source`` is ``tables`` (the endgame tables) or ``end``
+    (the game is over).
     """
 
     value: str
@@ -96,11 +98,18 @@ class Verdict:
     source: str
 
     def __str__(self) -> str:
-        return self.value if self.value == "draw" else f"{self.value} {self.distance}"
+        return self.value if self.value == "draw" else f"{self.value} {winner_turns(self.distance)}"
 
     def to_json(self) -> dict[str, Any]:
-        """The verdict as a JSON object."""
-        return {"value": self.value, "distance": self.distance, "source": self.source}
+        """The verdict as a JSON object: ``distance`` and ``plies`` the plies, ``wins_in`` the
+        winner's turns."""
+        return {
+            "value": self.value,
+            "distance": self.distance,
+            "plies": self.distance,
+            "wins_in": winner_turns(self.distance),
+            "source": self.source,
+        }
 
 
 @dataclass(frozen=True)
@@ -191,10 +200,12 @@ class Review:
 
 
 def format_score(score: int | None) -> str:
-    """A score for people: ``+1.25`` (pieces), ``win 7`` / ``loss 4`` (turns), ``-`` unknown.
+    """A score for people: ``+1.25`` (pieces), ``win 4`` / ``loss 2`` (the winner's turns to
+    the end, as puzzles count them), ``-`` unknown.
 
-    >>> format_score(125), format_score(-40), format_score(None)
-    ('+1.25', '-0.40', '-')
+    >>> from morris.engine.search import MATE
+    >>> format_score(125), format_score(-40), format_score(None), format_score(MATE - 7)
+    ('+1.25', '-0.40', '-', 'win 4')
     """
     if score is None:
         return "-"
@@ -203,7 +214,7 @@ def format_score(score: int | None) -> str:
     distance = win_distance(score)
     if distance is None:
         return f"{score / 100:+.2f}"
-    return f"{'win' if score > 0 else 'loss'} {distance}"
+    return f"{'win' if score > 0 else 'loss'} {winner_turns(distance)}"
 
 
 def review_text(text: str, **options: Any) -> Review:

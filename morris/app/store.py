@@ -14,7 +14,7 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -235,15 +235,29 @@ class GameStore:
         """Forget the unfinished game."""
         self.current_path.unlink(missing_ok=True)
 
-    def finish(self, board: Board, *, white: str, black: str, now: datetime | None = None) -> Path:
-        """Save a finished (or abandoned) game as a game record; return its path."""
+    def finish(
+        self,
+        board: Board,
+        *,
+        white: str,
+        black: str,
+        now: datetime | None = None,
+        tags: Mapping[str, str] | None = None,
+    ) -> Path:
+        """Save a finished (or abandoned: result ``*``) game as a game record; return its path.
+
+        ``tags`` are added to the record's (a puzzle's ``Event`` and ``Puzzle``, say).
+        """
         when = now or datetime.now()
         record = GameRecord.from_board(
             board,
-            Event="Game on the board",
-            Date=when.strftime("%Y.%m.%d"),
-            White=white,
-            Black=black,
+            **{
+                "Event": "Game on the board",
+                "Date": when.strftime("%Y.%m.%d"),
+                "White": white,
+                "Black": black,
+                **(tags or {}),
+            },
         )
         stem = f"{when:%Y%m%d-%H%M%S}-{_slug(white)}-vs-{_slug(black)}"
         path = first_free(

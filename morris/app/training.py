@@ -47,7 +47,9 @@ logger = logging.getLogger(__name__)
 
 #: What to build when no solution is there (every front end says it).
 BUILD_HINT = (
-    "puzzles need the solved game: build it with `morris tables build --men K` (K = 3 .. 9)"
+    "puzzles need the solved game: build it with `morris tables build --men K` (K = 3 .. 9), "
+    "or give --solution DIR where `morris tables build --men K --dir DIR` built it (the "
+    "configuration's [engine] solution)"
 )
 
 

@@ -1,12 +1,15 @@
 """The solved game where a person sees it: the value of a position for the front ends, and the
 hint that keeps the value.
 
-A value is a small JSON object, ``{"value": "win"|"draw"|"loss", "distance": n, "for":
-"white"|"black", "text": ...}``: the result for the side ``for`` (the side to move, in a
-snapshot) and the turns (plies) to the end with perfect play, the winner hurrying and the loser
-delaying (0 for a draw; ``null`` for a win that must hurry to its removals to beat the
-no-removal limit, and so takes longer than the fastest win); ``text`` says it in words
-(:func:`describe_value`): "white wins in 12", "white wins", "draw". A draw may be the rule's: a
+A value is a small JSON object, ``{"value": "win"|"draw"|"loss", "distance": n, "plies": n,
+"wins_in": m, "for": "white"|"black", "text": ...}``: the result for the side ``for`` (the side to
+move, in a snapshot); ``distance`` (also under the explicit name ``plies``) the plies (one side's
+turn each) to the end with perfect play, the winner hurrying and the loser delaying (0 for a
+draw; ``null`` for a win that must hurry to its removals to beat the no-removal limit, and so
+takes longer than the fastest win); ``wins_in`` the same as the winner's own turns, the unit a
+person reads everywhere (puzzles, the panels, ``morris review``): a win in 5 plies is a win in 3;
+``text`` says it in words (:func:`describe_value`): "white wins in 3", "white wins", "draw". A
+draw may be the rule's: a
 win of the solution that the no-removal limit draws (see
 :func:`~morris.engine.solution.play.known_value`). A position the solution does not cover
 (another variant, a sector not built or damaged, a win the no-removal limit could overturn where
@@ -34,16 +37,34 @@ Value = dict[str, Any]
 def value_json(result: SolutionResult, side: str) -> Value:
     """``result`` (for the player ``side``, ``"white"`` or ``"black"``) as a value object, with
     its words under ``text`` (:func:`describe_value`) for the pages."""
-    value: Value = {"value": result.value.value, "distance": result.distance, "for": side}
+    plies = result.distance
+    value: Value = {
+        "value": result.value.value,
+        "distance": plies,
+        "plies": plies,
+        "wins_in": None if plies is None else winner_turns(plies),
+        "for": side,
+    }
     value["text"] = describe_value(value)
     return value
 
 
-def describe_value(value: Value | None) -> str:
-    """A value in words, for the winner: "white wins in 12", "draw"; "-" for no value.
+def winner_turns(plies: int) -> int:
+    """The winner's own turns in a game won ``plies`` plies from now (whoever is to move): a win
+    in 5 plies is the winner's 3 turns, a loss in 4 plies the winner's 2.
 
-    >>> describe_value({"value": "loss", "distance": 7, "for": "white"})
-    'black wins in 7'
+    >>> winner_turns(5), winner_turns(4), winner_turns(1), winner_turns(0)
+    (3, 2, 1, 0)
+    """
+    return (plies + 1) // 2
+
+
+def describe_value(value: Value | None) -> str:
+    """A value in words, for the winner, in the winner's turns (as puzzles count them): "white
+    wins in 3", "draw"; "-" for no value.
+
+    >>> describe_value({"value": "loss", "distance": 8, "for": "white"})
+    'black wins in 4'
     >>> describe_value({"value": "draw", "distance": 0, "for": "black"}), describe_value(None)
     ('draw', '-')
     >>> describe_value({"value": "win", "distance": None, "for": "black"})
@@ -62,7 +83,7 @@ def describe_value(value: Value | None) -> str:
         return f"{winner} wins"
     if distance == 0:
         return f"{winner} has won"
-    return f"{winner} wins in {distance}"
+    return f"{winner} wins in {winner_turns(distance)}"
 
 
 def value_of_board(solution: Solution | None, board: Board) -> Value | None:
@@ -81,8 +102,8 @@ def value_of_board(solution: Solution | None, board: Board) -> Value | None:
 def flip_value(value: Value | None) -> Value | None:
     """The same value for the other player (a win in 5 for white is a loss in 5 for black).
 
-    >>> flip_value({"value": "win", "distance": 5, "for": "white", "text": "white wins in 5"})
-    {'value': 'loss', 'distance': 5, 'for': 'black', 'text': 'white wins in 5'}
+    >>> flip_value({"value": "win", "distance": 5, "for": "white", "text": "white wins in 3"})
+    {'value': 'loss', 'distance': 5, 'for': 'black', 'text': 'white wins in 3'}
     """
     if value is None:
         return None
@@ -136,4 +157,5 @@ __all__ = [
     "solution_hint",
     "value_json",
     "value_of_board",
+    "winner_turns",
 ]

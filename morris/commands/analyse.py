@@ -36,9 +36,12 @@ def register(subparsers: Any) -> None:
         help="pieces a side (3..9; default: the most built in the directory)",
     )
     parser.add_argument(
+        "--solution",
         "--dir",
+        dest="dir",
         type=Path,
         default=None,
+        metavar="DIR",
         help="solution directory (default: --config's engine.solution, else solution in the "
         "tables' data directory)",
     )
@@ -49,11 +52,18 @@ def register(subparsers: Any) -> None:
 
 
 def _describe(result: Any) -> str:
+    """A value for the side it is of: "win in 3", "loss in 2" (the winner's turns), "draw"."""
+    from morris.app.values import winner_turns
+
     if result is None:
         return "unknown"
     if result.value.value == "draw":
         return "draw"
-    return f"{result.value.value} in {result.distance}"
+    return f"{result.value.value} in {winner_turns(result.distance)}"
+
+
+#: The last line of an analysis: what its numbers count.
+UNITS = "win/loss in N: the winner's N turns to the end with perfect play (as puzzles count them)"
 
 
 def _removal(solution: Any, board: Any, move: Any) -> str:
@@ -64,7 +74,7 @@ def _removal(solution: Any, board: Any, move: Any) -> str:
     from morris.engine.solution.analyse import sector_of
 
     if move is not None and move.remove is not None and board.pieces_in_hand(board.turn) == 0:
-        return "  removal in 1"
+        return "  removal in 1 ply"
     if move is not None:
         board.push(move)
     try:
@@ -87,8 +97,8 @@ def _removal(solution: Any, board: Any, move: Any) -> str:
     distance = found.distance + (move is not None)
     limit = solution.removal_limit
     if found.distance > limit:
-        return f"  removal in {distance}: the {limit}-turn rule draws it"
-    return f"  removal in {distance}"
+        return f"  removal in {distance} plies: the {limit}-turn rule draws it"
+    return f"  removal in {distance} {'ply' if distance == 1 else 'plies'}"
 
 
 def built_men(directory: Path) -> int | None:
@@ -104,24 +114,36 @@ def built_men(directory: Path) -> int | None:
 def run_analyse(args: argparse.Namespace) -> int:
     """Print the analysis; 2 for bad input, 1 when the solution is missing or damaged."""
     from rich.console import Console
+    from rich.markup import escape
 
-    from morris.commands.solution import solution_dir
+    from morris.commands.solution import missing_solution, solution_dir
     from morris.engine.solution import Solution, SolutionError
     from morris.engine.solution.analyse import analyse_game, read_target, turn_values, value_of
     from morris.engine.solution.sectors import MAX_MEN, MIN_MEN
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     directory = solution_dir(args)
     men = args.men
     if men is not None and not MIN_MEN <= men <= MAX_MEN:
         console.print(f"[red]--men must be {MIN_MEN}..{MAX_MEN}, not {men}[/red]")
         return BAD_INPUT
+    fields = args.target.split()
+    if len(fields) == 1 and fields[0] != "startpos" and not Path(fields[0]).exists():
+        console.print(
+            f"[red]{fields[0]}: no such file (give a game record file, startpos or a position)"
+            "[/red]"
+        )
+        return BAD_INPUT
+    missing = missing_solution(directory, men)
+    if missing is not None:
+        console.print(f"[red]{escape(missing)}[/red]")
+        return 1
     if men is None:
         men = built_men(directory)
         if men is None:
             console.print(
-                f"[red]no solved game in {directory} (build one with "
-                f"`morris tables build --men K`)[/red]"
+                f"[red]no whole solved game in {directory}: build one with "
+                f"`morris tables build --men K --dir {directory}`[/red]"
             )
             return 1
     try:
@@ -145,6 +167,7 @@ def run_analyse(args: argparse.Namespace) -> int:
             for move, result in turn_values(solution, board):
                 after = _removal(solution, board, move)
                 console.print(f"  {move!s:<10} {_describe(result):<12}{after}", soft_wrap=True)
+            console.print(UNITS)
             return 0
         turns = analyse_game(solution, board, moves)  # its turns are legal (read_game)
     except SolutionError as exc:  # a damaged block, refused by its CRC-32 as it was read
@@ -168,4 +191,5 @@ def run_analyse(args: argparse.Namespace) -> int:
             f"First turn that threw a result away: {first.ply}. {first.colour} {first.move} "
             f"({_describe(first.before)} -> {_describe(first.after)})"
         )
+    console.print(UNITS)
     return 0

@@ -53,9 +53,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--answers", action="store_true", help="print the winning first turns too")
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
     parser.add_argument(
+        "--solution",
         "--dir",
+        dest="dir",
         type=Path,
         default=None,
+        metavar="DIR",
         help="solution directory (default: solution in the tables' data directory)",
     )
     parser.set_defaults(run=run_puzzle)

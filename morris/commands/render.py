@@ -31,7 +31,7 @@ def register(subparsers: Any) -> None:
             "Draw the board picture of the web companion: a position text (quote it: "
             "'......../......../........ w 9 9 0 1 -') or a game record file, at its end or "
             "after --turn N turns, the last turn marked. Exit code 2 for a position, record, "
-            "turn or option that cannot be drawn."
+            "turn or option that cannot be drawn, and for an -o file that is no .svg or .png."
         ),
     )
     parser.add_argument(
@@ -122,14 +122,39 @@ def picture_of(source: str, *, turn: int | None = None, variant: str = "standard
     return Picture(board.position(), variant, None)
 
 
+#: The pictures ``morris render`` draws, by the suffix of the file they go to.
+FORMATS = {".svg": "svg", ".png": "png"}
+
+
+def output_format(given: str | None, output: Path | None) -> tuple[str, str | None]:
+    """The format to write (``--format``, else the ``-o`` file's suffix, else SVG) and why the
+    two cannot be written, if so: a suffix that is no picture this command draws (``x.jpg``),
+    or one that says another format than ``--format``. A file without a suffix takes
+    ``--format``.
+
+    >>> output_format(None, Path("x.png")), output_format("svg", Path("board"))
+    (('png', None), ('svg', None))
+    >>> output_format(None, Path("x.jpg"))[1]
+    'x.jpg: cannot write .jpg; give a file ending .svg or .png'
+    """
+    suffix = "" if output is None else output.suffix.lower()
+    if suffix and suffix not in FORMATS:
+        return given or "svg", f"{output}: cannot write {suffix}; give a file ending .svg or .png"
+    implied = FORMATS.get(suffix)
+    if given is not None and implied is not None and given != implied:
+        return given, f"--format {given}, but {output} is named for {implied.upper()}: give one"
+    return given or implied or "svg", None
+
+
 def run(args: argparse.Namespace) -> int:
     """Draw the picture; write it to ``-o FILE`` or standard output. Exit code 2 for bad input."""
     from morris.web.picture import render_svg, scene_of_position
     from morris.web.png import DEFAULT_WIDTH, render_png
 
-    fmt = args.format
-    if fmt is None:
-        fmt = "png" if args.output is not None and args.output.suffix.lower() == ".png" else "svg"
+    fmt, problem = output_format(args.format, args.output)
+    if problem is not None:
+        print(f"morris render: {problem}", file=sys.stderr)
+        return 2
     try:
         picture = picture_of(args.source, turn=args.turn, variant=args.variant)
         scene = scene_of_position(

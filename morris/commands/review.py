@@ -29,13 +29,15 @@ def register(subparsers: Any) -> None:
         help="score every turn of a saved game and find the first that threw a result away",
         description=(
             "Review a game record: for each turn the engine's score before and after it (the "
-            "mover's, in pieces; 'win N' / 'loss N': a forced result N turns away), and where the "
+            "mover's, in pieces; 'win N' / 'loss N': a forced result the winner's N turns away), "
+            "and where the "
             "endgame tables know the position, win/draw/loss before and after, and where the "
             "solved game (`morris tables build --men K`) covers it, its value ('white wins in "
-            "12', 'draw') before and after. The first turn that threw a result away is marked: by "
+            "6', 'draw') before and after. The first turn that threw a result away is marked: by "
             "the solved game or the tables where they know both sides of the turn, else by the "
             f"engine's judgement (the mover's score fell by {THRESHOLD / 100:g} "
-            "pieces or more). Exit code 2 for a record that cannot be read."
+            "pieces or more). Exit code 2 for a record that cannot be read, or a --solution or "
+            "--tables directory that holds nothing to read."
         ),
     )
     parser.add_argument("record", metavar="RECORD", help="a game record file ('-': standard input)")
@@ -68,6 +70,14 @@ def run(args: argparse.Namespace) -> int:
         text = read_record_text(args.record)
     except ReviewError as exc:
         print(f"morris review: {exc}", file=sys.stderr)
+        return 2
+    from morris.commands.tables import solution_problem, tables_problem
+
+    problem = (None if args.no_solution else solution_problem(args.solution)) or (
+        None if args.no_tables else tables_problem(args.tables)
+    )
+    if problem is not None:  # a directory named on purpose that holds nothing is no default
+        print(f"morris review: {problem}", file=sys.stderr)
         return 2
     tables = tables_from_args(args)
     solution = solution_from_args(args)
@@ -156,7 +166,8 @@ def format_review(review: Review) -> str:
     tables = "endgame tables" if review.tables else "no endgame tables"
     solution = "; solved values ('solved') where the solution covers the position" if solved else ""
     lines.append(
-        f"Scores are the mover's, in pieces (win/loss N: N turns to the end); engine depth "
+        f"Scores are the mover's, in pieces (win/loss N, wins in N: the winner's N turns to "
+        f"the end, as puzzles count); engine depth "
         f"{review.depth}, at most {review.nodes} nodes a position; {tables}{solution}; "
         f"{review.elapsed:.1f} s."
     )

@@ -159,6 +159,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--profile", help="wiring profile name or file (backend gpio)")
     parser.add_argument("--serial-url", help="serial port URL (backend serial)")
     parser.add_argument("--state-dir", help="where the unfinished game and status are kept")
+    from morris.commands.tables import add_data_options
+
+    add_data_options(parser)
     add_game_options(parser)
     add_web_options(parser)
     parser.set_defaults(run=run, log_level=logging.INFO)
@@ -170,9 +173,14 @@ def run(args: argparse.Namespace) -> int:
     from morris.app.errors import ConfigError, HardwareUnavailable
     from morris.app.store import GameStore
     from morris.commands.engine import warn_if_slow_engine
+    from morris.commands.tables import data_overrides, data_problem
     from morris.daemon import Daemon, open_hardware
     from morris.daemon.status_file import STATUS_FILE_NAME
 
+    problem = data_problem(args)
+    if problem is not None:
+        print(f"morris: {problem}", file=sys.stderr)
+        return 2
     warn_if_slow_engine()
     # Kept for reloads: SIGHUP rereads the file and applies the same flags on top of it.
     overrides = {
@@ -182,6 +190,7 @@ def run(args: argparse.Namespace) -> int:
         "hardware_serial_url": args.serial_url,
         "paths_state_dir": args.state_dir,
         **web_overrides(args),
+        **data_overrides(args),
     }
     try:
         config = load_config(args.config).with_overrides(**overrides)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from morris.commands.run import add_game_options, add_web_options, game_overrides, web_overrides
+from morris.commands.tables import add_data_options, data_overrides, data_problem
 
 if TYPE_CHECKING:
     from morris.app.config import Config
@@ -52,8 +53,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=int,
         metavar="N",
         help="start with a training puzzle from the solved game: white to move wins in N "
-        "(drawn with --seed; needs `morris tables build --men K`)",
+        "turns (drawn with --seed; needs `morris tables build --men K`, or --solution DIR)",
     )
+    add_data_options(parser)
     add_game_options(parser)
     add_web_options(parser)
     parser.set_defaults(run=run)
@@ -84,7 +86,19 @@ def run(args: argparse.Namespace) -> int:
     from morris.app.errors import ConfigError
     from morris.app.paths import sim_state_dir
 
-    overrides = {**game_overrides(args), **web_overrides(args), "hardware_backend": "sim"}
+    overrides = {
+        **game_overrides(args),
+        **web_overrides(args),
+        **data_overrides(args),
+        "hardware_backend": "sim",
+    }
+    if args.puzzle is not None and args.puzzle < 1:
+        print(f"morris: --puzzle must be 1 or more (turns), not {args.puzzle}", file=sys.stderr)
+        return 2
+    problem = data_problem(args)
+    if problem is not None:
+        print(f"morris: {problem}", file=sys.stderr)
+        return 2
     try:
         config = load_config(args.config).with_overrides(**overrides)
     except ConfigError as exc:

@@ -22,15 +22,42 @@ BAD_INPUT = 2
 
 
 def solution_dir(args: argparse.Namespace) -> Path:
-    """The solution directory: ``--dir``, else the configuration's (``--config``:
-    ``engine.solution``, or ``solution`` in ``engine.tables``), else ``solution`` in the data
-    directory."""
+    """The solution directory: ``--solution`` (or its older spelling ``--dir``), else the
+    configuration's (``--config``: ``engine.solution``, or ``solution`` in ``engine.tables``),
+    else ``solution`` in the data directory."""
     from morris.app.paths import solution_dir as default_solution_dir
 
-    if args.dir:
-        return Path(args.dir)
+    given = getattr(args, "solution", None) or args.dir
+    if given:
+        return Path(given)
     config = getattr(args, "config", None)
     return config.solution_dir() if config is not None else default_solution_dir()
+
+
+def missing_solution(directory: Path, men: int | None = None) -> str | None:
+    """Why ``directory`` holds no solved game of ``men`` men's morris (any, for ``None``), in
+    words that name what to do: no such directory, nothing built there, or fewer men built
+    than asked (with the ``--men`` to build). ``None`` when the sectors are there (each is
+    still checked as it is opened)."""
+    from morris.commands.tables import no_solution_text
+    from morris.engine.solution.sectors import sector_keys
+
+    if not directory.is_dir() or not any(directory.glob("sector-*.msol")):
+        return no_solution_text(directory)
+    if men is None:
+        return None
+    missing = [k for k in sector_keys(men) if not (directory / k.filename).exists()]
+    if not missing:
+        return None
+    from morris.commands.analyse import built_men
+
+    built = built_men(directory)
+    has = f"{built} men's morris" if built is not None else "only some sectors"
+    return (
+        f"{directory} holds {has}, not {men} men's morris ({len(missing)} of its sectors are "
+        f"missing, {missing[0].name} the first): build it with `morris tables build --men {men} "
+        f"--dir {directory}` (it adds only what is missing)"
+    )
 
 
 def _check_men(console: Any, men: int) -> bool:
@@ -119,6 +146,7 @@ def run_solution_build(args: argparse.Namespace) -> int:
 def run_solution_info(args: argparse.Namespace) -> int:
     """Print each sector (by colour) with its positions and won/drawn/lost, and the start."""
     from rich.console import Console
+    from rich.markup import escape
 
     from morris.engine.solution import Solution, SolutionError, start_sector
 
@@ -126,6 +154,10 @@ def run_solution_info(args: argparse.Namespace) -> int:
     if not _check_men(console, args.men):
         return BAD_INPUT
     directory = solution_dir(args)
+    missing = missing_solution(directory, args.men)
+    if missing is not None:
+        console.print(f"[red]{escape(missing)}[/red]", soft_wrap=True)
+        return 1
     try:
         solution = Solution.load(directory, args.men, check=False)
     except SolutionError as exc:
@@ -182,7 +214,14 @@ def run_solution_info(args: argparse.Namespace) -> int:
                     highlight=False,
                 )
     if start is not None:
-        tail = "" if start.value.value == "draw" else f" in {start.distance} turns"
+        tail = ""
+        if start.value.value != "draw" and start.distance is not None:
+            from morris.app.values import winner_turns
+
+            winner = "white" if start.value.value == "win" else "black"
+            tail = (
+                f" in {winner_turns(start.distance)} of {winner}'s turns ({start.distance} plies)"
+            )
         rule = solution.placing_rule_value(start_sector(args.men), 0, 0)
         under = "" if rule is None else f" (under the no-removal rule: {rule.value})"
         console.print(f"The start position: {start.value.value} for white{tail}{under}.")
@@ -199,6 +238,7 @@ def run_solution_info(args: argparse.Namespace) -> int:
 def run_solution_verify(args: argparse.Namespace) -> int:
     """Check local consistency of every sector; exit 1 on any disagreement."""
     from rich.console import Console
+    from rich.markup import escape
 
     from morris.engine.solution import Solution, SolutionError, verify_solution
 
@@ -206,6 +246,10 @@ def run_solution_verify(args: argparse.Namespace) -> int:
     if not (_check_men(console, args.men) and _at_least_one(console, "--sample", args.sample)):
         return BAD_INPUT
     directory = solution_dir(args)
+    missing = missing_solution(directory, args.men)
+    if missing is not None:
+        console.print(f"[red]{escape(missing)}[/red]", soft_wrap=True)
+        return 1
     try:
         solution = Solution.load(directory, args.men)
     except SolutionError as exc:

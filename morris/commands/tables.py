@@ -58,12 +58,94 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
 
 
 def tables_dir_of(args: argparse.Namespace) -> Path:
-    """The tables' directory: ``--dir``, else the configuration's (``--config``), else the data
-    directory."""
-    if args.dir:
-        return Path(args.dir)
+    """The tables' directory: ``--tables`` (or its older spelling ``--dir``), else the
+    configuration's (``--config``), else the data directory."""
+    given = getattr(args, "tables", None) or args.dir
+    if given:
+        return Path(given)
     config = getattr(args, "config", None)
     return config.tables_dir() if config is not None else default_tables_dir()
+
+
+#: Where a person is told to point a command at a solved game built elsewhere (every command
+#: that reads it takes the same option; the configuration's key is ``[engine] solution``).
+SOLUTION_OPTION = "--solution DIR"
+
+
+def no_solution_text(directory: Path) -> str:
+    """Why ``directory`` gives no solved game, and the option that points elsewhere."""
+    if not directory.exists():
+        why = f"{directory}: no such directory"
+    elif not directory.is_dir():
+        why = f"{directory} is not a directory"
+    else:
+        why = f"no solved game in {directory}"
+    return (
+        f"{why}: build one with `morris tables build --men K --dir DIR` and give "
+        f"{SOLUTION_OPTION} (or set [engine] solution in the configuration)"
+    )
+
+
+def solution_problem(directory: Path | None) -> str | None:
+    """Why a solved game named on the command line (``--solution DIR``) is none, or ``None``
+    when ``directory`` holds sector files (or none was named)."""
+    if directory is None or (directory.is_dir() and any(directory.glob("sector-*.msol"))):
+        return None
+    if not directory.exists():
+        return f"--solution {directory}: no such directory"
+    if not directory.is_dir():
+        return f"--solution {directory}: not a directory"
+    return (
+        f"--solution {directory}: no solved game there (build one with `morris tables build "
+        f"--men K --dir {directory}`)"
+    )
+
+
+def tables_problem(directory: Path | None) -> str | None:
+    """Why endgame tables named on the command line (``--tables DIR``) are none, or ``None``
+    when ``directory`` holds a table manifest (or none was named)."""
+    from morris.engine.tables import MANIFEST_NAME
+
+    if directory is None or (directory / MANIFEST_NAME).is_file():
+        return None
+    if not directory.exists():
+        return f"--tables {directory}: no such directory"
+    return (
+        f"--tables {directory}: no endgame tables there (build them with `morris tables build "
+        f"--dir {directory}`)"
+    )
+
+
+def add_data_options(parser: argparse.ArgumentParser) -> None:
+    """``--solution DIR`` (also spelled ``--dir``, as in ``morris tables build --men K --dir
+    DIR``) and ``--tables DIR`` for the commands that play (``morris sim``, ``morris run``):
+    over the ``[engine] solution`` and ``tables`` keys."""
+    parser.add_argument(
+        "--solution",
+        "--dir",
+        dest="solution",
+        metavar="DIR",
+        help="the solved game's directory (what `morris tables build --men K --dir DIR` made): "
+        "the Pi's play, the hints, the values shown and the puzzles; default: [engine] solution, "
+        "else solution in the tables' data directory",
+    )
+    parser.add_argument(
+        "--tables",
+        metavar="DIR",
+        help="the endgame tables' directory (default: [engine] tables, else the data directory)",
+    )
+
+
+def data_overrides(args: argparse.Namespace) -> dict[str, object]:
+    """The :meth:`Config.with_overrides` arguments of :func:`add_data_options`' flags."""
+    return {"engine_solution": args.solution, "engine_tables": args.tables}
+
+
+def data_problem(args: argparse.Namespace) -> str | None:
+    """Why a directory :func:`add_data_options` named holds nothing to read, or ``None``."""
+    solution = None if args.solution is None else Path(args.solution).expanduser()
+    tables = None if args.tables is None else Path(args.tables).expanduser()
+    return solution_problem(solution) or tables_problem(tables)
 
 
 def add_tables_options(parser: argparse.ArgumentParser, *, solution: bool = False) -> None:
@@ -111,6 +193,21 @@ def register(subparsers: Any) -> None:
             default=None,
             help="table directory; with --men the solution's (default: $MORRIS_DATA_DIR or "
             "$XDG_DATA_HOME/morris/tables, and solution in it; or --config's)",
+        )
+        p.add_argument(
+            "--solution",
+            type=Path,
+            default=None,
+            metavar="DIR",
+            help="with --men: the solution's directory (the same as --dir; the name every "
+            "command that reads the solved game takes)",
+        )
+        p.add_argument(
+            "--tables",
+            type=Path,
+            default=None,
+            metavar="DIR",
+            help="without --men: the tables' directory (the same as --dir)",
         )
 
     build = sub.add_parser("build", help="solve the tables (skips those already built)")
@@ -218,6 +315,19 @@ def add_men(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def wrong_dir_option(args: argparse.Namespace) -> str | None:
+    """Why the directory options of ``morris tables build|info|verify`` do not go together:
+    ``--solution`` without ``--men``, ``--tables`` with it, or two of them at once."""
+    given = [f"--{name}" for name in ("dir", "solution", "tables") if getattr(args, name)]
+    if len(given) > 1:
+        return f"{' and '.join(given)} name the same directory: give one"
+    if args.solution and args.men is None:
+        return "--solution DIR is the solved game's directory: give --men K too"
+    if args.tables and args.men is not None:
+        return "--tables DIR is the endgame tables' directory: with --men K give --solution DIR"
+    return None
+
+
 def progress_bar(quiet: bool) -> Any:
     """A rich progress display (disabled with ``quiet``) for builds and checks."""
     from rich.progress import (
@@ -256,6 +366,10 @@ def run_build(args: argparse.Namespace) -> int:
     from morris.engine.tables import TableError, build_tables
 
     console = Console()
+    wrong = wrong_dir_option(args)
+    if wrong is not None:
+        Console().print(f"[red]{wrong}[/red]", soft_wrap=True)
+        return 2
     if args.men is not None:
         from morris.commands.solution import run_solution_build
 
@@ -329,6 +443,10 @@ def run_info(args: argparse.Namespace) -> int:
 
     from morris.engine.tables import TableError, read_manifest
 
+    wrong = wrong_dir_option(args)
+    if wrong is not None:
+        Console().print(f"[red]{wrong}[/red]", soft_wrap=True)
+        return 2
     if args.men is not None:
         from morris.commands.solution import run_solution_info
 
@@ -384,6 +502,10 @@ def run_verify(args: argparse.Namespace) -> int:
 
     from morris.engine.tables import EndgameTables, TableError, verify_tables
 
+    wrong = wrong_dir_option(args)
+    if wrong is not None:
+        Console().print(f"[red]{wrong}[/red]", soft_wrap=True)
+        return 2
     if args.men is not None:
         from morris.commands.solution import run_solution_verify
 

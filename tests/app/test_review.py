@@ -104,7 +104,9 @@ def test_the_tables_mark_a_draw_thrown_away(tables_3v3: EndgameTables) -> None:
     assert first is not None
     assert (first.ply, first.label, first.move) == (127, "64.", "e5-c4")
     assert first.threw == "tables"
-    assert str(first.wdl_before) == "draw" and str(first.wdl_after) == "loss 15"
+    # A loss in 15 plies: black, the winner, needs 8 of its turns.
+    assert str(first.wdl_before) == "draw" and str(first.wdl_after) == "loss 8"
+    assert first.wdl_after.to_json()["plies"] == 15 and first.wdl_after.to_json()["wins_in"] == 8
     # From there on black, winning, takes the shortest way: one turn nearer the end every turn.
     black = [t for t in review.turns[first.ply :] if t.mover == "black"]
     assert black

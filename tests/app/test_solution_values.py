@@ -19,7 +19,8 @@ from tests.app.scenario_kit import moves, play, position, resumed, scripted, sho
 
 pytestmark = [pytest.mark.realtime, pytest.mark.slow]  # the solution's build (Dask) is real
 
-#: White to move wins in 5 (3 against 3, flying): a4-d7, d5-a7 or d5-a1; a4-d6 only draws.
+#: White to move wins in 5 plies, 3 of its turns (3 against 3, flying): a4-d7, d5-a7 or
+#: d5-a1; a4-d6 only draws.
 WON = position(white="g4 a4 d5", black="f4 e4 c3", fullmove=1)
 FASTEST = {"a4-d7", "d5-a7", "d5-a1"}
 
@@ -82,7 +83,10 @@ def test_the_snapshot_carries_the_value_and_follows_the_game(
 ) -> None:
     with resumed(tmp_path, Board(WON), solution=solution) as sim:
         value = sim.controller.snapshot(sim.now).solution
-        assert value == {"value": "win", "distance": 5, "for": "white", "text": "white wins in 5"}
+        assert value == {
+            "value": "win", "distance": 5, "plies": 5, "wins_in": 3, "for": "white",
+            "text": "white wins in 3",
+        }  # fmt: skip
         play(sim, "a4-d6")
         assert moves(sim) == ["a4-d6"]
         after = sim.controller.snapshot(sim.now).solution
@@ -128,13 +132,13 @@ def test_the_review_gives_the_solutions_values_and_marks_the_win_thrown_away(
     record = GameRecord.from_board(board)
     review = review_record(record, solution=solution, search=False)
     first = review.turns[0]
-    assert describe_value(first.solution_before) == "white wins in 5"
+    assert describe_value(first.solution_before) == "white wins in 3"
     assert describe_value(first.solution_after) == "draw"
     assert first.threw == "solution" and first.mistake
     assert review.first_mistake is first and review.solution
     data = review.to_json()
     assert data["solution"] is True
-    assert data["turns"][0]["solution_before"]["text"] == "white wins in 5"
+    assert data["turns"][0]["solution_before"]["text"] == "white wins in 3"
     assert data["turns"][0]["threw"] == "solution"
     assert review_record(record, search=False).to_json()["turns"][0]["solution_before"] is None
 
@@ -153,8 +157,8 @@ def test_morris_review_prints_the_solved_values(
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "solved" in out.splitlines()[0]
-    assert "white wins in 5" in out and "<< first (solution)" in out
-    assert "First result thrown away: 1. a4-d6 (white): white wins in 5 -> draw" in out
+    assert "white wins in 3" in out and "<< first (solution)" in out
+    assert "First result thrown away: 1. a4-d6 (white): white wins in 3 -> draw" in out
     assert main([*args[:-2], "--no-solution"]) == 0
     assert "solved" not in capsys.readouterr().out.splitlines()[0]
 
@@ -167,7 +171,7 @@ def test_the_commands_take_the_solution_directory_from_the_configuration(
     config = tmp_path / "c.toml"
     config.write_text(f'[engine]\nsolution = "{solved3}"\n')
     assert main(["analyse", "startpos", "--config", str(config)]) == 0
-    assert "white to move: win in 23" in capsys.readouterr().out
+    assert "white to move: win in 12" in capsys.readouterr().out  # 23 plies
     assert main(["tables", "info", "--men", "3", "--config", str(config)]) == 0
     assert f"solved, in {solved3}" in capsys.readouterr().out.replace("\n", "")
     config.write_text("[engine]\nsolution = 3\n")

@@ -228,9 +228,10 @@ def test_info_lists_every_sector_by_colour_and_the_start(
     assert main(["tables", "info", "--men", "3", "--dir", str(solved3)]) == 0
     out = capsys.readouterr().out
     # The start is won with or without the rule: no win of 3 men's morris lasts 100 moves.
-    assert "The start position: win for white in 23 turns (under the no-removal rule: win)." in (
-        " ".join(out.split())
-    )
+    assert (
+        "The start position: win for white in 12 of white's turns (23 plies) (under the "
+        "no-removal rule: win)."
+    ) in (" ".join(out.split()))
     rows = [line.split() for line in out.splitlines()]
     moving = ["3", "3", "0", "0", "white", "2,691,920", "2,232,160", "4,112", "455,648", "25"]
     full = {tuple(r[:5]): r for r in rows}
@@ -274,10 +275,10 @@ def test_analyse_lists_every_turn_of_a_position(
 ) -> None:
     assert main(["analyse", "startpos", "--dir", str(solved3)]) == 0
     out = capsys.readouterr().out
-    assert "white to move: win in 23" in out
+    assert "white to move: win in 12" in out  # the winner's turns: 23 plies
     turns = [line.split() for line in out.splitlines() if line.startswith("  ")]
     assert len(turns) == 24  # every placement, best first
-    assert turns[0][1:] == ["win", "in", "23"] and all(t[1] == "win" for t in turns)
+    assert turns[0][1:] == ["win", "in", "12"] and all(t[1] == "win" for t in turns)
     assert "removal" not in out  # placing: the rule does not count
 
 
@@ -285,15 +286,16 @@ def test_analyse_gives_the_distance_to_the_next_removal_in_the_moving_phase(
     solved3: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # 3v3: every removal ends the game, so the next removal is the end.
-    position = "WWW....B/..BB..../........ w 0 0 0 1 -"  # a win in 9
+    position = "WWW....B/..BB..../........ w 0 0 0 1 -"  # a win in 9 plies
     assert main(["analyse", position, "--men", "3", "--dir", str(solved3)]) == 0
     lines = capsys.readouterr().out.splitlines()
     head = next(line for line in lines if line.startswith("white to move"))
     value = head.split(": ", 1)[1].split()
-    assert value == ["win", "in", "9", "removal", "in", "9"]
+    assert value == ["win", "in", "5", "removal", "in", "9", "plies"]  # 5 of white's turns
     turns = [line.split() for line in lines if line.startswith("  ")]
     winning = [t for t in turns if t[1] == "win"]
-    assert winning and all(t[-3:] == ["removal", "in", t[3]] for t in winning)
+    # Every removal ends 3 men's morris: the removal comes with the win, its plies 2N - 1.
+    assert winning and all(t[-4:-1] == ["removal", "in", str(2 * int(t[3]) - 1)] for t in winning)
 
 
 def test_analyse_finds_the_first_turn_that_threw_a_result_away(
@@ -349,7 +351,7 @@ def test_analyse_refuses_a_damaged_block_naming_the_file(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["analyse", "not-a-thing"], "neither startpos"),
+        (["analyse", "not-a-thing"], "not-a-thing: no such file"),
         (["analyse", "......../......../........ x 3 3 0 1 -"], "side to move"),
         (["analyse", "startpos", "--men", "2"], "--men must be 3..9"),
         (["tables", "info", "--men", "11"], "--men must be 3..9"),

@@ -62,7 +62,8 @@ def test_a_position_in_a_damaged_sector_has_no_value_and_the_others_keep_theirs(
     solution = Solution.load(copy3, 3, check=False)
     board = new_board(3)
     assert value_of_board(solution, board) == {
-        "value": "win", "distance": 23, "for": "white", "text": "white wins in 23",
+        "value": "win", "distance": 23, "plies": 23, "wins_in": 12, "for": "white",
+        "text": "white wins in 12",
     }  # fmt: skip
     spoil_sector(copy3, start_sector(3))
     solution = Solution.load(copy3, 3, check=False)  # nothing of the file in its cache

@@ -16,7 +16,7 @@ from tests.app.scenario_kit import position, save_game
 
 pytestmark = [pytest.mark.realtime, pytest.mark.slow]  # the solution's build (Dask) is real
 
-#: White to move wins in 5 (3 against 3, flying).
+#: White to move wins in 3 of its turns, 5 plies (3 against 3, flying).
 WON = position(white="g4 a4 d5", black="f4 e4 c3", fullmove=1)
 
 
@@ -42,7 +42,7 @@ def game_panel(solution: Solution, state_dir: Path | None) -> str:
 
 def test_the_game_panel_says_the_solved_value(solved3: Path, tmp_path: Path) -> None:
     save_game(tmp_path, Board(WON))
-    assert "Solved white wins in 5" in game_panel(Solution.load(solved3, 3), tmp_path)
+    assert "Solved white wins in 3" in game_panel(Solution.load(solved3, 3), tmp_path)
 
 
 def test_no_value_where_the_solution_does_not_cover_the_position(solved3: Path) -> None:

@@ -21,7 +21,7 @@ from tests.web.review_kit import client
 
 pytestmark = [pytest.mark.realtime, pytest.mark.slow]  # the solution's build (Dask) is real
 
-#: White to move wins in 5 (3 against 3, flying); a4-d6 only draws.
+#: White to move wins in 5 plies, 3 of its turns (3 against 3, flying); a4-d6 only draws.
 WON = position(white="g4 a4 d5", black="f4 e4 c3", fullmove=1)
 WAIT = 15_000  # ms: an upper bound, never a fixed pause
 
@@ -41,8 +41,10 @@ def test_the_state_carries_the_solved_value(solved3: Path, tmp_path: Path) -> No
     assert state["solution"] == {
         "value": "win",
         "distance": 5,
+        "plies": 5,
+        "wins_in": 3,
         "for": "white",
-        "text": "white wins in 5",
+        "text": "white wins in 3",
     }
     with Simulation() as sim:
         assert state_json(sim.controller.snapshot(sim.now), sim.now)["solution"] is None
@@ -58,7 +60,7 @@ def test_the_review_route_gives_the_solved_values(solved3: Path, tmp_path: Path)
         review = http.get(f"/api/games/{game}/review").json()
     for answer in (outline, review):
         first = answer["turns"][0]
-        assert first["solution_before"]["text"] == "white wins in 5"
+        assert first["solution_before"]["text"] == "white wins in 3"
         assert first["solution_after"]["text"] == "draw"
         assert answer["solution"] is True
     assert review["turns"][0]["threw"] == "solution" and review["first_mistake"] == 1
@@ -81,12 +83,12 @@ def test_the_pages_show_the_solved_values(solved3: Path, tmp_path: Path) -> None
         browser_page() as page,
     ):
         page.goto(sim.url)
-        expect(page.locator("#solution")).to_have_text("Solved: white wins in 5", timeout=WAIT)
+        expect(page.locator("#solution")).to_have_text("Solved: white wins in 3", timeout=WAIT)
         page.goto(sim.url + "review")
         page.locator("#games button").first.click()
         expect(page.locator("#turn")).to_contain_text("Turn 2 of 2", timeout=WAIT)  # the end
         page.get_by_role("button", name="one turn back").click()
         expect(page.locator("#turn")).to_contain_text("Turn 1 of 2", timeout=WAIT)
-        expect(page.locator("#solved-before")).to_have_text("white wins in 5", timeout=WAIT)
+        expect(page.locator("#solved-before")).to_have_text("white wins in 3", timeout=WAIT)
         expect(page.locator("#solved-after")).to_have_text("draw", timeout=WAIT)
         expect(page.locator("#mark")).to_contain_text("by the solved game", timeout=60_000)
