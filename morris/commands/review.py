@@ -54,6 +54,16 @@ def register(subparsers: Any) -> None:
         help=f"most nodes searched in each position (default {REVIEW_NODES})",
     )
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
+    parser.add_argument(
+        "--svg",
+        metavar="FILE",
+        type=Path,
+        help=(
+            "also write the game's graph to FILE as SVG: White's score over the game, the solved "
+            "result as a band where known, the turns that threw a result away marked (as on "
+            "the companion's review page)"
+        ),
+    )
     add_tables_options(parser, solution=True)
     parser.set_defaults(run=run)
 
@@ -88,10 +98,24 @@ def run(args: argparse.Namespace) -> int:
     except ReviewError as exc:
         print(f"morris review: {args.record}: {exc}", file=sys.stderr)
         return 2
+    if args.svg is not None and (code := write_chart(review, args.svg)):
+        return code
     if args.json:
         print(json.dumps(review.to_json(), indent=1))
     else:
         print(format_review(review))
+    return 0
+
+
+def write_chart(review: Review, path: Path) -> int:
+    """Write the game's graph (:mod:`morris.web.chart`) to ``path``; 0, or 2 saying why not."""
+    from morris.web.chart import chart_of_review, render_chart_svg
+
+    try:
+        path.write_text(render_chart_svg(chart_of_review(review.to_json())), encoding="utf-8")
+    except OSError as exc:
+        print(f"morris review: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     return 0
 
 

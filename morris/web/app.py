@@ -6,8 +6,15 @@ Routes (docs/WEB.md has them with examples):
 ``GET /``                                 the page (``?token=...`` sets the cookie, then
                                           redirects to ``/``)
 ``GET /static/{name}``                    its script and style (a fixed list, no paths)
+``GET /manifest.webmanifest``             the web app manifest ("add to home screen")
+``GET /icons/icon-{size}.png``            its icons (192, 512), ``/favicon.ico`` and
+                                          ``/icons/icon.svg``
+``GET /sw.js``                            the service worker that keeps the page shell
 ``GET /api/state``                        the game as JSON (:func:`morris.web.state.state_json`)
-``GET /api/events``                       server-sent events: one ``state`` per change
+``GET /api/events``                       server-sent events: one ``state`` per change (every
+                                          sensor reading among them)
+``GET /api/positions``                    every position of the game now (the move list's
+                                          taps)
 ``POST /api/press/{button}``              new, takeback, hint, mode: as the board's buttons
 ``POST /api/sim/place/{point}``           a simulated board only: put a piece on ``point``
 ``POST /api/sim/lift/{point}``            ... or lift it
@@ -17,6 +24,7 @@ Routes (docs/WEB.md has them with examples):
                                           ``flip``)
 ``GET /api/render.png?position=...``      the same picture as PNG (and ``width``)
 ``GET /api/games/{id}/review``            a saved game's review (:mod:`morris.web.review`)
+``GET /api/games/{id}/chart.svg``         the game's graph (and ``chart.png``)
 ``GET /review``                           the review page
 ``POST /api/setup``, ``/api/remote/move``  position setup and the remote player's turn
 ``GET /api/remote/legal``                 (:mod:`morris.web.remote`)
@@ -75,7 +83,15 @@ STATIC_FILES = {
     "style.css": "text/css; charset=utf-8",
     "review.html": "text/html; charset=utf-8",
     "review.js": "text/javascript; charset=utf-8",
+    "strings.js": "text/javascript; charset=utf-8",
+    "shell.js": "text/javascript; charset=utf-8",
+    "sw.js": "text/javascript; charset=utf-8",
+    "manifest.webmanifest": "application/manifest+json",
 }
+#: The app icons' sizes in pixels (the manifest names them; Android wants 192 and 512).
+ICON_SIZES = (192, 512)
+#: The favicon's size (a PNG: every browser takes one at /favicon.ico).
+FAVICON_SIZE = 64
 BUTTONS = tuple(b.value for b in ButtonName)
 
 
@@ -122,6 +138,7 @@ class Companion:
         self.presence = Presence(host)
         self.games = GameList(host.store.games_dir if host.store is not None else None)
         self._static = {name: static_text(name) for name in STATIC_FILES}
+        self._icons: dict[str, tuple[bytes, str]] = {}
         reviewer = Reviewer(
             tables_dir=tables_dir, solution_dir=solution_dir, solution_source=self._solution
         )
@@ -132,7 +149,12 @@ class Companion:
             *self.reviews.routes,
             Route("/", self.page, methods=["GET"]),
             Route("/static/{name}", self.static, methods=["GET"]),
+            Route("/manifest.webmanifest", self.manifest, methods=["GET"]),
+            Route("/sw.js", self.service_worker, methods=["GET"]),
+            Route("/favicon.ico", self.favicon, methods=["GET"]),
+            Route("/icons/{name}", self.icon, methods=["GET"]),
             Route("/api/state", self.state, methods=["GET"]),
+            Route("/api/positions", self.positions, methods=["GET"]),
             Route("/api/events", self.events, methods=["GET"]),
             Route("/api/press/{button}", self.press, methods=["POST"]),
             Route("/api/sim/{action}/{point}", self.sim_hand, methods=["POST"]),
@@ -241,11 +263,78 @@ class Companion:
             raise WebError(404, f"no such file: {name!r}")
         return Response(self._static[name], media_type=STATIC_FILES[name])
 
+    async def manifest(self, request: Request) -> Response:
+        """``GET /manifest.webmanifest``: what "add to home screen" installs."""
+        return Response(
+            self._static["manifest.webmanifest"],
+            media_type=STATIC_FILES["manifest.webmanifest"],
+            headers={"Cache-Control": "no-cache"},
+        )
+
+    async def service_worker(self, request: Request) -> Response:
+        """``GET /sw.js``: the service worker, from the root so that it serves the whole page."""
+        return Response(
+            self._static["sw.js"],
+            media_type=STATIC_FILES["sw.js"],
+            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
+
+    async def favicon(self, request: Request) -> Response:
+        """``GET /favicon.ico``: the icon as a small PNG."""
+        data, media = await self._icon(f"icon-{FAVICON_SIZE}.png")
+        return Response(data, media_type=media, headers={"Cache-Control": "max-age=86400"})
+
+    async def icon(self, request: Request) -> Response:
+        """``GET /icons/icon-{192|512}.png`` and ``/icons/icon.svg``: the app's icons."""
+        name = request.path_params["name"]
+        allowed = {"icon.svg", *(f"icon-{size}.png" for size in ICON_SIZES)}
+        if name not in allowed:
+            raise WebError(404, f"no such icon: {name!r} (icons: {', '.join(sorted(allowed))})")
+        data, media = await self._icon(name)
+        return Response(data, media_type=media, headers={"Cache-Control": "max-age=86400"})
+
+    async def _icon(self, name: str) -> tuple[bytes, str]:
+        """An icon, drawn once (the board's own picture, :func:`morris.web.picture.icon_scene`)
+        and kept."""
+        kept = self._icons.get(name)
+        if kept is None:
+            from morris.web.picture import icon_scene
+
+            if name.endswith(".svg"):
+                kept = (render_svg(icon_scene()).encode(), "image/svg+xml")
+            else:
+                from morris.web.png import render_png
+
+                size = int(name.removeprefix("icon-").removesuffix(".png"))
+                data = await asyncio.get_running_loop().run_in_executor(
+                    None, lambda: render_png(icon_scene(), width=size)
+                )
+                kept = (data, "image/png")
+            self._icons[name] = kept
+        return kept
+
     # -- the game ---------------------------------------------------------------------------
 
     async def state(self, request: Request) -> Response:
         """``GET /api/state``."""
         return JSONResponse(await self.current_state(request))
+
+    async def positions(self, request: Request) -> Response:
+        """``GET /api/positions``: the game now, position by position: ``positions[0]`` the
+        start, ``positions[k]`` after ``moves[k-1]`` (the page shows one when its turn is tapped
+        in the move list)."""
+
+        def replay(controller: Controller, now: float) -> dict[str, Any]:
+            board = controller.board.copy()
+            moves = [str(m) for m in board.move_stack]
+            after = [board.position()]
+            while board.move_stack:
+                board.pop()
+                after.append(board.position())
+            after.reverse()
+            return {"variant": board.variant_name, "moves": moves, "positions": after}
+
+        return JSONResponse(await self.run(replay))
 
     async def events(self, request: Request) -> Response:
         """``GET /api/events``: a ``state`` event now and after every change."""

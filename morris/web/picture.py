@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import logging
 from collections.abc import Mapping
@@ -213,6 +214,27 @@ def scene_of_position(
     return build_scene(
         cls.variant, pieces, last_move=last_move, flip=flip, title=f"{variant}: {turn} to move"
     )
+
+
+#: The app icon's pieces: a white mill along the top, black pieces beside it.
+ICON_PIECES = {
+    "a7": "white",
+    "d7": "white",
+    "g7": "white",
+    "b4": "black",
+    "d3": "black",
+    "f4": "black",
+    "d5": "white",
+}
+
+
+def icon_scene() -> Scene:
+    """The app's icon (manifest, favicon): the standard board with a white mill on its top line,
+    lit, and no coordinate labels (too small to read on a home screen)."""
+    rules = find_variant("standard").variant
+    lights = {name: "on" for name in ("a7", "d7", "g7")}
+    scene = build_scene(rules, ICON_PIECES, lights=lights, title="morris")
+    return dataclasses.replace(scene, labels=())
 
 
 def scene_of_query(query: Mapping[str, str], route: str) -> Scene:

@@ -1,5 +1,6 @@
 """The board picture as PNG: the same :class:`~morris.web.picture.Scene` as the SVG, drawn with
-Pillow (``morris render --format png``, ``GET /api/render.png``).
+Pillow (``morris render --format png``, ``GET /api/render.png``); and the game's graph
+(:mod:`morris.web.chart`) the same way (``GET /api/games/{id}/chart.png``).
 
 Nothing is laid out here: every line, point, piece, light, mark and label comes from the scene,
 in the scene's coordinates, scaled to the picture's width. The colours are the SVG's
@@ -23,14 +24,31 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from morris.web.picture import COLOURS, LIGHT_RADIUS, PIECE_RADIUS, PointMark, Scene
+from morris.web.picture import (
+    COLOURS,
+    GLYPH_SIZE,
+    LIGHT_RADIUS,
+    PIECE_RADIUS,
+    UNKNOWN_GLYPH,
+    PointMark,
+    Scene,
+)
 
 if TYPE_CHECKING:
     from PIL import ImageDraw
 
+    from morris.web.chart import Chart
+
 logger = logging.getLogger(__name__)
 
-__all__ = ["DEFAULT_WIDTH", "MAX_WIDTH", "MIN_WIDTH", "SUPERSAMPLE", "render_png"]
+__all__ = [
+    "DEFAULT_WIDTH",
+    "MAX_WIDTH",
+    "MIN_WIDTH",
+    "SUPERSAMPLE",
+    "render_chart_png",
+    "render_png",
+]
 
 #: The picture's width (and height) in pixels unless asked otherwise: twice the SVG's units.
 DEFAULT_WIDTH: Final = 720
@@ -100,8 +118,17 @@ def render_png(scene: Scene, *, width: int = DEFAULT_WIDTH) -> bytes:
     font = ImageFont.load_default(size=px(_LABEL_SIZE))
     for text, lx, ly in scene.labels:
         draw.text((px(lx), px(ly)), text, fill=line, font=font, anchor="mm")
+    glyph_font = ImageFont.load_default(size=px(GLYPH_SIZE))
     for point in scene.points:
         _draw_point(draw, point, px, stroke)
+        if point.piece == "unknown":
+            draw.text(
+                (px(point.x), px(point.y)),
+                UNKNOWN_GLYPH,
+                fill=_rgb(COLOURS["black"]),
+                font=glyph_font,
+                anchor="mm",
+            )
     picture = image.resize((width, width), Image.Resampling.LANCZOS)
     out = io.BytesIO()
     picture.save(out, format="PNG", optimize=True)
@@ -151,3 +178,96 @@ def _draw_point(
         red = _rgb(COLOURS["fast"])
         for dx in (d, -d):
             draw.line((x - d, y - dx, x + d, y + dx), fill=red, width=stroke(_TAKEN_WIDTH))
+
+
+def render_chart_png(chart: Chart, *, width: int = DEFAULT_WIDTH) -> bytes:
+    """The game's graph (:mod:`morris.web.chart`) as PNG bytes, ``width`` pixels wide (its
+    height in the chart's proportion): the SVG's areas, curve, band and marks, without the tap
+    targets.
+
+    Raises :class:`ValueError` naming the width when it is outside
+    :data:`MIN_WIDTH` .. :data:`MAX_WIDTH`.
+    """
+    from PIL import Image, ImageDraw, ImageFont
+
+    from morris.web import chart as c
+
+    if not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise ValueError(f"width must be {MIN_WIDTH}..{MAX_WIDTH} pixels, not {width}")
+    factor = SUPERSAMPLE if width <= _LARGE else 2
+    k = width * factor / chart.width
+    height = max(1, round(chart.height * width / chart.width))
+    big = (width * factor, height * factor)
+
+    def xy(x: float, y: float) -> tuple[float, float]:
+        return x * k, y * k
+
+    colours = c.CHART_COLOURS
+    image = Image.new("RGB", big, _rgb("#ffffff"))
+    draw = ImageDraw.Draw(image)
+    x0, x1 = c.LEFT, chart.width - c.RIGHT
+    draw.rectangle((*xy(x0, c.TOP), *xy(x1, c.PLOT_BOTTOM)), fill=_rgb(colours["ahead_black"]))
+    for run in chart.curve():
+        if len(run) == 1:
+            (x, y), half = run[0], chart.step / 2
+            run = [(x - half, y), (x + half, y)]
+        area = [(run[0][0], c.PLOT_BOTTOM), *run, (run[-1][0], c.PLOT_BOTTOM)]
+        draw.polygon([xy(x, y) for x, y in area], fill=_rgb(colours["ahead_white"]))
+    mid = chart.mid
+    dash = 4.0
+    x = x0
+    while x < x1:
+        draw.line((*xy(x, mid), *xy(min(x + dash, x1), mid)), fill=_rgb(colours["frame"]), width=1)
+        x += 2 * dash
+    for run in chart.curve():
+        draw.line(
+            [xy(x, y) for x, y in run],
+            fill=_rgb(colours["curve"]),
+            width=max(1, round(2 * k)),
+            joint="curve",
+        )
+    draw.rectangle(
+        (*xy(x0, c.TOP), *xy(x1, c.PLOT_BOTTOM)),
+        outline=_rgb(colours["frame"]),
+        width=max(1, round(k)),
+    )
+    font = ImageFont.load_default(size=11 * k)
+    frame = _rgb(colours["frame"])
+    draw.text(xy(4, c.TOP + 6), "W", fill=frame, font=font, anchor="lm")
+    draw.text(xy(4, c.PLOT_BOTTOM - 6), "B", fill=frame, font=font, anchor="lm")
+    draw.text(xy(4, c.BAND_TOP + c.BAND_HEIGHT / 2), "solved", fill=frame, font=font, anchor="lm")
+    for bx0, bx1, result in chart.bands():
+        draw.rectangle(
+            (*xy(bx0, c.BAND_TOP), *xy(bx1, c.BAND_TOP + c.BAND_HEIGHT)),
+            fill=_rgb(c.BAND_COLOURS[result]),
+            outline=_rgb("#444444") if result == "white" else None,
+        )
+    radius = max(1.5, min(4.0, chart.step / 3))
+    for point in chart.points:
+        if point.threw is not None:
+            colour = colours["first"] if point.first else colours["threw"]
+            draw.line(
+                (*xy(point.x, c.TOP), *xy(point.x, c.PLOT_BOTTOM)),
+                fill=_rgb(colour),
+                width=max(1, round((2.0 if point.first else 1.5) * k)),
+            )
+            if point.first:
+                draw.text(
+                    xy(point.x, c.BAND_TOP + c.BAND_HEIGHT + 7),
+                    "??",
+                    fill=_rgb(colour),
+                    font=font,
+                    anchor="mm",
+                )
+    for point in chart.points:
+        if point.y is None:
+            continue
+        colour = colours["curve"]
+        r = radius
+        if point.threw is not None:
+            colour, r = (colours["first"] if point.first else colours["threw"]), radius + 2
+        draw.circle(xy(point.x, point.y), r * k, fill=_rgb(colour), outline=_rgb("#ffffff"))
+    picture = image.resize((width, height), Image.Resampling.LANCZOS)
+    out = io.BytesIO()
+    picture.save(out, format="PNG", optimize=True)
+    return out.getvalue()

@@ -13,6 +13,10 @@ and ``status: "done"``) when it is done, waiting for it; with ``?wait=0`` it ans
 while the review runs: ``202``, ``status: "running"``, ``done`` and ``total`` (positions
 searched, of), and the turns with their positions but no scores yet. A record that cannot be
 reviewed is a 422 naming the problem, an unknown id a 404.
+
+``GET /api/games/{id}/chart.svg`` and ``chart.png`` (``?width=``; ``?turn=`` for the cursor in
+the SVG) are the game's graph (:mod:`morris.web.chart`) of the finished review, waiting for it
+as the review does: the page draws it under the board, and the PNG shares it.
 """
 
 from __future__ import annotations
@@ -235,8 +239,24 @@ class ReviewRoutes:
         """The routes to add to the companion's app."""
         return [
             Route("/api/games/{game_id}/review", self.review, methods=["GET"]),
+            Route("/api/games/{game_id}/chart.svg", self.chart_svg, methods=["GET"]),
+            Route("/api/games/{game_id}/chart.png", self.chart_png, methods=["GET"]),
             Route("/api/render.png", self.render_png, methods=["GET"]),
         ]
+
+    async def _finished(self, game_id: str) -> Review | JSONResponse:
+        """The finished review of game ``game_id`` (waited for), or the error response."""
+        text = await asyncio.get_running_loop().run_in_executor(None, self.games.text, game_id)
+        if text is None:
+            return _error(404, f"no saved game {game_id!r}")
+        try:
+            future, _ = self.reviewer.submit(text)
+        except ReviewError as exc:
+            return _error(503, str(exc))
+        try:
+            return await asyncio.wrap_future(future)
+        except ReviewError as exc:
+            return _error(422, f"game {game_id!r} cannot be reviewed: {exc}")
 
     async def review(self, request: Request) -> Response:
         """``GET /api/games/{id}/review[?wait=0]``."""
@@ -262,11 +282,58 @@ class ReviewRoutes:
                 {**outline, "id": game_id, "status": "running", "done": done, "total": total},
                 status_code=202,
             )
-        try:
-            answer = await asyncio.wrap_future(future)
-        except ReviewError as exc:
-            return _error(422, f"game {game_id!r} cannot be reviewed: {exc}")
+        answer = await self._finished(game_id)
+        if isinstance(answer, JSONResponse):
+            return answer
         return JSONResponse({**answer, "id": game_id, "status": "done"})
+
+    async def chart_svg(self, request: Request) -> Response:
+        """``GET /api/games/{id}/chart.svg[?turn=k&width=w]``: the game's graph, its cursor on
+        turn ``k`` (0 the start), ``w`` units wide (default 720: a page gives its own width)."""
+        from morris.web.chart import WIDTH, chart_of_review, render_chart_svg
+
+        query = request.query_params
+        turn = query.get("turn")
+        if turn is not None and not turn.isdigit():
+            return _error(400, f"turn must be a turn's number (0 the start), not {turn!r}")
+        try:
+            width = float(query.get("width", WIDTH))
+        except ValueError:
+            return _error(400, f"width must be a number, not {query.get('width')!r}")
+        answer = await self._finished(request.path_params["game_id"])
+        if isinstance(answer, JSONResponse):
+            return answer
+        try:
+            chart = chart_of_review(answer, width=width)
+        except ValueError as exc:
+            return _error(400, str(exc))
+        svg = render_chart_svg(chart, cursor=None if turn is None else int(turn))
+        return Response(svg, media_type="image/svg+xml")
+
+    async def chart_png(self, request: Request) -> Response:
+        """``GET /api/games/{id}/chart.png[?width=720]``: the game's graph as PNG."""
+        from morris.web.chart import chart_of_review
+        from morris.web.png import DEFAULT_WIDTH, render_chart_png
+
+        query = request.query_params
+        try:
+            width = int(query.get("width", DEFAULT_WIDTH))
+        except ValueError:
+            return _error(400, f"width must be a number of pixels, not {query.get('width')!r}")
+        answer = await self._finished(request.path_params["game_id"])
+        if isinstance(answer, JSONResponse):
+            return answer
+        chart = chart_of_review(answer)
+
+        def draw() -> bytes:
+            with self._drawing:
+                return render_chart_png(chart, width=width)
+
+        try:
+            data = await asyncio.get_running_loop().run_in_executor(None, draw)
+        except ValueError as exc:
+            return _error(400, str(exc))
+        return Response(data, media_type="image/png")
 
     async def render_png(self, request: Request) -> Response:
         """``GET /api/render.png?position=...&variant=standard&last=d6&flip=1&width=720``."""

@@ -30,9 +30,12 @@ _CLOCK_FIELDS = {"lights_since": "lights_age", "status_since": "status_age"}
 
 
 def _plain(value: Any) -> Any:
-    """``value`` with enums as their values and mappings and tuples as JSON's own types."""
+    """``value`` with enums as their values, messages as their text and mappings and tuples as
+    JSON's own types."""
     if isinstance(value, enum.Enum):
         return value.value
+    if callable(getattr(value, "render", None)):  # a catalog message (morris.i18n): its text
+        return value.render()
     if isinstance(value, Mapping):
         return {str(_plain(k)): _plain(v) for k, v in value.items()}
     if isinstance(value, tuple | list):

@@ -175,6 +175,8 @@ def test_fuzzed_pictures_and_reviews_get_4xx_never_5xx(
             http.get("/api/games/fuzzed/review"),
             http.get(f"/api/games/{quote(game_id, safe='')}/review"),
             http.post("/api/games/fuzzed/review"),
+            http.get("/api/games/fuzzed/chart.svg", params=query),
+            http.get("/api/games/fuzzed/chart.png", params=query),
         ]
     for answer in answers:
         assert answer.status_code < 500, answer.text

@@ -119,7 +119,11 @@ def test_the_page_reconnects_when_the_server_comes_back() -> None:
             page.goto(sim.url)
             expect(page.locator("#conn")).to_have_text("live", timeout=WAIT)
             expect(page.locator("#who")).to_have_text("referee: two players")
-        expect(page.locator("#conn")).to_have_text("reconnecting…", timeout=WAIT)
+        # The server is away: the page says so in words, not only by a red label.
+        expect(page.locator("#conn")).to_have_text("the board is not reachable", timeout=WAIT)
+        expect(page.locator("#offline")).to_be_visible()
+        expect(page.locator("#offline")).to_contain_text("The board is not reachable")
         with sim_web("--mode", "vs-ai", "--level", "3", port=port):
             expect(page.locator("#conn")).to_have_text("live", timeout=WAIT)
+            expect(page.locator("#offline")).to_be_hidden()
             expect(page.locator("#who")).to_have_text("you (white) vs the Pi, level 3")

@@ -23,38 +23,41 @@
       });
       const body = await response.json();
       if (!response.ok) {
-        say(body.error || `error ${response.status}`, true);
+        say(body.error || t("error.status", { status: response.status }), true);
         return;
       }
       render(body);
-      say(`puzzle: ${body.puzzle ? body.puzzle.title : ""}: set it up as the lights show`);
+      // Said in the puzzle's first state: the next change (a piece put) clears it (app.js).
+      say(t("puzzle.started", { title: body.puzzle ? body.puzzle.title : "" }));
     } catch (error) {
-      say("the board does not answer", true);
+      say(t("no-answer"), true);
     }
   }
 
   function line(p) {
     if (!p) return "";
     const used = [];
-    if (p.hints) used.push(`${p.hints} hint(s)`);
-    if (p.takebacks) used.push(`${p.takebacks} takeback(s)`);
+    if (p.hints) used.push(t("puzzle.used.hints", { n: p.hints }));
+    if (p.takebacks) used.push(t("puzzle.used.takebacks", { n: p.takebacks }));
     const extra = used.length ? ` · ${used.join(", ")}` : "";
     if (p.status === "failed") {
-      const keep = p.would_win.length ? `; ${p.would_win.join(" or ")} would have won` : "";
-      return `Puzzle failed at ${p.failed_turn}: ${p.why}${keep}${extra}`;
+      const keep = p.would_win.length
+        ? t("puzzle.would-win", { moves: p.would_win.join(t("puzzle.or")) })
+        : "";
+      return t("puzzle.failed", { turn: p.failed_turn, why: p.why, keep, extra });
     }
-    if (p.status === "playing") return `Puzzle: ${p.title} · ${p.left} turn(s) left${extra}`;
-    return `Puzzle: ${p.title} · ${p.status}${extra}`;
+    if (p.status === "playing") return t("puzzle.playing", { title: p.title, left: p.left, extra });
+    return t("puzzle.status", { title: p.title, status: p.status, extra });
   }
 
   function build() {
-    const select = el("select", { id: "puzzle-wins-in", ariaLabel: "wins in" });
+    const select = el("select", { id: "puzzle-wins-in", ariaLabel: t("puzzle.wins-in.label") });
     for (let n = 1; n <= 9; n += 1) {
-      select.append(el("option", { value: n, textContent: `wins in ${n}`, selected: n === 3 }));
+      select.append(el("option", { value: n, textContent: t("puzzle.wins-in", { n }), selected: n === 3 }));
     }
     $("controls").append(
       el("span", { className: "puzzle-pick" }, select,
-        el("button", { type: "button", id: "puzzle-start", textContent: "Puzzle", onclick: start })));
+        el("button", { type: "button", id: "puzzle-start", textContent: t("puzzle.button"), onclick: start })));
     $("event").after(el("p", { id: "puzzle", className: "event puzzle", hidden: true }));
     document.head.append(el("style", { textContent: `
       .puzzle-pick { display: inline-flex; gap: .3rem; }

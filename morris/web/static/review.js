@@ -1,7 +1,9 @@
 // The review page: the saved games listed; one opened is stepped through on the board picture
-// (buttons, arrow keys, the turn list), with each turn's score and win/draw/loss before and after
-// and the first turn that threw a result away marked. The pictures come drawn from the server
-// (/api/render.svg: one renderer), the review from /api/games/{id}/review. No build step.
+// (buttons, arrow keys, the turn list, a tap on the game's graph), with each turn's score and
+// win/draw/loss before and after and the first turn that threw a result away marked. The pictures
+// come drawn from the server (/api/render.svg and the graph /api/games/{id}/chart.svg: one
+// renderer each), the review from /api/games/{id}/review. No build step; the texts are in
+// strings.js.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -13,6 +15,7 @@ let gameId = null;
 let index = 0; // the position shown: 0 the start, k after the k-th turn
 let poll = null;
 let drawn = 0; // the last picture asked for (an older answer is not drawn over a newer one)
+let charted = null; // the game whose graph is drawn
 
 function say(text, error) {
   const message = $("message");
@@ -23,7 +26,7 @@ function say(text, error) {
 function formatScore(score) {
   if (score === null || score === undefined) return "-";
   if (Math.abs(score) > MATE_BOUND) {
-    return `${score > 0 ? "win" : "loss"} in ${MATE - Math.abs(score)}`;
+    return t(score > 0 ? "review.win-in" : "review.loss-in", { n: MATE - Math.abs(score) });
   }
   const pieces = (score / 100).toFixed(2);
   return score >= 0 ? `+${pieces}` : pieces;
@@ -35,15 +38,13 @@ function formatSolved(value) {
 
 function formatWdl(wdl) {
   if (!wdl) return "-";
-  if (wdl.source === "end") return { win: "won", draw: "drawn", loss: "lost" }[wdl.value];
-  return wdl.value === "draw" ? "draw" : `${wdl.value} in ${wdl.distance}`;
+  if (wdl.source === "end") return t({ win: "review.won", draw: "review.drawn", loss: "review.lost" }[wdl.value]);
+  return wdl.value === "draw" ? t("review.draw") : t("review.wdl", wdl);
 }
 
 function gameName(game) {
   const tags = game.tags || {};
-  const white = tags.White || "white";
-  const black = tags.Black || "black";
-  return `${white} vs ${black}`;
+  return t("review.players", { white: tags.White || "white", black: tags.Black || "black" });
 }
 
 async function getJson(url) {
@@ -52,7 +53,7 @@ async function getJson(url) {
   try {
     body = await response.json();
   } catch (error) {
-    body = { error: `error ${response.status}` };
+    body = { error: t("error.status", { status: response.status }) };
   }
   return { status: response.status, ok: response.ok, body };
 }
@@ -62,11 +63,12 @@ async function loadGames() {
   try {
     answer = await getJson("/api/games");
   } catch (error) {
-    say("the board does not answer", true);
+    shell.reachable(false);
     return;
   }
+  shell.reachable(true);
   if (!answer.ok) {
-    say(answer.body.error || `error ${answer.status}`, true);
+    say(answer.body.error || t("error.status", { status: answer.status }), true);
     return;
   }
   const list = $("games");
@@ -79,8 +81,8 @@ async function loadGames() {
     button.type = "button";
     button.dataset.game = game.id;
     const sub = game.error
-      ? `cannot be read: ${game.error}`
-      : `${game.date || ""} · ${game.result} · ${game.moves} turns`;
+      ? t("review.unreadable", { error: game.error })
+      : t("review.game-line", { date: game.date || "", result: game.result, moves: game.moves });
     button.innerHTML = "<span></span><span class=\"sub\"></span>";
     button.firstChild.textContent = gameName(game);
     button.lastChild.textContent = sub;
@@ -98,6 +100,8 @@ async function openGame(id) {
   gameId = id;
   review = null;
   index = 0;
+  charted = null;
+  $("chart").replaceChildren();
   for (const button of document.querySelectorAll("#games button")) {
     if (button.dataset.game === id) button.setAttribute("aria-current", "true");
     else button.removeAttribute("aria-current");
@@ -111,27 +115,30 @@ async function fetchReview(id, first) {
   try {
     answer = await getJson(`/api/games/${encodeURIComponent(id)}/review?wait=0`);
   } catch (error) {
-    say("the board does not answer", true);
+    shell.reachable(false);
+    poll = setTimeout(() => fetchReview(id, first), 3000); // the board may come back
     return;
   }
+  shell.reachable(true);
   if (id !== gameId) return; // another game was opened meanwhile
   if (!answer.ok) {
-    say(answer.body.error || `error ${answer.status}`, true);
+    say(answer.body.error || t("error.status", { status: answer.status }), true);
     return;
   }
   const body = answer.body;
   review = body;
   if (first) {
     index = body.turns.length;
-    $("game").hidden = false;
+    $("game").hidden = $("game-head").hidden = $("game-view").hidden = false;
     say("");
   }
   if (body.status === "running") {
     const total = body.total || body.turns.length + 1;
-    $("progress").textContent = `The engine is reviewing the game: ${body.done} of ${total} positions…`;
+    $("progress").textContent = t("review.running", { done: body.done, total });
     poll = setTimeout(() => fetchReview(id, false), 700);
   } else {
     $("progress").textContent = "";
+    drawChart(id);
   }
   show();
 }
@@ -155,28 +162,71 @@ async function drawBoard() {
     const response = await fetch(`/api/render.svg?${pictureQuery()}`, { credentials: "same-origin" });
     if (!response.ok) {
       const body = await response.json();
-      say(body.error || `error ${response.status}`, true);
+      say(body.error || t("error.status", { status: response.status }), true);
       return;
     }
     const svg = await response.text();
     if (ticket === drawn) $("board").innerHTML = svg;
   } catch (error) {
-    say("the board does not answer", true);
+    shell.reachable(false);
   }
+}
+
+// The game's graph, drawn by the server from the finished review; a tap on it shows that turn.
+async function drawChart(id) {
+  if (charted === id) return;
+  charted = id;
+  try {
+    // As wide as it is drawn (its text then stays at its size), within what the server draws.
+    const width = Math.max(240, Math.min(2048, Math.round($("chart").clientWidth || 720)));
+    const response = await fetch(`/api/games/${encodeURIComponent(id)}/chart.svg?width=${width}`, {
+      credentials: "same-origin",
+    });
+    if (!response.ok) {
+      const body = await response.json();
+      say(body.error || t("error.status", { status: response.status }), true);
+      charted = null;
+      return;
+    }
+    const svg = await response.text();
+    if (id !== gameId) return;
+    $("chart").innerHTML = svg;
+    moveCursor();
+  } catch (error) {
+    charted = null;
+    shell.reachable(false);
+  }
+}
+
+// The graph's cursor on the turn shown.
+function moveCursor() {
+  const cursor = document.querySelector("#chart line.cursor");
+  const column = document.querySelector(`#chart rect.hit[data-ply="${index}"]`);
+  if (!cursor || !column) return;
+  const x = column.dataset.x;
+  cursor.setAttribute("x1", x);
+  cursor.setAttribute("x2", x);
+  cursor.dataset.ply = String(index);
 }
 
 function describeThrow(turn) {
   if (turn.threw === "solution") {
-    return `${formatSolved(turn.solution_before)} → ${formatSolved(turn.solution_after)}, by the solved game`;
+    return t("review.throw.solution", {
+      before: formatSolved(turn.solution_before),
+      after: formatSolved(turn.solution_after),
+    });
   }
   if (turn.threw === "tables") {
-    return `${formatWdl(turn.wdl_before)} → ${formatWdl(turn.wdl_after)}, by the endgame tables`;
+    return t("review.throw.tables", {
+      before: formatWdl(turn.wdl_before),
+      after: formatWdl(turn.wdl_after),
+    });
   }
-  const threshold = ((review.engine || {}).threshold || 200) / 100;
-  return (
-    `${formatScore(turn.score_before)} → ${formatScore(turn.score_after)}, ` +
-    `the engine's judgement (a fall of ${threshold} pieces or more)`
-  );
+  return t("review.throw.engine", {
+    before: formatScore(turn.score_before),
+    after: formatScore(turn.score_after),
+    threshold: ((review.engine || {}).threshold || 200) / 100,
+  });
 }
 
 function show() {
@@ -186,10 +236,14 @@ function show() {
   drawBoard();
   const turn = index > 0 ? turns[index - 1] : null;
   const tags = review.tags || {};
-  $("game-title").textContent = `${tags.White || "white"} vs ${tags.Black || "black"}: ${review.result}`;
+  $("game-title").textContent = t("review.title", {
+    white: tags.White || "white",
+    black: tags.Black || "black",
+    result: review.result,
+  });
   $("turn").textContent = turn
-    ? `Turn ${index} of ${turns.length}: ${turn.label} ${turn.move} (${turn.mover})`
-    : `The start (${turns.length} turns follow)`;
+    ? t("review.turn", { ply: index, count: turns.length, label: turn.label, move: turn.move, mover: turn.mover })
+    : t("review.start", { count: turns.length });
   $("score-before").textContent = turn ? formatScore(turn.score_before) : "-";
   $("score-after").textContent = turn ? formatScore(turn.score_after) : "-";
   $("wdl-before").textContent = turn ? formatWdl(turn.wdl_before) : "-";
@@ -200,19 +254,17 @@ function show() {
   const mark = $("mark");
   mark.hidden = !(turn && turn.threw);
   if (turn && turn.threw) {
-    const which = turn.mistake
-      ? "The first turn that threw a result away"
-      : "This turn threw a result away too";
-    mark.textContent = `${which}: ${describeThrow(turn)}.`;
+    const which = turn.mistake ? t("review.first-threw") : t("review.threw-too");
+    mark.textContent = t("review.mark", { which, why: describeThrow(turn) });
   }
   const summary = $("summary");
   if (review.status === "running") {
-    summary.textContent = "";
+    summary.textContent = t("review.chart-waiting");
   } else if (review.first_mistake) {
     const first = turns[review.first_mistake - 1];
-    summary.textContent = `First result thrown away: turn ${first.ply}, ${first.label} ${first.move} (${first.mover}).`;
+    summary.textContent = t("review.first-mistake", first);
   } else {
-    summary.textContent = "No turn threw a result away.";
+    summary.textContent = t("review.no-mistake");
   }
   $("first").disabled = $("back").disabled = index === 0;
   $("next").disabled = $("last").disabled = index === turns.length;
@@ -224,20 +276,26 @@ function show() {
   $("dl-svg").setAttribute("download", `${stem}.svg`);
   $("dl-png").href = `/api/render.png?${query}`;
   $("dl-png").setAttribute("download", `${stem}.png`);
-  $("variant").textContent = `${tags.Variant || "standard"} · ${positionShown()}`;
+  $("dl-chart").href = `/api/games/${encodeURIComponent(gameId)}/chart.png`;
+  $("dl-chart").setAttribute("download", `${gameId}-graph.png`);
+  $("dl-chart").hidden = review.status === "running";
+  $("variant").textContent = t("review.variant", {
+    variant: tags.Variant || "standard",
+    position: positionShown(),
+  });
   const list = $("turns");
   if (list.childElementCount !== turns.length || list.dataset.status !== review.status) {
     list.replaceChildren();
     list.dataset.status = review.status;
-    for (const t of turns) {
+    for (const entry of turns) {
       const item = document.createElement("li");
       const button = document.createElement("button");
       button.type = "button";
-      button.dataset.ply = String(t.ply);
-      button.textContent = `${t.label} ${t.move}`;
-      if (t.threw) button.classList.add("threw");
-      if (t.mistake) button.classList.add("first");
-      button.addEventListener("click", () => step(t.ply));
+      button.dataset.ply = String(entry.ply);
+      button.textContent = `${entry.label} ${entry.move}`; // numbered as the record is
+      if (entry.threw) button.classList.add("threw");
+      if (entry.mistake) button.classList.add("first");
+      button.addEventListener("click", () => step(entry.ply));
       item.appendChild(button);
       list.appendChild(item);
     }
@@ -246,6 +304,7 @@ function show() {
     if (Number(button.dataset.ply) === index) button.setAttribute("aria-current", "true");
     else button.removeAttribute("aria-current");
   }
+  moveCursor();
 }
 
 function step(to) {
@@ -259,6 +318,10 @@ document.addEventListener("DOMContentLoaded", () => {
   $("back").addEventListener("click", () => step(index - 1));
   $("next").addEventListener("click", () => step(index + 1));
   $("last").addEventListener("click", () => step(review ? review.turns.length : 0));
+  $("chart").addEventListener("click", (event) => {
+    const column = event.target.closest("[data-ply]");
+    if (column) step(Number(column.dataset.ply));
+  });
   document.addEventListener("keydown", (event) => {
     if (!review || event.altKey || event.ctrlKey || event.metaKey) return;
     const keys = {
