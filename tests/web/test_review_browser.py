@@ -1,6 +1,7 @@
 """The review page in a real headless chromium: a game played by taps on ``morris sim --web`` is
-saved, listed on the review page, stepped through with the buttons and the arrow keys, and its
-record and pictures downloaded."""
+stepped through in the board page's move list, saved, listed on the review page, stepped through
+with the buttons, the arrow keys and the game's graph, and its record and pictures downloaded;
+then the same pages at a desktop's size (1280x800), with everything in the first screen."""
 
 from __future__ import annotations
 
@@ -55,6 +56,26 @@ def expect_position(page: Any, plies: int) -> None:
     assert pieces_shown(page) == pieces_after(plies)
 
 
+def white_scores(review: dict[str, Any]) -> dict[int, int]:
+    """White's score in each position of a review (its scores are the mover's)."""
+    turns = review["turns"]
+    sign = {"white": 1, "black": -1}
+    scores = {0: sign[turns[0]["mover"]] * turns[0]["score_before"]}
+    scores.update({t["ply"]: sign[t["mover"]] * t["score_after"] for t in turns})
+    return scores
+
+
+def in_first_screen(page: Any, selector: str) -> dict[str, float]:
+    """The box of ``selector`` (asserted wholly inside the viewport, not scrolled)."""
+    box = box_of(page.locator(selector))
+    size = page.viewport_size
+    assert page.evaluate("window.scrollY") == 0
+    assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
+    assert box["x"] + box["width"] <= size["width"], (selector, box)
+    assert box["y"] + box["height"] <= size["height"], (selector, box)
+    return box
+
+
 def download(page: Any, link: str) -> bytes:
     with page.expect_download(timeout=WAIT) as info:
         page.locator(link).click()
@@ -73,6 +94,30 @@ def test_a_finished_game_is_reviewed_on_the_page(tmp_path: Path) -> None:
             if number < len(BLOCKING_GAME) - 1:
                 wait_for_event(page, f"{'white' if number % 2 == 0 else 'black'} played {name}")
         expect(page.locator("#outcome")).to_have_text("Game over: 0-1 (blocked)", timeout=WAIT)
+
+        # The move list is the game: numbered as the record is, the last turn highlighted; a
+        # tap on a turn shows the position after it, "Back to the game" the game now.
+        moves = page.locator("#moves button.move")
+        expect(moves).to_have_count(len(BLOCKING_GAME))
+        expect(page.locator("#moves li").nth(2)).to_have_attribute("value", "3")
+        expect(moves.nth(len(BLOCKING_GAME) - 1)).to_have_attribute("aria-current", "true")
+        box = box_of(moves.nth(3))
+        assert box["height"] >= 44 and box["width"] >= 44  # a finger's target on a phone
+        moves.nth(3).tap()
+        expect(page.locator("#browse")).to_contain_text("Turn 4 of 18: 2... d1", timeout=WAIT)
+        page.wait_for_function(
+            "n => document.querySelectorAll('#board g.point[data-piece]').length === n",
+            arg=4,
+            timeout=WAIT,
+        )
+        assert pieces_shown(page) == pieces_after(4)
+        expect(moves.nth(3)).to_have_attribute("aria-current", "true")
+        expect(moves.nth(len(BLOCKING_GAME) - 1)).not_to_have_attribute("aria-current", "true")
+        box = box_of(page.get_by_role("button", name="Back to the game"))
+        assert box["height"] >= 44
+        page.get_by_role("button", name="Back to the game").tap()
+        expect(page.locator("#browse")).to_be_hidden()
+        expect(page.locator("#board g.point[data-piece]")).to_have_count(len(BLOCKING_GAME))
 
         # The saved game is listed on the review page, reached from the board page's header.
         page.get_by_role("link", name="Review").click()
@@ -120,3 +165,49 @@ def test_a_finished_game_is_reviewed_on_the_page(tmp_path: Path) -> None:
         assert svg.count("data-piece=") == len(pieces_after(THROWN))
         png = download(page, "#dl-png")
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+        # The game's graph: one point per position at White's score as the review has it; a
+        # tap on turn 12 shows turn 12, its cursor there.
+        game_id = page.locator("#games button").first.get_attribute("data-game")
+        review = page.request.get(f"{sim.url}api/games/{game_id}/review").json()
+        page.locator("#chart svg circle.pt").first.wait_for(timeout=WAIT)
+        drawn = page.eval_on_selector_all(
+            "#chart circle.pt",
+            "nodes => nodes.map(n => [Number(n.dataset.ply), Number(n.dataset.score)])",
+        )
+        assert dict(drawn) == white_scores(review)
+        first = page.locator(f'#chart circle.pt.first[data-ply="{THROWN}"]')
+        expect(first).to_have_count(1)
+        page.locator('#chart rect.hit[data-ply="12"]').tap()
+        expect_position(page, 12)
+        expect(page.locator("#chart line.cursor")).to_have_attribute("data-ply", "12")
+        expect(page.locator('#turns button[data-ply="12"]')).to_have_attribute(
+            "aria-current", "true"
+        )
+        graph = download(page, "#dl-chart")
+        assert graph[:8] == b"\x89PNG\r\n\x1a\n"
+
+        # A desktop's screen: the board and the graph on the left, the steps, the turn and the
+        # downloads beside them, all in the first screen.
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(f"{sim.url}review?game={game_id}")
+        page.locator("#chart svg circle.pt").first.wait_for(timeout=WAIT)
+        board = in_first_screen(page, "#board")
+        chart = in_first_screen(page, "#chart")
+        assert chart["y"] >= board["y"] + board["height"] - 1  # the graph under the board
+        for selector in ("#first", "#last", "#turn", "#dl-chart"):
+            assert in_first_screen(page, selector)["x"] >= board["x"] + board["width"]
+        page.screenshot(path=tmp_path / "review-desktop.png")
+
+        # The board page: the buttons, the status lights and the moves beside the board.
+        page.goto(sim.url)
+        expect(page.locator("#conn")).to_have_text("live", timeout=WAIT)
+        board = in_first_screen(page, "#board")
+        assert board["width"] >= 600  # the board as large as the screen's height allows
+        for name in ("New game", "Takeback", "Hint", "Flip"):
+            button = in_first_screen(page, f"#controls button:text-is('{name}')")
+            assert button["x"] >= board["x"] + board["width"]
+            assert button["height"] >= 44
+        for selector in ("#leds", "#turn", "#moves"):
+            assert in_first_screen(page, selector)["x"] >= board["x"] + board["width"]
+        page.screenshot(path=tmp_path / "board-desktop.png")

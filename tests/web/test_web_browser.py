@@ -58,8 +58,11 @@ def test_a_whole_game_by_taps_with_a_takeback() -> None:
         expect(page.locator("#moves")).to_have_text(re.compile(r"g7"))
         page.get_by_role("button", name="Takeback").tap()
         wait_for_event(page, "took back g7")
+        expect(page.locator("#message")).to_have_text("pressed takeback")
         expect(point(page, "g7")).to_have_attribute("data-signal", "fast", timeout=WAIT)
         tap(page, "g7")  # lift it: the board matches the game again
+        # Every message says the state now: the press's line goes with the next change.
+        expect(page.locator("#message")).to_have_text("", timeout=WAIT)
         expect(point(page, "g7")).to_have_attribute("data-signal", "off", timeout=WAIT)
         expect(page.locator("#turn")).to_have_text("white to move")
 
@@ -119,10 +122,16 @@ def test_the_page_reconnects_when_the_server_comes_back() -> None:
             page.goto(sim.url)
             expect(page.locator("#conn")).to_have_text("live", timeout=WAIT)
             expect(page.locator("#who")).to_have_text("referee: two players")
+            # The service worker keeps the page shell (loopback is a secure context).
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=WAIT)
         # The server is away: the page says so in words, not only by a red label.
         expect(page.locator("#conn")).to_have_text("the board is not reachable", timeout=WAIT)
         expect(page.locator("#offline")).to_be_visible()
         expect(page.locator("#offline")).to_contain_text("The board is not reachable")
+        # Opened again (from the home screen, say) while the board is away: the kept shell.
+        page.reload()
+        expect(page.locator("#conn")).to_have_text("the board is not reachable", timeout=WAIT)
+        expect(page.locator("#offline")).to_be_visible()
         with sim_web("--mode", "vs-ai", "--level", "3", port=port):
             expect(page.locator("#conn")).to_have_text("live", timeout=WAIT)
             expect(page.locator("#offline")).to_be_hidden()
