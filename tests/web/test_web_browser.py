@@ -123,7 +123,18 @@ def test_the_page_reconnects_when_the_server_comes_back() -> None:
             expect(page.locator("#conn")).to_have_text("live", timeout=WAIT)
             expect(page.locator("#who")).to_have_text("referee: two players")
             # The service worker keeps the page shell (loopback is a secure context).
-            page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=WAIT)
+            page.wait_for_function(
+                "() => navigator.serviceWorker.controller !== null", timeout=WAIT
+            )
+            # The browser reads the manifest without an error and finds the page installable
+            # ("add to home screen": its name, icons, full screen).
+            cdp = page.context.new_cdp_session(page)
+            manifest = cdp.send("Page.getAppManifest")
+            assert manifest["errors"] == [] and manifest["url"].endswith("/manifest.webmanifest")
+            parsed = manifest["manifest"]
+            assert parsed["name"] == "morris: the board" and parsed["display"] == "kFullscreen"
+            assert {"192x192", "512x512"} <= {icon["sizes"] for icon in parsed["icons"]}
+            assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
         # The server is away: the page says so in words, not only by a red label.
         expect(page.locator("#conn")).to_have_text("the board is not reachable", timeout=WAIT)
         expect(page.locator("#offline")).to_be_visible()
