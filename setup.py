@@ -14,11 +14,50 @@
   generator and its evaluation (plain typed Python) as well, which speeds up the Python side (the
   root of the search, and everything when ``_native`` is not built). Needs mypy in the
   environment that builds. See docs/ENGINE.md.
+
+The translations: ``build_py`` (which both ``pip install`` and ``pip install -e`` run) compiles
+every ``morris/locale/<lang>/LC_MESSAGES/morris.po`` into ``morris.mo`` beside it with Babel (a
+build requirement), so the catalogs are built by the install and never committed. A fuzzy or
+untranslated entry is left out of the compiled catalog (English is shown for it), as msgfmt does;
+tests/i18n checks that there is none. See docs/TRANSLATING.md.
 """
 
 import os
+from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+LOCALE_DIR = Path(__file__).parent / "morris" / "locale"
+
+
+def compile_catalogs() -> list[Path]:
+    """Compile each ``.po`` of :data:`LOCALE_DIR` into the ``.mo`` beside it (when older)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    written = []
+    for po in sorted(LOCALE_DIR.glob("*/LC_MESSAGES/*.po")):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as source:
+            catalog = read_po(source, locale=po.parent.parent.name, domain=po.stem)
+        with mo.open("wb") as target:
+            write_mo(target, catalog, use_fuzzy=False)
+        written.append(mo)
+    return written
+
+
+class BuildWithCatalogs(build_py):
+    """``build_py`` that compiles the translations first, so the ``.mo`` files are package data
+    of the wheel, and in the source tree for an editable install."""
+
+    def run(self) -> None:
+        for mo in compile_catalogs():
+            print(f"compiled {mo.relative_to(LOCALE_DIR.parent.parent)}")
+        super().run()
+
 
 COMPILED = ["morris/engine/movegen.py", "morris/engine/evaluate.py", "morris/engine/search.py"]
 
@@ -49,4 +88,4 @@ if os.environ.get("MORRIS_COMPILE", "") not in ("", "0"):
     # Only the engine is compiled: the project's mypy overrides for other packages go unused.
     ext_modules += mypycify(["--no-warn-unused-configs", *COMPILED], opt_level="3")
 
-setup(ext_modules=ext_modules)
+setup(ext_modules=ext_modules, cmdclass={"build_py": BuildWithCatalogs})

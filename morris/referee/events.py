@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from morris.core import Color, Move, Outcome, Point
+from morris.i18n import Message
 
 __all__ = [
     "Event",
@@ -56,11 +57,12 @@ class MillClosed(Event):
 
 @dataclass(frozen=True)
 class Flagged(Event):
-    """The board is wrong: ``missing`` and ``unexpected`` are bitmasks against what it should be."""
+    """The board is wrong: ``missing`` and ``unexpected`` are bitmasks against what it should be;
+    ``reason`` says why in words (a message of the catalogs, :mod:`morris.i18n`)."""
 
     missing: int
     unexpected: int
-    reason: str
+    reason: Message
 
 
 @dataclass(frozen=True)

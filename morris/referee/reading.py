@@ -13,6 +13,10 @@ import enum
 from dataclasses import dataclass
 
 from morris.core import Board, Move, Point
+from morris.i18n import Message, msg, plain
+
+#: No reason (a reading that is not flagged).
+NO_REASON = plain("")
 
 __all__ = ["Kind", "Reading", "footprint", "read_person_turn", "read_pi_turn"]
 
@@ -70,7 +74,7 @@ class Reading:
     illegal: int = 0  # ILLEGAL: unremovable opponent pieces lifted
     targets: int = 0  # PARTIAL, COMMIT: where a piece may go
     undo: int = 0  # TAKEBACK: turns to undo
-    reason: str = ""  # UNEXPLAINED, PI_PARTIAL: for the Flagged event
+    reason: Message = NO_REASON  # UNEXPLAINED, PI_PARTIAL: for the Flagged event
     due: float | None = None
     fired: bool = False
     flaggable: bool = False
@@ -158,7 +162,7 @@ def read_pi_turn(board: Board, move: Move, sensed: int) -> Reading | None:
         return Reading(
             Kind.PI_PARTIAL,
             flaggable=True,
-            reason=f"the Pi's turn {move} is only partly carried out",
+            reason=msg("the Pi's turn {move} is only partly carried out", move=move),
         )
     after = board.copy()
     after.push(move)

@@ -21,6 +21,7 @@ from morris.core import (
     names_of,
     points_of,
 )
+from morris.i18n import Message, joined, msg
 from morris.referee.events import (
     Event,
     Flagged,
@@ -430,7 +431,7 @@ class Referee:
             return Reading(Kind.CLEAR)
         return Reading(Kind.UNEXPLAINED, flaggable=True, reason=self._unexplained_reason())
 
-    def _unexplained_reason(self) -> str:
+    def _unexplained_reason(self) -> Message:
         board = self.board
         sensed = self._settled
         added = sensed & ~board.occupied
@@ -438,19 +439,34 @@ class Referee:
         parts = []
         if self.pi_to_move:
             if self._expected is None:
-                parts.append("the board changed while the Pi thinks")
+                parts.append(msg("the board changed while the Pi thinks"))
             else:
-                parts.append(f"the Pi's turn {self._expected} is carried out wrongly")
+                parts.append(
+                    msg("the Pi's turn {move} is carried out wrongly", move=self._expected)
+                )
         else:
-            parts.append(f"no legal turn of {COLOR_NAMES[board.turn]} explains the board")
+            # The colour's and the variant's names are catalog entries too (morris.app.narration
+            # marks the same English words).
+            parts.append(
+                msg(
+                    "no legal turn of {colour} explains the board",
+                    colour=msg(COLOR_NAMES[board.turn]),
+                )
+            )
         outside = added & ~board.points_in_play
         if outside:
-            parts.append(f"{' '.join(names_of(outside))} not in play in {board.variant.title}")
+            parts.append(
+                msg(
+                    "{points} not in play in {variant}",
+                    points=" ".join(names_of(outside)),
+                    variant=msg(board.variant.title),
+                )
+            )
         if added:
-            parts.append("new pieces on " + " ".join(names_of(added)))
+            parts.append(msg("new pieces on {points}", points=" ".join(names_of(added))))
         if removed:
-            parts.append("pieces gone from " + " ".join(names_of(removed)))
-        return "; ".join(parts)
+            parts.append(msg("pieces gone from {points}", points=" ".join(names_of(removed))))
+        return joined(parts)
 
     def _evaluate(self, events: list[Event]) -> None:
         """Read the settled board again after it or the game changed; set the reading's timer."""
@@ -545,7 +561,7 @@ class Referee:
             self._update_mismatch()
             assert self._mismatch is not None
             events.append(Flagged(self._mismatch.missing, self._mismatch.unexpected, r.reason))
-            logger.info("flagged: %s", r.reason)
+            logger.info("flagged: %s", r.reason.render("en"))
 
     def _flag(self, events: list[Event]) -> None:
         if not self._flagged:

@@ -121,7 +121,7 @@ def test_six_mens_morris_lights_its_points_at_the_start_and_flags_an_outer_piece
     (flag,) = table.of(Flagged)
     assert isinstance(flag, Flagged)
     assert flag.unexpected == mask("a7")
-    assert "a7 not in play in Six men's morris" in flag.reason
+    assert "a7 not in play in Six men's morris" in flag.reason.render("en")
     assert table.shown() == {"fast": {"a7"}}
     table.lift("a7")
     table.place("d6")
