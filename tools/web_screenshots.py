@@ -5,9 +5,12 @@
 Starts ``morris sim --web`` (no terminal, nothing saved) and plays a few turns against the Pi by
 tapping the page in Debian's chromium (Playwright, the same set-up as tests/web), then saves the
 page on a phone-sized screen: the Pi's reply lit on the board (``web-board.png``) and the board
-seen as a spectator, flipped (``web-watch.png``). Then the review page (``web-review.png``): a
-strong game of tests/data saved in a temporary state directory, reviewed, at the turn that threw
-it away. And the setup view with a position tapped in (``web-setup.png``).
+seen as a spectator, flipped (``web-watch.png``), and the same game on a desktop's screen,
+1280x800, a turn tapped in the move list (``web-desktop.png``). Then the review page
+(``web-review.png``): a strong game of tests/data saved in a temporary state directory, reviewed,
+at the turn that threw it away, with the game's graph; the same at 1280x800
+(``web-review-desktop.png``) and the graph as the PNG the page shares (``web-graph.png``). And
+the setup view with a position tapped in (``web-setup.png``).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from tests.web.review_kit import save  # noqa: E402
 
 OUT = ROOT / "docs" / "img"
 WAIT = 20_000
+DESKTOP = {"width": 1280, "height": 800}
 
 
 def main() -> None:
@@ -53,6 +57,15 @@ def main() -> None:
         page.evaluate("document.body.classList.add('watch')")  # what a spectator sees
         page.screenshot(path=OUT / "web-watch.png")
         print(f"wrote {OUT / 'web-watch.png'}")
+        # The same game on a desktop's screen, a turn tapped in the move list.
+        page.evaluate("document.body.classList.remove('watch')")
+        page.get_by_role("button", name="Flip").click()
+        expect(page.locator("#board svg")).not_to_have_class(re.compile("flipped"), timeout=WAIT)
+        page.set_viewport_size(DESKTOP)
+        page.locator('#moves button[data-ply="3"]').click()
+        expect(page.locator("#browse")).to_be_visible(timeout=WAIT)
+        page.screenshot(path=OUT / "web-desktop.png")
+        print(f"wrote {OUT / 'web-desktop.png'}")
     review()
     setup_view()
 
@@ -72,9 +85,21 @@ def review() -> None:
             page.locator('#turns button[class~="first"]').click()
             expect(page.locator("#mark")).to_be_visible(timeout=WAIT)
             page.locator("#board svg").wait_for(timeout=WAIT)
+            page.locator("#chart svg").wait_for(timeout=WAIT)
             page.evaluate("window.scrollTo(0, 0)")  # the turn list scrolled the page down
             page.screenshot(path=OUT / "web-review.png")
             print(f"wrote {OUT / 'web-review.png'}")
+            graph = page.request.get(f"{sim.url}api/games/{game_id}/chart.png")
+            (OUT / "web-graph.png").write_bytes(graph.body())
+            print(f"wrote {OUT / 'web-graph.png'}")
+            page.set_viewport_size(DESKTOP)
+            page.reload()  # the graph is drawn at the width it is shown
+            page.locator("#chart svg").wait_for(timeout=60_000)
+            page.locator('#turns button[class~="first"]').click()
+            expect(page.locator("#mark")).to_be_visible(timeout=WAIT)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=OUT / "web-review-desktop.png")
+            print(f"wrote {OUT / 'web-review-desktop.png'}")
 
 
 def setup_view() -> None:

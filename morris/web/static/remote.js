@@ -105,6 +105,10 @@
   }
 
   function tap(point) {
+    if (browsing !== null) { // an earlier position of the move list is shown (app.js)
+      say(t("browse.no-taps"), true);
+      return;
+    }
     if (!legal || !legal.turn) {
       say(s.turn === s.remote_color ? "wait: your last turn is being carried out" : "it is the board's turn", true);
       return;
