@@ -131,6 +131,31 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class UiConfig:
+    """``[ui]``: the words a person reads and hears."""
+
+    #: The board's language: ``en``, ``nl``, ``fi`` or ``de`` (a locale name such as ``de_AT``
+    #: works too); empty: ``LC_ALL``, ``LC_MESSAGES``, ``LANG``. ``--lang`` overrides it.
+    language: str = ""
+
+
+#: espeak-ng's speaking rate, words per minute (its own limits), and amplitude.
+SPEECH_RATES = (80, 450)
+SPEECH_VOLUMES = (0, 200)
+
+
+@dataclass(frozen=True)
+class SpeechConfig:
+    """``[speech]``: the game said aloud through espeak-ng (:mod:`morris.app.speech`)."""
+
+    enabled: bool = False
+    #: An espeak-ng voice (``espeak-ng --voices``); empty: the board language's own.
+    voice: str = ""
+    rate: int = 160
+    volume: int = 100
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration."""
 
@@ -140,6 +165,8 @@ class Config:
     hardware: HardwareConfig = field(default_factory=HardwareConfig)
     paths: PathsConfig = field(default_factory=PathsConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    ui: UiConfig = field(default_factory=UiConfig)
+    speech: SpeechConfig = field(default_factory=SpeechConfig)
     source: str = "<defaults>"
 
     def state_dir(self, environ: Mapping[str, str] = os.environ) -> Path:
@@ -191,6 +218,8 @@ _SECTIONS: dict[str, type[Any]] = {
     "hardware": HardwareConfig,
     "paths": PathsConfig,
     "web": WebConfig,
+    "ui": UiConfig,
+    "speech": SpeechConfig,
 }
 
 
@@ -233,6 +262,21 @@ def _listen(value: Any) -> str | None:
     return None
 
 
+_VOICE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+\-/]{0,63}$")
+
+
+def _voice(value: Any) -> str | None:
+    if value == "" or _VOICE.match(value):
+        return None
+    return "must be an espeak-ng voice name (espeak-ng --voices), e.g. de or en-gb+f3"
+
+
+def _language(value: Any) -> str | None:
+    if value == "" or re.match(r"^[A-Za-z]{2,3}([_-][A-Za-z0-9]+)?(\.[A-Za-z0-9-]+)?$", value):
+        return None  # one without a catalog is a warning at start (English), not an error
+    return "must be a language such as en, nl, fi, de (or a locale name such as de_AT)"
+
+
 _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "game.mode": _choice(MODES),
     "game.human": _choice(COLOURS),
@@ -250,6 +294,10 @@ _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "hardware.backend": _choice(BACKENDS),
     "web.listen": _listen,
     "web.link": _link,
+    "ui.language": _language,
+    "speech.voice": _voice,
+    "speech.rate": _between(*SPEECH_RATES),
+    "speech.volume": _between(*SPEECH_VOLUMES),
 }
 
 
@@ -438,6 +486,22 @@ listen = "127.0.0.1:8700"
 link = ""
 # The other board's control token (shown when it starts), if it listens beyond loopback.
 link_token = ""
+
+[ui]
+# The board's language: "en", "nl", "fi" or "de" (the event line, the narration, speech).
+# Empty: the system's (LC_ALL, LC_MESSAGES, LANG), else English. --lang overrides it.
+language = ""
+
+[speech]
+# Say the game aloud (the Pi's turns, mills, mistakes, the result ...) through espeak-ng, in
+# the board's language (apt install espeak-ng; the service then gets the sound device).
+enabled = false
+# An espeak-ng voice (espeak-ng --voices); empty: the board language's own ("de", "fi" ...).
+voice = ""
+# Words per minute, 80 to 450.
+rate = 160
+# Loudness, 0 to 200 (100 is espeak-ng's normal).
+volume = 100
 """.replace(
     "{variants}",
     "\n".join(f'#   "{name}" ({VARIANTS[name].summary})' for name in VARIANT_NAMES),
