@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from morris.i18n import _
 from morris.web.picture import COLOURS
 
 logger = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ logger = logging.getLogger(__name__)
 __all__ = [
     "Chart",
     "ChartPoint",
+    "band_word",
     "chart_of_review",
     "render_chart_svg",
     "white_score",
@@ -63,9 +65,8 @@ SCALE: Final = 600.0
 #: Scores beyond this are forced results (:data:`morris.engine.search.MATE_BOUND`).
 MATE_BOUND: Final = 99_000
 
-#: The band's colours for a known result, and their words.
+#: The band's colours for a known result.
 BAND_COLOURS: Final = {"white": COLOURS["white"], "draw": "#9ca3af", "black": COLOURS["black"]}
-BAND_WORDS: Final = {"white": "White wins", "draw": "drawn", "black": "Black wins"}
 CHART_COLOURS: Final = {
     "ahead_white": "#f3ead8",
     "ahead_black": "#4a4039",
@@ -150,6 +151,16 @@ class Chart:
             else:
                 strips.append((x0, x1, point.known))
         return strips
+
+
+def band_word(result: str) -> str:
+    """A known result's words, in the board's language (:mod:`morris.i18n`)."""
+    return {"white": _("White wins"), "draw": _("drawn"), "black": _("Black wins")}[result]
+
+
+def axis_words() -> tuple[str, str, str]:
+    """The chart's three labels: White's edge, Black's edge, the band (the board's language)."""
+    return _("W"), _("B"), _("solved")
 
 
 def white_score(score: int | None, mover: str) -> int | None:
@@ -245,9 +256,10 @@ def chart_of_review(review: Mapping[str, Any], *, width: float = WIDTH) -> Chart
             )
         )
     tags = review.get("tags") or {}
-    title = (
-        f"{tags.get('White', 'white')} vs {tags.get('Black', 'black')}: "
-        f"{review.get('result', '*')}, the score over the game"
+    title = _("{white} vs {black}: {result}, the score over the game").format(
+        white=tags.get("White", "white"),
+        black=tags.get("Black", "black"),
+        result=review.get("result", "*"),
     )
     return Chart(width, HEIGHT, tuple(points), title)
 
@@ -256,12 +268,18 @@ def describe_point(point: ChartPoint) -> str:
     """A point's tooltip: the turn, White's score, the known result, a thrown result."""
     from morris.app.review import format_score
 
-    head = "the start" if point.ply == 0 else f"{point.label} {point.move}"
-    text = f"{head}: {format_score(point.score)} (White's score)"
+    head = _("the start") if point.ply == 0 else f"{point.label} {point.move}"
+    text = _("{turn}: {score} (White's score)").format(turn=head, score=format_score(point.score))
     if point.known is not None:
-        text += f", {BAND_WORDS[point.known]} ({point.known_by})"
+        source = {
+            "solution": _("by the solved game"),
+            "tables": _("by the endgame tables"),
+            "end": _("the game is over"),
+        }.get(point.known_by or "", "")
+        text += ", " + _("{result} ({source})").format(result=band_word(point.known), source=source)
     if point.threw is not None:
-        text += f", {'the first turn that' if point.first else 'a turn that'} threw a result away"
+        first = _("the first turn that threw a result away")
+        text += ", " + (first if point.first else _("a turn that threw a result away"))
     return text
 
 
@@ -328,14 +346,15 @@ def render_chart_svg(chart: Chart, *, cursor: int | None = None) -> str:
         f'<rect class="frame" x="{_num(x0)}" y="{_num(TOP)}" width="{_num(x1 - x0)}" '
         f'height="{_num(PLOT_BOTTOM - TOP)}"/>'
     )
-    out.append(f'<text class="axis" x="4" y="{_num(TOP + 6)}">W</text>')
-    out.append(f'<text class="axis" x="4" y="{_num(PLOT_BOTTOM - 6)}">B</text>')
-    out.append(f'<text class="axis" x="4" y="{_num(BAND_TOP + BAND_HEIGHT / 2)}">solved</text>')
+    white_edge, black_edge, band = (html.escape(word) for word in axis_words())
+    out.append(f'<text class="axis" x="4" y="{_num(TOP + 6)}">{white_edge}</text>')
+    out.append(f'<text class="axis" x="4" y="{_num(PLOT_BOTTOM - 6)}">{black_edge}</text>')
+    out.append(f'<text class="axis" x="4" y="{_num(BAND_TOP + BAND_HEIGHT / 2)}">{band}</text>')
     for bx0, bx1, result in chart.bands():
         out.append(
             f'<rect class="band {result}" x="{_num(bx0)}" y="{_num(BAND_TOP)}" '
             f'width="{_num(bx1 - bx0)}" height="{_num(BAND_HEIGHT)}">'
-            f"<title>{BAND_WORDS[result]}</title></rect>"
+            f"<title>{html.escape(band_word(result))}</title></rect>"
         )
     for point in chart.points:
         if point.threw is None:

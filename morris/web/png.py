@@ -233,9 +233,10 @@ def render_chart_png(chart: Chart, *, width: int = DEFAULT_WIDTH) -> bytes:
     )
     font = ImageFont.load_default(size=11 * k)
     frame = _rgb(colours["frame"])
-    draw.text(xy(4, c.TOP + 6), "W", fill=frame, font=font, anchor="lm")
-    draw.text(xy(4, c.PLOT_BOTTOM - 6), "B", fill=frame, font=font, anchor="lm")
-    draw.text(xy(4, c.BAND_TOP + c.BAND_HEIGHT / 2), "solved", fill=frame, font=font, anchor="lm")
+    white_edge, black_edge, band = c.axis_words()
+    draw.text(xy(4, c.TOP + 6), white_edge, fill=frame, font=font, anchor="lm")
+    draw.text(xy(4, c.PLOT_BOTTOM - 6), black_edge, fill=frame, font=font, anchor="lm")
+    draw.text(xy(4, c.BAND_TOP + c.BAND_HEIGHT / 2), band, fill=frame, font=font, anchor="lm")
     for bx0, bx1, result in chart.bands():
         draw.rectangle(
             (*xy(bx0, c.BAND_TOP), *xy(bx1, c.BAND_TOP + c.BAND_HEIGHT)),
