@@ -26,8 +26,15 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_ruff_finds_nothing() -> None:
     result = _run(
-        "ruff", "check", "morris", "device", "hardware", "firmware_bridge", "tests", "benchmarks"
-    )
+        "ruff", "check", "morris", "device", "hardware", "firmware_bridge", "tests", "benchmarks",
+        "tools",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_lab_passes_mypy() -> None:
+    """tools/pilab's package (docs/PLATFORMS.md), typed like the product."""
+    result = _run("mypy", "--explicit-package-bases", "tools/morris_pilab")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

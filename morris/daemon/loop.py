@@ -364,6 +364,11 @@ class Daemon:
         if self._search is None and not self.config.engine.command:
             # Loaded whatever the level: the mode button may raise it later (mapping costs little).
             tables = self.config.tables_dir()
+            if not tables.is_dir():
+                # As load_tables says for a directory without tables (docs/INSTALL.md).
+                logger.info(
+                    "no endgame tables in %s (build them with `morris tables build`)", tables
+                )
             return builtin_runner(
                 self.config,
                 deliver,

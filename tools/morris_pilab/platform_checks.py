@@ -1,0 +1,300 @@
+"""``tools/pilab platform NAME``: the product on an emulated Pi (arm64 or 32-bit armhf).
+
+In a fresh copy of the userland (a container around each command, arm code run by
+qemu-user-static): docs/INSTALL.md's steps 1 and 2, both C extensions, fixed-node searches of
+``morris engine`` against this machine's, endgame tables and a 5 men's solved game built here read
+there (``morris tables verify``, identical probes), ``morris sim --web`` and ``morris run --sim``
+played through the HTTP API, ``morris selftest --sim``, README's install line, and a stated
+subset of the test suite. Results go to ``CACHE/logs/NAME-platform-results.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tools.morris_pilab import container, docsteps, userland
+from tools.morris_pilab.errors import EXIT_CHECK_FAILED, EXIT_NO_CAPABILITY, EXIT_OK, LabError
+
+__all__ = [
+    "ENGINE_NODES",
+    "TEST_SUBSET",
+    "engine_script",
+    "parse_engine",
+    "run",
+]
+
+REPO = Path(__file__).resolve().parents[2]
+#: The node budget of each fixed-node search.
+ENGINE_NODES = 30_000
+#: Plies of the game the dozen positions are taken from (every third ply).
+ENGINE_PLIES = 36
+VENV = "/opt/morris/venv/bin"
+#: The test suite on an emulated Pi: (pytest arguments, why the rest is left out).
+TEST_SUBSET = (
+    "tests/core tests/engine tests/referee tests/solution tests/daemon tests/firmware_bridge "
+    "-m 'not browser and not slow' -p no:cacheprovider",
+    "the rules, engine, referee, solved game, daemon and serial bridge: what differs on a Pi "
+    "(word size, byte order, the C extensions, signals and ptys). Left out: the browser tests "
+    "(no chromium in the userland, and Playwright has no armv7 wheel), tests marked slow, and the "
+    "front ends' tests (tui, web, app), which run the same pure Python as on x86-64 and would take "
+    "hours under emulation",
+)
+
+
+def engine_script(positions: list[list[str]], nodes: int = ENGINE_NODES) -> str:
+    """The ``morris engine`` input: one fixed-node search from each position."""
+    lines = ["uci", "setoption name Seed value 0", "isready"]
+    for moves in positions:
+        position = "position startpos" + (" moves " + " ".join(moves) if moves else "")
+        lines += ["ucinewgame", position, f"go nodes {nodes}"]
+    lines += ["isready", "quit"]
+    return "\n".join(lines) + "\n"
+
+
+def parse_engine(output: str) -> list[tuple[str, int]]:
+    """(best move, nodes of the last ``info`` line) of each search in ``morris engine``'s output."""
+    found: list[tuple[str, int]] = []
+    nodes = -1
+    for line in output.splitlines():
+        match = re.search(r"\bnodes (\d+)", line)
+        if line.startswith("info ") and match:
+            nodes = int(match.group(1))
+        elif line.startswith("bestmove "):
+            found.append((line.split()[1], nodes))
+            nodes = -1
+    return found
+
+
+def _host_morris(*args: str, stdin: str | None = None, timeout: float = 1800) -> str:
+    """``morris`` of this checkout's venv on this machine; its stdout."""
+    morris = REPO / ".venv" / "bin" / "morris"
+    if not morris.exists():
+        raise LabError(f"no {morris}: install the checkout first (README)", EXIT_NO_CAPABILITY)
+    done = subprocess.run(
+        [str(morris), *args], input=stdin, capture_output=True, text=True, timeout=timeout
+    )
+    if done.returncode != 0:
+        raise LabError(f"morris {' '.join(args)} failed here: {done.stderr[-500:]}", 1)
+    return done.stdout
+
+
+def dozen_positions() -> list[list[str]]:
+    """Twelve positions of one game the engine plays against itself here (every third ply)."""
+    moves: list[str] = []
+    positions: list[list[str]] = []
+    for ply in range(ENGINE_PLIES):
+        if ply % 3 == 0:
+            positions.append(list(moves))
+        out = _host_morris("engine", stdin=engine_script([moves], nodes=2000), timeout=120)
+        best = parse_engine(out)
+        if not best or best[0][0] in ("(none)", "0000"):
+            break
+        moves.append(best[0][0])
+    return positions
+
+
+class Platform:
+    """The checks in one userland; :attr:`results` collects the figures."""
+
+    def __init__(self, spec: userland.Spec, cache: userland.Cache, say: Callable[[str], None]):
+        self.spec = spec
+        self.cache = cache
+        self.say = say
+        self.log = cache.log(f"{spec.name}-platform.log")
+        self.log.write_text("", encoding="utf-8")
+        self.results: dict[str, Any] = {"userland": spec.name, "arch": spec.arch}
+        self.root = Path()
+        self.binds: list[Path] = []
+
+    def sh(self, command: str, what: str, timeout: float = 1800) -> container.Result:
+        """A command inside; :class:`LabError` naming ``what`` if it fails."""
+        result = container.run_in(
+            self.root, command, binds=self.binds, log=self.log, timeout=timeout
+        )
+        return result.require(what)
+
+    def prepare(self) -> None:
+        """A fresh copy with this machine's registry settings and the working tree."""
+        from tools.morris_pilab.cli import copy_tree
+
+        self.root = self.cache.fresh_copy(self.spec)
+        self.binds = container.carry_in(self.root)
+        copy_tree(self.root / docsteps.SOURCE_INSIDE.lstrip("/"))
+        self.sh("update-ca-certificates >/dev/null", "update-ca-certificates")
+        self.sh(
+            f"cd {docsteps.SOURCE_INSIDE} && git init -q && git add -A && "
+            "git -c user.name=pilab -c user.email=pilab@localhost commit -qm 'working tree'",
+            "committing the working tree inside",
+        )
+        dpkg = self.sh("dpkg --print-architecture", "dpkg").output.split()[-1]
+        machine = self.sh("uname -m", "uname").output.split()[-1]
+        self.say(f"  {self.spec.name}: dpkg {dpkg}, uname -m {machine} (qemu-user-static)")
+
+    def install(self) -> None:
+        """docs/INSTALL.md sections 1 and 2, read from the document."""
+        total = 0.0
+        for step in docsteps.install_steps(REPO):
+            if not step.command:
+                self.say(f"  skipped `{step.written}`: {step.note}")
+                continue
+            self.say(f"  $ {step.command}" + (f"   ({step.note})" if step.note else ""))
+            result = self.sh(step.command, f"`{step.written}` ({step.source})", timeout=5400)
+            out = result.output.strip().splitlines()
+            if step.expected is not None and out[-1:] != [step.expected]:
+                raise LabError(
+                    f"`{step.written}` printed {out[-1:]}, not {step.expected}", EXIT_CHECK_FAILED
+                )
+            total += result.seconds
+        self.results["install_seconds"] = round(total, 1)
+        self.say(f"  installed in {total / 60:.1f} min")
+        out = self.sh(
+            f"{VENV}/python -c 'import struct, sys, morris.engine._native, "
+            'morris.engine.solution._retro; print(struct.calcsize("P"), sys.byteorder)\'',
+            "importing both C extensions",
+        ).output.split()
+        self.results["pointer_bytes"], self.results["byteorder"] = int(out[-2]), out[-1]
+        self.say(f"  both C extensions import; pointers {out[-2]} bytes, {out[-1]}-endian")
+
+    def engine(self) -> None:
+        """The same best move and node count from a dozen positions as on this machine."""
+        positions = dozen_positions()
+        script = engine_script(positions)
+        (self.root / "root/engine-script.txt").write_text(script, encoding="utf-8")
+        here = parse_engine(_host_morris("engine", stdin=script))
+        start = time.monotonic()
+        there = parse_engine(
+            self.sh(f"{VENV}/morris engine < /root/engine-script.txt", "morris engine").output
+        )
+        self.results["engine"] = {
+            "positions": len(positions),
+            "nodes_budget": ENGINE_NODES,
+            "here": here,
+            "there": there,
+            "seconds_there": round(time.monotonic() - start, 1),
+        }
+        if here != there or len(here) != len(positions):
+            raise LabError(
+                f"fixed-node searches differ: x86-64 {here} vs {self.spec.name} {there}",
+                EXIT_CHECK_FAILED,
+            )
+        self.say(
+            f"  morris engine: {len(here)} fixed-node searches ({ENGINE_NODES} nodes), the "
+            "same best moves and node counts as on x86-64"
+        )
+
+    def tables(self, data: Path) -> None:
+        """Tables and a 5 men's solved game built here: verified and probed the same there."""
+        tables = data / "tables"
+        if not (tables / "solution").is_dir():
+            raise LabError(
+                f"no tables in {tables}: build them here first (tools/pilab platform says how)",
+                EXIT_NO_CAPABILITY,
+            )
+        inside = self.root / "root/tables"
+        if inside.exists():
+            shutil.rmtree(inside)
+        shutil.copytree(tables, inside)
+        commands = [
+            "tables verify --dir {t}",
+            "tables verify --men 5 --dir {t}/solution",
+            "analyse startpos --men 5 --solution {t}/solution",
+            "puzzle --men 5 --seed 1 --count 3 --answers --solution {t}/solution",
+        ]
+        for command in commands:
+            here = _host_morris(*command.format(t=tables).split())
+            there = self.sh(
+                f"{VENV}/morris " + command.format(t="/root/tables"), f"morris {command}"
+            ).output
+            if here.replace(str(tables), "T") != there.replace("/root/tables", "T"):
+                raise LabError(
+                    f"`morris {command}` differs from x86-64:\n{there[-800:]}", EXIT_CHECK_FAILED
+                )
+            self.say(f"  morris {command.format(t='DIR')}: identical to x86-64")
+        self.results["tables"] = "identical"
+
+    def front_ends(self) -> None:
+        """``morris sim --web`` and ``morris run --sim`` played; ``morris selftest --sim``."""
+        client = f"{docsteps.SOURCE_INSIDE}/tools/morris_pilab/play_client.py"
+        for name, command in (
+            ("sim --web", f"{VENV}/morris sim --web --listen 127.0.0.1:{{p}} --no-save --level 1"),
+            (
+                "run --sim",
+                f"{VENV}/morris run --sim --listen 127.0.0.1:{{p}} --state-dir /root/run-state "
+                "--level 1",
+            ),
+        ):
+            from tools.morris_pilab.service import free_port
+
+            port = free_port()
+            out = self.sh(
+                f"{VENV}/python {client} --port {port} -- " + command.format(p=port),
+                f"morris {name} played through the HTTP API",
+                timeout=900,
+            ).output.strip()
+            self.say(f"  morris {name}: {out.splitlines()[-1]} (through the HTTP API)")
+        result = self.sh(f"{VENV}/morris selftest --sim", "morris selftest --sim", timeout=900)
+        self.say(f"  morris selftest --sim: exit 0 ({result.seconds:.0f} s)")
+
+    def readme_and_tests(self) -> None:
+        """README's install line (without the interactive simulator), then its test line on the
+        stated subset, in the working tree's copy."""
+        first, test_line = docsteps.readme_steps(REPO)
+        install = first.replace(" && .venv/bin/morris sim", "")
+        src = docsteps.SOURCE_INSIDE
+        result = self.sh(f"cd {src} && {install}", "README's install line", timeout=5400)
+        self.say(f"  README: `{install}` ({result.seconds / 60:.1f} min)")
+        dev = test_line.split(" && .venv/bin/pytest")[0].replace("python3.11 -m venv .venv && ", "")
+        result = self.sh(f"cd {src} && {dev}", "README's dev install", timeout=5400)
+        self.say(f"  README: `{dev}` ({result.seconds / 60:.1f} min)")
+        args, why = TEST_SUBSET
+        start = time.monotonic()
+        out = container.run_in(
+            self.root,
+            f"cd {src} && MORRIS_REQUIRE_NATIVE=1 .venv/bin/pytest -n 2 -q {args}",
+            binds=self.binds,
+            log=self.log,
+            timeout=5400,
+        )
+        seconds = time.monotonic() - start
+        summary = next(
+            (line for line in reversed(out.output.splitlines()) if " in " in line), "no summary"
+        )
+        self.results["tests"] = {"args": args, "why": why, "summary": summary, "seconds": seconds}
+        self.say(f"  pytest {args}: {summary} ({seconds / 60:.1f} min)")
+        out.require("the test subset")
+
+
+def run(args: argparse.Namespace, cache: userland.Cache, say: Callable[[str], None]) -> int:
+    """``tools/pilab platform NAME``."""
+    from tools.morris_pilab.cli import _write_results
+
+    userland.require_root()
+    spec = userland.USERLANDS[args.name]
+    userland.check_emulation(spec)
+    userland.check_disk(cache.root)
+    lab = Platform(spec, cache, say)
+    say(f"{spec.name}: {spec.why}; log {lab.log}")
+    lab.prepare()
+    say("install (docs/INSTALL.md 1, 2):")
+    lab.install()
+    say("the engine:")
+    lab.engine()
+    say("tables and the solved game:")
+    lab.tables(cache.root / "data")
+    say("front ends:")
+    lab.front_ends()
+    if not args.skip_tests:
+        say("README and the tests:")
+        lab.readme_and_tests()
+    path = _write_results(cache, f"{spec.name}-platform", lab.results)
+    say(f"passed; results in {path}")
+    print(file=sys.stderr, end="")
+    return EXIT_OK
