@@ -86,6 +86,44 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_voice_options(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` and ``--speak`` (shared by ``run`` and ``sim``), over ``[ui] language`` and
+    ``[speech] enabled``."""
+    from morris.i18n import LANGUAGES
+
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=f"the board's language: {', '.join(LANGUAGES)} (default: the configuration's [ui] "
+        "language, else LC_ALL, LC_MESSAGES, LANG; else English)",
+    )
+    parser.add_argument(
+        "--speak",
+        action="store_true",
+        default=None,
+        help="say the game aloud in the board's language through espeak-ng ([speech] enabled)",
+    )
+
+
+def voice_overrides(args: argparse.Namespace) -> dict[str, object]:
+    """The :meth:`Config.with_overrides` arguments of :func:`add_voice_options`' ``--speak``
+    (``--lang`` is :func:`use_language`'s)."""
+    return {"speech_enabled": True if args.speak else None}
+
+
+def use_language(option: str | None, config: Config) -> str:
+    """Make the board's language the one asked for (``--lang``, else ``[ui] language``, else
+    the environment's); a language without a catalog is warned about on stderr and the log,
+    and English is used. Returns the language."""
+    from morris.i18n import choose_language, set_language
+
+    code, warning = choose_language(option, config.ui.language)
+    if warning is not None:
+        print(f"morris: {warning}", file=sys.stderr)
+        logger.warning("%s", warning)
+    return set_language(code)
+
+
 def web_overrides(args: argparse.Namespace) -> dict[str, object]:
     """The :meth:`Config.with_overrides` arguments of :func:`add_web_options`' flags."""
     enabled = True if args.web or args.listen else None
@@ -164,6 +202,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_data_options(parser)
     add_game_options(parser)
     add_web_options(parser)
+    add_voice_options(parser)
     parser.set_defaults(run=run, log_level=logging.INFO)
 
 
@@ -191,12 +230,14 @@ def run(args: argparse.Namespace) -> int:
         "paths_state_dir": args.state_dir,
         **web_overrides(args),
         **data_overrides(args),
+        **voice_overrides(args),
     }
     try:
         config = load_config(args.config).with_overrides(**overrides)
     except ConfigError as exc:
         print(f"morris: {exc}", file=sys.stderr)
         return 2
+    use_language(args.lang, config)
     try:
         board = open_hardware(config)
     except HardwareUnavailable as exc:

@@ -8,11 +8,20 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from morris.commands.run import add_game_options, add_web_options, game_overrides, web_overrides
+from morris.commands.run import (
+    add_game_options,
+    add_voice_options,
+    add_web_options,
+    game_overrides,
+    use_language,
+    voice_overrides,
+    web_overrides,
+)
 from morris.commands.tables import add_data_options, data_overrides, data_problem
 
 if TYPE_CHECKING:
     from morris.app.config import Config
+    from morris.tui.app import SimulatorApp
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +67,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_data_options(parser)
     add_game_options(parser)
     add_web_options(parser)
+    add_voice_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -90,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
         **game_overrides(args),
         **web_overrides(args),
         **data_overrides(args),
+        **voice_overrides(args),
         "hardware_backend": "sim",
     }
     if args.puzzle is not None and args.puzzle < 1:
@@ -104,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"morris: {exc}", file=sys.stderr)
         return 2
+    use_language(args.lang, config)
     if args.no_save:
         state_dir = None
     else:
@@ -159,6 +171,23 @@ def run(args: argparse.Namespace) -> int:
         except InputError as exc:
             print(f"morris: --puzzle: {exc}", file=sys.stderr)
             return 2
+    from morris.app.speech import start_speech
+
+    speaker = start_speech(config.speech, app.sim.controller, warn=_warn)
+    try:
+        return _run_app(app, config, state_dir)
+    finally:
+        if speaker is not None:
+            speaker.close()
+
+
+def _warn(text: str) -> None:
+    """A warning before the terminal app takes the screen (seen once it ends)."""
+    print(f"morris: {text}", file=sys.stderr)
+
+
+def _run_app(app: SimulatorApp, config: Config, state_dir: Path | None) -> int:
+    """Run the terminal app, with the web companion beside it when the configuration asks."""
     if not config.web.enabled:
         app.run()
         return 0

@@ -102,3 +102,31 @@ def test_a_broken_translation_shows_the_english_text(
     with caplog.at_level(logging.ERROR, logger="morris.i18n"):
         assert i18n.msg("Pi plays {move}", move="d6").render("de") == "Pi plays d6"
     assert "does not format" in caplog.text
+
+
+@pytest.mark.parametrize("command", ["run", "sim"])
+def test_run_and_sim_take_lang_and_speak(command: str) -> None:
+    from morris.cli import build_parser
+    from morris.commands.run import voice_overrides
+
+    args = build_parser().parse_args([command, "--lang", "fi", "--speak"])
+    assert args.lang == "fi"
+    assert voice_overrides(args) == {"speech_enabled": True}
+    quiet = build_parser().parse_args([command])
+    assert quiet.lang is None and voice_overrides(quiet) == {"speech_enabled": None}
+
+
+def test_the_commands_warn_of_a_language_without_a_catalog_and_use_english(
+    board_language: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from morris.app.config import parse_config
+    from morris.commands.run import use_language
+
+    monkeypatch.setenv("LANG", "fi_FI.UTF-8")
+    config = parse_config('[ui]\nlanguage = "sv"\n')
+    assert use_language(None, config) == "en" and i18n.language() == "en"
+    err = capsys.readouterr().err
+    assert err.startswith("morris: [ui] language 'sv': there is no catalog") and "fi (suomi)" in err
+    assert use_language("de", config) == "de"  # --lang wins over the file
+    assert use_language(None, parse_config("")) == "fi"  # then the environment
+    assert capsys.readouterr().err == ""
