@@ -38,26 +38,30 @@
     if (node.hidden) return;
     if (isRemotePlayer()) {
       const board = s.remote_color === "white" ? "black" : "white";
-      $("who").textContent = `you (${s.remote_color}) vs the board (${board})`;
+      $("who").textContent = t("remote.who-player", { colour: s.remote_color, board });
       if (s.outcome) {
-        $("turn").textContent = s.winner ? `${s.winner} wins` : "draw";
+        $("turn").textContent = s.winner ? t("turn.wins", { winner: s.winner }) : t("turn.draw");
       } else if (legal && legal.waiting) {
-        $("turn").textContent = `your turn ${legal.waiting}: the board carries it out…`;
+        $("turn").textContent = t("remote.waiting-turn", { move: legal.waiting });
       } else if (s.turn === s.remote_color) {
-        $("turn").textContent = `your move (${s.turn}): tap it`;
+        $("turn").textContent = t("remote.your-move", { turn: s.turn });
       } else {
-        $("turn").textContent = `the board's move (${s.turn})`;
+        $("turn").textContent = t("remote.boards-move", { turn: s.turn });
       }
-      node.textContent = picked.length ? `picked ${picked.join(" ")}` : "";
+      node.textContent = picked.length ? t("remote.picked", { points: picked.join(" ") }) : "";
       node.classList.remove("waiting");
       return;
     }
-    const far = s.remote_player === "board" ? "the other board" : "the remote player";
-    $("who").textContent = `you (${s.human}) vs ${far} (${s.remote_color})`;
+    const far = s.remote_player === "board" ? t("remote.other-board") : t("remote.remote-player");
+    $("who").textContent = t("remote.who-board", { human: s.human, far, colour: s.remote_color });
     if (!s.outcome) {
-      $("turn").textContent = s.turn === s.human ? `your move (${s.turn})` : `${far}'s move (${s.turn})`;
+      $("turn").textContent = s.turn === s.human
+        ? t("turn.yours", { turn: s.turn })
+        : t("remote.fars-move", { far, turn: s.turn });
     }
-    node.textContent = s.link === "waiting" ? `waiting for ${far}…` : `${far} is connected`;
+    node.textContent = s.link === "waiting"
+      ? t("remote.waiting-for", { far })
+      : t("remote.connected", { far });
     node.classList.toggle("waiting", s.link === "waiting");
   }
 
@@ -94,13 +98,13 @@
       });
       const body = await response.json();
       if (!response.ok) {
-        say(body.error || `error ${response.status}`, true);
+        say(body.error || t("error.status", { status: response.status }), true);
         return;
       }
-      say(`sent ${move}: the board shows it`);
+      say(t("remote.sent", { move }));
       render(body);
     } catch (error) {
-      say("the board does not answer", true);
+      say(t("no-answer"), true);
     }
   }
 
@@ -110,7 +114,7 @@
       return;
     }
     if (!legal || !legal.turn) {
-      say(s.turn === s.remote_color ? "wait: your last turn is being carried out" : "it is the board's turn", true);
+      say(s.turn === s.remote_color ? t("remote.wait") : t("remote.not-yours"), true);
       return;
     }
     if (picked.length && picked[picked.length - 1] === point) {
@@ -119,7 +123,7 @@
       const next = [...picked, point];
       const fits = legal.moves.filter((m) => next.every((p, i) => taps(m)[i] === p));
       if (!fits.length) {
-        say(`${next.join(" ")} is no turn of yours`, true);
+        say(t("remote.no-turn", { points: next.join(" ") }), true);
         return;
       }
       const done = fits.find((m) => taps(m).length === next.length);
@@ -129,7 +133,7 @@
       }
       picked = next;
     }
-    say(picked.length ? `picked ${picked.join(" ")}: tap where next` : "");
+    say(picked.length ? t("remote.picked-next", { points: picked.join(" ") }) : "");
     describe();
     highlight();
   }

@@ -73,10 +73,10 @@
         $("setup-board").innerHTML = await response.text();
         $("setup-error").textContent = "";
       } else {
-        $("setup-error").textContent = (await response.json()).error || `error ${response.status}`;
+        $("setup-error").textContent = (await response.json()).error || t("error.status", { status: response.status });
       }
     } catch (error) {
-      $("setup-error").textContent = "the board does not answer";
+      $("setup-error").textContent = t("no-answer");
     }
   }
 
@@ -104,46 +104,46 @@
       });
       const body = await response.json();
       if (!response.ok) {
-        $("setup-error").textContent = body.error || `error ${response.status}`;
+        $("setup-error").textContent = body.error || t("error.status", { status: response.status });
         return;
       }
       close();
       render(body);
-      say("set up: put a piece where a light is on, take away those blinking fast");
+      say(t("setup.started"));
     } catch (error) {
-      $("setup-error").textContent = "the board does not answer";
+      $("setup-error").textContent = t("no-answer");
     }
   }
 
   function build() {
     const sideButton = (colour) => el("button", {
-      type: "button", id: `setup-side-${colour}`, textContent: `${colour} to move`,
+      type: "button", id: `setup-side-${colour}`, textContent: t("setup.side", { colour }),
       onclick: () => { side = colour[0]; draw(); },
     });
     const hand = (colour) => el("label", { className: "setup-hand" },
-      `${colour} in hand `,
+      t("setup.in-hand", { colour }),
       el("input", {
         type: "number", id: `setup-hand-${colour}`, min: 0, max: 12, value: 0,
         inputMode: "numeric", oninput: draw,
       }));
-    const section = el("section", { id: "setup", hidden: true, ariaLabel: "set up a position" },
-      el("h2", { textContent: "Set up a position" }),
-      el("p", { className: "help", textContent: "Tap a point: empty, white, black. The lights then show the person at the board where to put and take pieces." }),
+    const section = el("section", { id: "setup", hidden: true, ariaLabel: t("setup.label") },
+      el("h2", { textContent: t("setup.title") }),
+      el("p", { className: "help", textContent: t("setup.help") }),
       el("div", { id: "setup-board", className: "board-box" }),
       el("div", { className: "setup-row" }, sideButton("white"), sideButton("black")),
       el("div", { className: "setup-row" }, hand("white"), hand("black")),
       el("div", { className: "setup-row" },
-        el("button", { type: "button", id: "setup-clear", textContent: "Empty board",
+        el("button", { type: "button", id: "setup-clear", textContent: t("setup.clear"),
           onclick: () => { NAMES.forEach((n) => { cells[n] = "."; }); draw(); } }),
-        el("button", { type: "button", id: "setup-cancel", textContent: "Cancel", onclick: close }),
-        el("button", { type: "button", id: "setup-send", className: "primary", textContent: "Set up", onclick: send })),
+        el("button", { type: "button", id: "setup-cancel", textContent: t("setup.cancel"), onclick: close }),
+        el("button", { type: "button", id: "setup-send", className: "primary", textContent: t("setup.send"), onclick: send })),
       el("p", { id: "setup-error", className: "message error", role: "alert" }),
       el("p", { id: "setup-text", className: "help setup-text" }));
     $("board").after(section);
     // Disabled until the first state arrives: setting up starts from the board's position, and a
     // tap before the page knows it would otherwise do nothing at all.
     $("controls").append(el("button", {
-      type: "button", id: "setup-open", textContent: "Set up", onclick: open, disabled: latest === null,
+      type: "button", id: "setup-open", textContent: t("setup.open"), onclick: open, disabled: latest === null,
     }));
     $("setup-board").addEventListener("click", (event) => {
       const target = event.target.closest("[data-point]");

@@ -1,7 +1,7 @@
-// Every text the board page and the review page write (app.js, review.js, puzzle.js, shell.js),
-// in one table: t("key", {name: value}) fills in the {name} places. The translations take their
-// catalogs from here; the texts in index.html and review.html are the same words, as the page
-// starts. (setup.js and remote.js still hold their own.)
+// Every text the board page and the review page write (app.js, review.js, puzzle.js, setup.js,
+// remote.js, shell.js), in one table: t("key", {name: value}) fills in the {name} places. The
+// translations take their catalogs from here; the texts in index.html and review.html are the
+// same words, as the page starts.
 "use strict";
 
 const STRINGS = {
@@ -51,6 +51,38 @@ const STRINGS = {
   "puzzle.or": " or ",
   "puzzle.playing": "Puzzle: {title} · {left} turn(s) left{extra}",
   "puzzle.status": "Puzzle: {title} · {status}{extra}",
+
+  // Position setup (setup.js).
+  "setup.open": "Set up",
+  "setup.label": "set up a position",
+  "setup.title": "Set up a position",
+  "setup.help":
+    "Tap a point: empty, white, black. The lights then show the person at the board where to " +
+    "put and take pieces.",
+  "setup.side": "{colour} to move",
+  "setup.in-hand": "{colour} in hand ",
+  "setup.clear": "Empty board",
+  "setup.cancel": "Cancel",
+  "setup.send": "Set up",
+  "setup.started": "set up: put a piece where a light is on, take away those blinking fast",
+
+  // The remote opponent (remote.js).
+  "remote.who-player": "you ({colour}) vs the board ({board})",
+  "remote.waiting-turn": "your turn {move}: the board carries it out…",
+  "remote.your-move": "your move ({turn}): tap it",
+  "remote.boards-move": "the board's move ({turn})",
+  "remote.picked": "picked {points}",
+  "remote.picked-next": "picked {points}: tap where next",
+  "remote.other-board": "the other board",
+  "remote.remote-player": "the remote player",
+  "remote.who-board": "you ({human}) vs {far} ({colour})",
+  "remote.fars-move": "{far}'s move ({turn})",
+  "remote.waiting-for": "waiting for {far}…",
+  "remote.connected": "{far} is connected",
+  "remote.sent": "sent {move}: the board shows it",
+  "remote.wait": "wait: your last turn is being carried out",
+  "remote.not-yours": "it is the board's turn",
+  "remote.no-turn": "{points} is no turn of yours",
 
   // The review page (review.js).
   "review.win-in": "win in {n}",
