@@ -171,6 +171,17 @@ def _web_listen(args: argparse.Namespace, config_dir: Path) -> str | None:
     return None
 
 
+def _speech(args: argparse.Namespace, config_dir: Path) -> bool:
+    """Whether the configuration speaks (``[speech] enabled``): the unit then gets the sound
+    device."""
+    from morris.app.config import load_config
+
+    path = config_dir / "config.toml"
+    if args.root is not None:
+        path = args.root / path.relative_to(path.anchor)
+    return path.is_file() and load_config(path).speech.enabled
+
+
 def _web_link(args: argparse.Namespace, config_dir: Path) -> str | None:
     """The other board the configuration links this one to (``[web] link``), or ``None``."""
     from morris.app.config import load_config
@@ -195,6 +206,7 @@ def run_install(args: argparse.Namespace) -> int:
     try:
         web_listen = _web_listen(args, config_dir)
         web_link = _web_link(args, config_dir)
+        speech = _speech(args, config_dir)
     except ConfigError as exc:
         print(f"morris install-service: {exc}", file=sys.stderr)
         return 1
@@ -206,6 +218,7 @@ def run_install(args: argparse.Namespace) -> int:
         start=not args.no_start,
         web_listen=web_listen,
         web_link=web_link,
+        speech=speech,
     )
     host = Host.this_machine()
     if args.root is not None:

@@ -47,7 +47,10 @@ TEMPLATE_VENV = "/opt/morris/venv"
 TEMPLATE_CONFIG = "/etc/morris/config.toml"
 BASE_GROUPS = ("gpio", "dialout")
 # Groups a hardware profile may need, with the device class (of /proc/devices) each one opens.
-EXTRA_GROUP_DEVICES = {"spi": "char-spi", "i2c": "char-i2c"}
+EXTRA_GROUP_DEVICES = {"spi": "char-spi", "i2c": "char-i2c", "audio": "char-alsa"}
+#: The group and the device class that ``[speech] enabled`` gives the service (espeak-ng writes
+#: to the sound card through ALSA): added to the unit only then.
+SPEECH_GROUP = "audio"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,6 +134,16 @@ class InstallOptions:
     #: The other board a linked board connects to (``[web] link``, ``http://IP:PORT``), or
     #: ``None``: the unit then lets the service reach that address too.
     web_link: str | None = None
+    #: ``[speech] enabled``: the unit then gets the sound device (the ``audio`` group and
+    #: ``DeviceAllow=char-alsa``); without it the service has no sound device at all.
+    speech: bool = False
+
+    @property
+    def groups(self) -> tuple[str, ...]:
+        """The supplementary groups of the service: the base ones, the extra ones asked for,
+        and ``audio`` when it speaks."""
+        speech = (SPEECH_GROUP,) if self.speech else ()
+        return tuple(dict.fromkeys((*BASE_GROUPS, *self.extra_groups, *speech)))
 
     @property
     def executable(self) -> Path:
@@ -166,7 +179,7 @@ def render_unit(template: str, options: InstallOptions) -> str:
         # ExecStart= splits on whitespace and expands % and $: keep such paths out.
         if not path.is_absolute() or re.search(r"[\s%$\\\"']", str(path)):
             raise InstallError(f"{str(path)!r} must be an absolute path without spaces or quotes")
-    groups = " ".join(dict.fromkeys((*BASE_GROUPS, *options.extra_groups)))
+    groups = " ".join(options.groups)
     command = f"{options.executable} run --config {options.config_path}"
     if options.web_listen is not None:
         command += f" --listen {_checked_listen(options.web_listen)}"
@@ -184,7 +197,7 @@ def render_unit(template: str, options: InstallOptions) -> str:
         text, count = re.subn(rf"^{key}=.*$", line, text, flags=re.M)
         if count != 1:
             raise InstallError(f"the unit template has {count} {key}= lines, expected one")
-    devices = [EXTRA_GROUP_DEVICES[g] for g in options.extra_groups if g in EXTRA_GROUP_DEVICES]
+    devices = [EXTRA_GROUP_DEVICES[g] for g in options.groups if g in EXTRA_GROUP_DEVICES]
     if devices:
         allow = "".join(f"\nDeviceAllow={device} rw" for device in devices)
         text = re.sub(
@@ -287,7 +300,7 @@ def plan_install(options: InstallOptions, host: Host) -> list[Step]:
     if re.fullmatch(r"[a-z_][a-z0-9_-]*", options.user) is None:
         raise InstallError(f"not a user name: {options.user!r}")
     steps: list[Step] = []
-    for group in dict.fromkeys((*BASE_GROUPS, *options.extra_groups)):
+    for group in options.groups:
         if host.group_exists(group):
             steps.append(Note(f"group {group} exists"))
             continue

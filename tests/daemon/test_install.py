@@ -314,3 +314,12 @@ def test_install_reads_the_link_of_the_configuration(
     assert args.run(args) == 0
     unit = (tmp_path / "etc/systemd/system/morris.service").read_text()
     assert unit_lines(unit, "IPAddressAllow") == ["localhost 10.8.0.2"]
+
+
+def test_a_speaking_service_joins_the_audio_group_made_if_missing() -> None:
+    options = InstallOptions(start=False, speech=True)
+    steps = plan_install(options, host(users={"morris"}))
+    assert ("groupadd", "--system", "audio") in commands(steps)
+    assert options.groups == ("gpio", "dialout", "audio")
+    assert InstallOptions(extra_groups=("audio",), speech=True).groups.count("audio") == 1
+    assert "audio" not in InstallOptions().groups

@@ -40,7 +40,11 @@ def analyze(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def install_unit(
-    tmp_path: Path, web_listen: str | None = None, web_link: str | None = None
+    tmp_path: Path,
+    web_listen: str | None = None,
+    web_link: str | None = None,
+    *,
+    speech: bool = False,
 ) -> Path:
     """The unit as install-service writes it, for a venv that exists (verify checks ExecStart)."""
     morris = tmp_path / "venv" / "bin" / "morris"
@@ -52,6 +56,7 @@ def install_unit(
         config_dir=tmp_path / "etc",
         web_listen=web_listen,
         web_link=web_link,
+        speech=speech,
     )
     unit = tmp_path / "unit" / "morris.service"
     unit.parent.mkdir(exist_ok=True)
@@ -108,6 +113,24 @@ def test_with_the_web_companion_on_the_unit_verifies_and_stays_within_bound(
     tmp_path: Path, listen: str, link: str | None
 ) -> None:
     unit = install_unit(tmp_path, web_listen=listen, web_link=link)
+    assert verify_complaints(unit) == []
+    assert exposure(unit) <= MAX_EXPOSURE
+
+
+def test_a_speaking_unit_gets_the_sound_device_and_stays_within_bound(
+    tmp_path: Path, installed_unit: Path
+) -> None:
+    """[speech] enabled: the audio group and ALSA's devices, and nothing else changes; without
+    it the service has no sound device."""
+    unit = install_unit(tmp_path / "speech", speech=True)
+    text = unit.read_text()
+    assert re.search(r"^SupplementaryGroups=gpio dialout audio$", text, flags=re.M)
+    assert re.search(r"^DeviceAllow=char-alsa rw$", text, flags=re.M)
+    assert "char-alsa" not in installed_unit.read_text()
+    assert (
+        "audio"
+        not in re.findall(r"^SupplementaryGroups=(.*)$", installed_unit.read_text(), flags=re.M)[0]
+    )
     assert verify_complaints(unit) == []
     assert exposure(unit) <= MAX_EXPOSURE
 
