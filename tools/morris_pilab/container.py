@@ -18,7 +18,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from tools.morris_pilab.errors import EXIT_CHECK_FAILED, EXIT_NO_CAPABILITY, LabError
+from tools.morris_pilab.errors import (
+    EXIT_CHECK_FAILED,
+    EXIT_NO_CAPABILITY,
+    EXIT_NO_REGISTRY,
+    LabError,
+)
 
 __all__ = [
     "Booted",
@@ -33,6 +38,18 @@ __all__ = [
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #: The environment variables of this machine that reach the registries, carried into each step.
 CARRIED_PREFIXES = ("PIP_",)
+#: What apt and pip print when a registry cannot be reached (not a failure of the product).
+NETWORK_FAILURES = (
+    "Temporary failure in name resolution",
+    "Temporary failure resolving",
+    "Failed to establish a new connection",
+    "Network is unreachable",
+    "Could not resolve",
+    "Failed to fetch",
+    "ConnectTimeoutError",
+    "ReadTimeoutError",
+)
+NSPAWN_NOISE = 'Attempted to remove disk file system under "/run/systemd/nspawn/propagate/'
 CARRIED_NAMES = ("SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS")
 
 
@@ -113,7 +130,8 @@ def carry_in(root: Path, home: Path | None = None) -> list[Path]:
     hosts = root / "etc/hosts"
     lines = hosts.read_text(encoding="utf-8").splitlines() if hosts.exists() else []
     if not any(f"pilab-{hostname}" in line for line in lines):
-        lines.append(f"127.0.1.1\tpilab-{hostname}")
+        # Booted, the host name is /etc/hostname's; a plain container takes the directory's.
+        lines.append(f"127.0.1.1\tpilab-{hostname} {hostname}")
         hosts.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return binds
 
@@ -133,9 +151,12 @@ class Result:
         return self.code == 0
 
     def require(self, what: str) -> Result:
-        """This result if it succeeded, else :class:`LabError` (exit 1) naming ``what``."""
+        """This result if it succeeded, else :class:`LabError` naming ``what``: exit 4 when its
+        output says a registry could not be reached, else 1."""
         if not self.ok:
             tail = "\n".join(self.output.strip().splitlines()[-15:])
+            if any(words in self.output for words in NETWORK_FAILURES):
+                raise LabError(f"{what}: a registry did not answer:\n{tail}", EXIT_NO_REGISTRY)
             raise LabError(f"{what} failed (exit {self.code}):\n{tail}", EXIT_CHECK_FAILED)
         return self
 
@@ -160,6 +181,10 @@ def _run(argv: Sequence[str], log: Path | None, timeout: float | None) -> Result
             f"\n[pilab: timed out after {timeout:g} s]"
         )
     seconds = time.monotonic() - start
+    # systemd-nspawn 252 on a machine not booted with systemd says this after every command.
+    output = "".join(
+        line for line in output.splitlines(keepends=True) if not line.startswith(NSPAWN_NOISE)
+    )
     if log is not None:
         with log.open("a", encoding="utf-8") as f:
             f.write(f"\n$ {shlex.join(argv)}\n{output}[exit {code}, {seconds:.1f} s]\n")

@@ -147,10 +147,10 @@ class Platform:
                 continue
             self.say(f"  $ {step.command}" + (f"   ({step.note})" if step.note else ""))
             result = self.sh(step.command, f"`{step.written}` ({step.source})", timeout=5400)
-            out = result.output.strip().splitlines()
-            if step.expected is not None and out[-1:] != [step.expected]:
+            out = [line.strip() for line in result.output.splitlines()]
+            if step.expected is not None and step.expected not in out:
                 raise LabError(
-                    f"`{step.written}` printed {out[-1:]}, not {step.expected}", EXIT_CHECK_FAILED
+                    f"`{step.written}` printed {out[-3:]}, not {step.expected}", EXIT_CHECK_FAILED
                 )
             total += result.seconds
         self.results["install_seconds"] = round(total, 1)
