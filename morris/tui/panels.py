@@ -10,6 +10,7 @@ from rich.text import Text
 
 from device import Signal, StatusLight, signal_level
 from morris.app.values import Value, describe_value
+from morris.i18n import N_, _
 from morris.tui import colours
 
 
@@ -20,20 +21,20 @@ def _swatch(lit: bool) -> Text:
 def legend(now: float) -> Text:
     """The light language and the piece symbols, each swatch blinking at its rate."""
     text = Text()
-    text.append("Lights\n", Style(bold=True))
+    text.append(_("Lights") + "\n", Style(bold=True))
     for signal, meaning in (
-        (Signal.ON, "put a piece here"),
-        (Signal.SLOW, "take this piece off"),
-        (Signal.FAST, "wrong: put back / take off"),
+        (Signal.ON, _("put a piece here")),
+        (Signal.SLOW, _("take this piece off")),
+        (Signal.FAST, _("wrong: put back / take off")),
     ):
         text.append(" ")
         text.append_text(_swatch(signal_level(signal, now, since=0.0)))  # a sample
         text.append(f" {signal.value:<5} {meaning}\n")
-    text.append("Pieces\n", Style(bold=True))
+    text.append(_("Pieces") + "\n", Style(bold=True))
     for pieces, meaning in (
-        ((("white", "W"), ("black", "B")), "white, black"),
-        ((("unknown", "?"),), "on the wood, not read as a turn yet"),
-        ((("white", "w"), ("black", "b")), "lifted: the game's piece is off"),
+        ((("white", "W"), ("black", "B")), _("white, black")),
+        ((("unknown", "?"),), _("on the wood, not read as a turn yet")),
+        ((("white", "w"), ("black", "b")), _("lifted: the game's piece is off")),
     ):
         text.append(" ")
         for colour, glyph in pieces:
@@ -46,18 +47,22 @@ def legend(now: float) -> Text:
     return text
 
 
+#: The status LEDs' names (their words in the catalogs).
+_LED_WORDS = {
+    StatusLight.TURN: N_("turn"),
+    StatusLight.THINKING: N_("thinking"),
+    StatusLight.ERROR: N_("error"),
+    StatusLight.GAME_OVER: N_("game over"),
+}
+
+
 def status_text(
     status: Mapping[StatusLight, Signal], since: Mapping[StatusLight, float], now: float
 ) -> Text:
     """The four status LEDs, each lit or dark at ``now`` (blinking from its ``since``)."""
     text = Text()
-    names = {
-        StatusLight.TURN: "turn",
-        StatusLight.THINKING: "thinking",
-        StatusLight.ERROR: "error",
-        StatusLight.GAME_OVER: "game over",
-    }
-    text.append("LEDs   ", Style(bold=True))
+    names = {light: _(word) for light, word in _LED_WORDS.items()}
+    text.append(_("LEDs") + "   ", Style(bold=True))
     for i, (light, label) in enumerate(names.items()):
         signal = status.get(light, Signal.OFF)
         lit = signal_level(signal, now, since.get(light, now))
@@ -78,6 +83,6 @@ def solution_text(value: Value | None) -> Text:
     in 12"), or nothing where no solution covers the position."""
     text = Text()
     if value is not None:
-        text.append("Solved ", Style(bold=True))
+        text.append(_("Solved") + " ", Style(bold=True))
         text.append(describe_value(value) + "\n", Style(color="#87d7ff"))
     return text
