@@ -35,6 +35,20 @@ from morris.app.board_setup import (
 from morris.app.config import Config
 from morris.app.errors import InputError, NotNowError
 from morris.app.jobs import SearchJob, SearchRunner
+from morris.app.narration import (
+    Announcement,
+    Kind,
+    colour,
+    hint_announcement,
+    mill_announcement,
+    mismatch_announcement,
+    outcome_announcement,
+    pi_turn,
+    points,
+    remote_turn,
+    termination,
+    variant_title,
+)
 from morris.app.remote import check_remote_move
 from morris.app.store import GameStore, SavedGame
 from morris.app.training import PuzzleSession
@@ -54,6 +68,7 @@ from morris.core import (
 )
 from morris.engine.errors import SolutionError
 from morris.engine.levels import MAX_LEVEL
+from morris.i18n import Message, msg, nmsg, plain
 from morris.referee import (
     Event,
     Flagged,
@@ -95,11 +110,26 @@ HINT_LEVEL = 6
 class ControllerState:
     """What the controller tells the outside world (the simulator, the status file)."""
 
-    last_event: str = "started"
+    #: The last thing that happened, as a message of the catalogs (:mod:`morris.i18n`): the
+    #: board renders it in its language (:attr:`last_event`), a page in its reader's.
+    event: Message = field(default_factory=lambda: msg("started"))
     thinking: bool = False
     #: Why the Pi does not play with the configured engine (the external one failed), or None.
     engine_warning: str | None = None
     history: list[str] = field(default_factory=list)
+
+    @property
+    def last_event(self) -> str:
+        """The last thing that happened, in the board's language."""
+        return self.event.render()
+
+    @last_event.setter
+    def last_event(self, value: Message | str) -> None:
+        """Set :attr:`event`; plain text (no catalog entry) is shown as it is."""
+        self.event = value if isinstance(value, Message) else plain(value)
+
+
+Announcer = Callable[[Announcement], None]
 
 
 @dataclass(frozen=True)
@@ -157,7 +187,8 @@ class Snapshot:
     board_setup: str | None
     #: Whether the Pi is searching for its turn.
     thinking: bool
-    #: The last thing that happened, in full ("Pi plays b4", "board does not match: ...").
+    #: The last thing that happened, in full ("Pi plays b4", "board does not match: ..."), in
+    #: the board's language; :attr:`event_message` is the same to render in another.
     event: str
     #: ``None`` while the game goes on; else the result and why ("1-0 (too few pieces)").
     outcome: str | None
@@ -176,6 +207,8 @@ class Snapshot:
     #: The training puzzle being played (:meth:`morris.app.training.PuzzleSession.summary`:
     #: title, status, turns, hints ...), or ``None``.
     puzzle: Mapping[str, object] | None = None
+    #: :attr:`event` as a message of the catalogs (:meth:`morris.i18n.Message.render`).
+    event_message: Message = field(default_factory=lambda: plain(""))
     #: Where the sensors see a piece at this instant, sorted: every reading, before the referee
     #: has settled or read it (a display draws a piece the game has not read, or one lifted).
     sensed: tuple[str, ...] = ()
@@ -283,6 +316,7 @@ class Controller:
         self._shown_status: BlinkClock[StatusLight] = BlinkClock()
         self._finished_saved = False
         self._subscribers: list[Subscriber] = []
+        self._announcers: list[Announcer] = []
         self._published: Snapshot | None = None
         self._rendered_at = now
         self._board_setup: BoardSetup | None = None
@@ -342,20 +376,38 @@ class Controller:
         turn = board.fullmove_number
         if clash:
             kept = self._keep_as_record(saved)
-            where = f" as {kept.name}" if kept is not None else ""
+            settings = ", ".join(clash)
             self.state.last_event = (
-                f"new game: {', '.join(clash)}; the saved game at turn {turn} is kept{where}"
+                msg(
+                    "new game: {settings}; the saved game at turn {turn} is kept as {name}",
+                    settings=settings,
+                    turn=turn,
+                    name=kept.name,
+                )
+                if kept is not None
+                else msg(
+                    "new game: {settings}; the saved game at turn {turn} is kept",
+                    settings=settings,
+                    turn=turn,
+                )
             )
-            logger.warning("%s", self.state.last_event)
+            logger.warning("%s", self.state.event.render("en"))
             return None
         self.mode, self.human, self.level = saved.mode, saved.human, saved.level
         self.resumed = True
-        note = ""
+        resumed = msg("resumed the saved game at turn {turn}: {who}", turn=turn, who=self._who())
         if "level" in insist and game.level != saved.level and self.mode == "vs-ai":
             self.level = game.level
-            note = f" (level {game.level} as asked; it was saved at level {saved.level})"
-        self.state.last_event = f"resumed the saved game at turn {turn}: {self._who()}{note}"
-        logger.warning("%s; position %s", self.state.last_event, board.position())
+            resumed = msg(
+                "resumed the saved game at turn {turn}: {who} (level {level} as asked; it was "
+                "saved at level {saved})",
+                turn=turn,
+                who=self._who(),
+                level=game.level,
+                saved=saved.level,
+            )
+        self.state.last_event = resumed
+        logger.warning("%s; position %s", resumed.render("en"), board.position())
         return board
 
     def _keep_as_record(self, saved: SavedGame) -> Path | None:
@@ -383,12 +435,13 @@ class Controller:
         referee.takebacks = self.mode != "remote"
         return referee
 
-    def _who(self) -> str:
+    def _who(self) -> Message:
         if self.mode == "referee":
-            return "two players"
+            return msg("two players")
+        human = colour(WHITE if self.human == "white" else BLACK)
         if self.mode == "remote":
-            return f"person plays {self.human} against a remote player"
-        return f"person plays {self.human} against level {self.level}"
+            return msg("person plays {colour} against a remote player", colour=human)
+        return msg("person plays {colour} against level {level}", colour=human, level=self.level)
 
     # -- what the game is -----------------------------------------------------------------
 
@@ -473,7 +526,7 @@ class Controller:
                 self._handle(self.referee.new_game(now, board_for(self.config, self.variant)), now)
         elif name is ButtonName.TAKEBACK:
             if self.mode == "remote":
-                self.state.last_event = "no takeback against a remote player"
+                self.state.last_event = msg("no takeback against a remote player")
             self._handle(self.referee.takeback(now), now)
         elif name is ButtonName.HINT:
             self._request_hint(now)
@@ -554,8 +607,8 @@ class Controller:
             puzzle = make_puzzle(solution, wins_in, self.config.engine.seed + self._board_puzzles)
             self.start_puzzle(puzzle, solution, now)
         except (InputError, SolutionError) as exc:
-            self.state.last_event = f"no puzzle: {exc}"
-            logger.warning("%s", self.state.last_event)
+            self.state.last_event = msg("no puzzle: {reason}", reason=plain(str(exc)))
+            logger.warning("%s", self.state.event.render("en"))
             if self._board_setup is not None:
                 self._board_setup.refused_until = now + REFUSED_DISPLAY_TIME
             return
@@ -572,13 +625,13 @@ class Controller:
         self.referee.takebacks = self.mode != "remote"
         logger.info("puzzle left (%s)", session.status)
 
-    def _puzzle_broken(self, exc: SolutionError) -> str:
+    def _puzzle_broken(self, exc: SolutionError) -> Message:
         """The solved game failed the puzzle (a damaged block, which the solution has dropped):
         the puzzle ends and the game goes on from the board as it stands; the event line says
         why."""
         logger.warning("the puzzle ends: %s", exc)
         self._end_puzzle()
-        return f"puzzle ended: {exc}"
+        return msg("puzzle ended: {reason}", reason=plain(str(exc)))
 
     def _quick_hints(self, now: float) -> bool:
         """Whether this hint press is the last of :data:`ENTER_PRESSES` quick ones."""
@@ -592,7 +645,7 @@ class Controller:
         self._end_puzzle()
         self._overlay = {}
         self._board_setup = BoardSetup(self.board, mask_of(self.device.sensors()))
-        self.state.last_event = (
+        self.state.last_event = msg(
             "setting up on the board: put White's pieces (lit), mode for Black's (blinking), "
             "new to play with the selected side to move, takeback to cancel"
         )
@@ -604,7 +657,11 @@ class Controller:
         sensed = mask_of(self.device.sensors())
         if name is ButtonName.MODE:
             setup.toggle()
-            self.state.last_event = f"setting up: {setup.selected_name}'s pieces"
+            self.state.last_event = (
+                msg("setting up: White's pieces")
+                if setup.selected_name == "white"
+                else msg("setting up: Black's pieces")
+            )
         elif name is ButtonName.HINT:
             self._board_puzzle(now, BOARD_PUZZLE_LENGTH)
         elif name is ButtonName.TAKEBACK:
@@ -613,7 +670,7 @@ class Controller:
                 self._handle(self.referee.set_up(self.board, now, sensed), now)
             else:
                 self._handle(self.referee.update(sensed, now), now)
-            self.state.last_event = "setup cancelled: back to the game"
+            self.state.last_event = msg("setup cancelled: back to the game")
         elif name is ButtonName.NEW:
             setup.update(sensed)
             try:
@@ -621,11 +678,14 @@ class Controller:
             except InputError as exc:
                 setup.refused_until = now + REFUSED_DISPLAY_TIME
                 counts = setup.counts()
-                self.state.last_event = (
-                    f"setup refused ({counts['white']} white, {counts['black']} black, "
-                    f"{setup.selected_name} to move): {exc}"
+                self.state.last_event = msg(
+                    "setup refused ({white} white, {black} black, {side} to move): {reason}",
+                    white=counts["white"],
+                    black=counts["black"],
+                    side=colour(WHITE if setup.selected_name == "white" else BLACK),
+                    reason=plain(str(exc)),
                 )
-                logger.warning("%s", self.state.last_event)
+                logger.warning("%s", self.state.event.render("en"))
                 return
             self._board_setup = None
             self._handle(self.referee.set_up(board, now, sensed), now)
@@ -652,7 +712,8 @@ class Controller:
         if parsed is None:
             return
         events = self.referee.expect(parsed, now)
-        self.state.last_event = f"remote plays {parsed}"
+        self.state.last_event = msg("remote plays {move}", move=parsed)
+        self._announce(remote_turn(parsed))
         logger.info("the remote player plays %s", parsed)
         self._handle(events, now)
         self.render(now)
@@ -677,10 +738,13 @@ class Controller:
             self.state.last_event = note
             logger.warning("%s", note)
         elif changed and self.mode == "remote":
-            self.state.last_event = (
-                f"remote player connected ({player})" if up else "waiting for the remote player"
-            )
-            logger.warning("%s", self.state.last_event)
+            if not up:
+                self.state.last_event = msg("waiting for the remote player")
+            elif player == "board":
+                self.state.last_event = msg("remote player connected (board)")
+            else:
+                self.state.last_event = msg("remote player connected (page)")
+            logger.warning("%s", self.state.event.render("en"))
         self.render(now)
 
     def on_search_done(self, job: SearchJob, move: Move | None, now: float) -> None:
@@ -694,18 +758,22 @@ class Controller:
         self.state.engine_warning = job.warning or self.state.engine_warning
         if move is None:
             logger.error("the engine found no move in %s", job.board.position())
-            self.state.last_event = "engine failed"
+            self.state.last_event = msg("engine failed")
             self.render(now)
             return
         if job.kind == "hint":
             logger.info("hint: %s", move)
+            self._announce(hint_announcement(move))
             self._handle(self.referee.hint(move, now, self.config.referee.hint_duration), now)
         elif self.referee.pi_to_move and job.board.position() == self.board.position():
             logger.info("the Pi plays %s", move)
-            self.state.last_event = f"Pi plays {move}"
+            self.state.last_event = msg("Pi plays {move}", move=move)
+            self._announce(pi_turn(move))
             self._handle(self.referee.expect(move, now), now)
         if new_warning is not None:  # said once here; the error LED and the status file keep it
-            self.state.last_event = f"{new_warning}; the Pi plays with its own engine"
+            self.state.last_event = msg(
+                "{warning}; the Pi plays with its own engine", warning=plain(new_warning)
+            )
         self.render(now)
 
     def on_link(self, up: bool, now: float) -> None:
@@ -717,11 +785,11 @@ class Controller:
         if up:
             sensed = mask_of(self.device.sensors())
             self._handle(self.referee.link_restored(sensed, now), now)
-            self.state.last_event = "board link back"
+            self.state.last_event = msg("board link back")
         else:
             self._handle(self.referee.link_lost(now), now)
-            self.state.last_event = "board link lost"
-        logger.warning("%s", self.state.last_event)
+            self.state.last_event = msg("board link lost")
+        logger.warning("%s", self.state.event.render("en"))
         self.render(now)
 
     def reconfigure(self, config: Config) -> None:
@@ -773,13 +841,19 @@ class Controller:
                 note = self._puzzle_broken(exc)
             if note is not None:
                 self.state.last_event = note
+                self._announce(Announcement(Kind.PUZZLE, note))
 
     def _on_event(self, event: Event, now: float) -> None:
         if isinstance(event, TurnAccepted):
             who = COLOR_NAMES[event.color]
             if event.by_pi:
                 who = "remote" if self.mode == "remote" else "Pi"
-            self.state.last_event = f"{who} played {event.move}"
+            self.state.last_event = {
+                "remote": msg("remote played {move}", move=event.move),
+                "Pi": msg("Pi played {move}", move=event.move),
+                "white": msg("white played {move}", move=event.move),
+                "black": msg("black played {move}", move=event.move),
+            }[who]
             self.state.history.append(str(event.move))
             # The journal says a turn was played only once it is saved, so that it never claims
             # what a restart would not show.
@@ -792,22 +866,31 @@ class Controller:
             self._cancel_search()
             self._finished_saved = False
             self.state.history.clear()
-            self.state.last_event = (
+            self.state.last_event = msg(
                 "set up a position: put a piece where a light is on, "
                 "take away the pieces blinking fast"
             )
             logger.info("set up %s", event.position)
             self._save()
         elif isinstance(event, SetUpDone):
-            side = COLOR_NAMES[self.board.turn]
-            self.state.last_event = f"position set up: {side} to move"
-            logger.info("%s", self.state.last_event)
+            self.state.last_event = msg(
+                "position set up: {side} to move", side=colour(self.board.turn)
+            )
+            self._announce(Announcement(Kind.FIXED, self.state.event))
+            logger.info("position set up: %s to move", COLOR_NAMES[self.board.turn])
         elif isinstance(event, SearchCancelled):
             self._cancel_search()
         elif isinstance(event, TakenBack):
             self._cancel_search()
-            self.state.last_event = "took back " + " ".join(str(m) for m in event.moves)
-            logger.info("%s", self.state.last_event)
+            taken = [str(m) for m in event.moves]
+            self.state.last_event = msg("took back {moves}", moves=points(taken))
+            self._announce(
+                Announcement(
+                    Kind.TAKEBACK,
+                    nmsg("{n} turn taken back", "{n} turns taken back", len(taken)),
+                )
+            )
+            logger.info("took back %s", " ".join(taken))
             self._save()
             if self.pi_color is not None and self.referee.pi_to_move:
                 self._start_search("move", now)
@@ -815,7 +898,7 @@ class Controller:
             self._cancel_search()
             self._end_puzzle()
             self._finished_saved = False
-            self.state.last_event = "new game"
+            self.state.last_event = msg("new game")
             self.state.history.clear()
             logger.info("new game")
             if self.store is not None:
@@ -825,22 +908,36 @@ class Controller:
         elif isinstance(event, GameOver):
             self._cancel_search()
             outcome = event.outcome
-            self.state.last_event = f"game over: {outcome.result()} ({outcome.termination.value})"
-            logger.info("%s", self.state.last_event)
+            self.state.last_event = msg(
+                "game over: {result} ({why})",
+                result=outcome.result(),
+                why=termination(outcome.termination),
+            )
+            self._announce(outcome_announcement(outcome))
+            logger.info("game over: %s (%s)", outcome.result(), outcome.termination.value)
             self._save_finished()
         elif isinstance(event, MillClosed):
             if event.removals == 2:
-                self.state.last_event = f"double mill with {event.action}: remove two pieces"
+                self.state.last_event = msg(
+                    "double mill with {move}: remove two pieces", move=event.action
+                )
             else:
-                self.state.last_event = f"mill with {event.action}: remove a piece"
+                self.state.last_event = msg("mill with {move}: remove a piece", move=event.action)
+            if self.mode == "referee":
+                self._announce(mill_announcement(event))
         elif isinstance(event, Flagged):
-            self.state.last_event = f"board does not match: {event.reason}"
-            logger.warning("%s", self.state.last_event)
+            self.state.last_event = msg("board does not match: {reason}", reason=event.reason)
+            self._announce(mismatch_announcement(event))
+            logger.warning("%s", self.state.event.render("en"))
         elif isinstance(event, IllegalRemoval):
-            self.state.last_event = f"{POINT_NAMES[event.point]} may not be removed"
-            logger.warning("%s", self.state.last_event)
+            self.state.last_event = msg(
+                "{point} may not be removed", point=POINT_NAMES[event.point]
+            )
+            self._announce(Announcement(Kind.MISTAKE, self.state.event))
+            logger.warning("%s may not be removed", POINT_NAMES[event.point])
         elif isinstance(event, Resolved):
-            self.state.last_event = "board matches again"
+            self.state.last_event = msg("board matches again")
+            self._announce(Announcement(Kind.FIXED, self.state.event))
 
     # -- searches ---------------------------------------------------------------------------
 
@@ -892,7 +989,8 @@ class Controller:
             self._handle(self.referee.expect(move, now), now)
             return True
         self._handle(self.referee.hint(move, now, self.config.referee.hint_duration), now)
-        self.state.last_event = f"hint {self.puzzle.hints}: {move}"
+        self.state.last_event = msg("hint {n}: {move}", n=self.puzzle.hints, move=move)
+        self._announce(hint_announcement(move))
         return True
 
     def _request_hint(self, now: float) -> None:
@@ -904,6 +1002,7 @@ class Controller:
             move = solution_hint(self.values.solution, self.board, self.config.engine.seed)
         if move is not None:  # the solution knows: a turn that keeps the value, at once
             self._cancel_search()
+            self._announce(hint_announcement(move))
             self._handle(self.referee.hint(move, now, self.config.referee.hint_duration), now)
             return
         self._start_search("hint", now)
@@ -931,9 +1030,12 @@ class Controller:
         else:
             self._pending_mode = (mode, level)
         logger.info("mode button: %s level %d", mode, level)
-        self.state.last_event = (
-            f"{mode} mode from the next game" if mode != "vs-ai" else f"level {level}"
-        )
+        if mode == "referee":
+            self.state.last_event = msg("referee mode from the next game")
+        elif mode == "remote":
+            self.state.last_event = msg("remote mode from the next game")
+        else:
+            self.state.last_event = msg("level {level}", level=level)
         if mode == "referee":
             self._overlay = {p: Signal.SLOW for p in range(16, 24)}  # the inner square
         elif mode == "remote":
@@ -958,12 +1060,12 @@ class Controller:
         self._pending_variant = None if name == self.board.variant_name else name
         if self._pending_variant is None:
             self.variant = name
-        title = VARIANTS[name].title
+        title = variant_title(name)
         logger.info("variant chosen at the board: %s", name)
         self.state.last_event = (
-            f"{title}: the game being played"
+            msg("{title}: the game being played", title=title)
             if self._pending_variant is None
-            else f"{title} from the next game (press new game)"
+            else msg("{title} from the next game (press new game)", title=title)
         )
         self._overlay = variant_lights(VARIANTS[name])
         self._overlay_until = self._choosing_until = now + MODE_DISPLAY_TIME
@@ -1080,6 +1182,7 @@ class Controller:
             board_setup=None if self._board_setup is None else self._board_setup.selected_name,
             thinking=self.state.thinking,
             event=self.state.last_event,
+            event_message=self.state.event,
             outcome=None
             if outcome is None
             else f"{outcome.result()} ({outcome.termination.value})",
@@ -1114,6 +1217,30 @@ class Controller:
 
         return unsubscribe
 
+    def on_announcement(self, announcer: Announcer) -> Callable[[], None]:
+        """Call ``announcer`` with each :class:`~morris.app.narration.Announcement` (what to say
+        aloud: :mod:`morris.app.speech`); return a function that stops the calls.
+
+        Called on the controller's loop at the moment of the event, so it must return at once
+        (the speaker queues it for its own thread). One that raises is logged and dropped.
+        """
+        self._announcers.append(announcer)
+
+        def stop() -> None:
+            with contextlib.suppress(ValueError):
+                self._announcers.remove(announcer)
+
+        return stop
+
+    def _announce(self, announcement: Announcement) -> None:
+        for announcer in list(self._announcers):
+            try:
+                announcer(announcement)
+            except Exception:
+                logger.exception("an announcer failed; it is dropped")
+                with contextlib.suppress(ValueError):
+                    self._announcers.remove(announcer)
+
     def _publish(self, snapshot: Snapshot) -> None:
         if snapshot == self._published:
             return
@@ -1127,10 +1254,11 @@ class Controller:
                     self._subscribers.remove(subscriber)
 
     def describe(self) -> str:
-        """One line for the journal, the status file and sd_notify's STATUS=."""
+        """One line for the journal, the status file and sd_notify's STATUS= (English, as the
+        journal is)."""
         board = self.board
         outcome = board.outcome()
-        who = self._who()
+        who = self._who().render("en")
         if outcome is not None:
             state = f"game over {outcome.result()} ({outcome.termination.value})"
         else:

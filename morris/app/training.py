@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from device import Signal
 from morris.app.errors import InputError, NotNowError
 from morris.core import COLOR_NAMES, WHITE, Board, Move, points_of
+from morris.i18n import Message, joined, msg, nmsg, plain
 from morris.referee import Event, GameOver, SetUp, SetUpDone, TakenBack, TurnAccepted
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ class Verdict:
     left: int
     #: The failing turn and why, and the turns that would have kept the win there.
     failed_turn: str | None = None
-    why: str | None = None
+    why: Message | None = None
     would_win: tuple[str, ...] = ()
 
 
@@ -210,71 +211,117 @@ class PuzzleSession:
 
     # -- the controller's questions ---------------------------------------------------------
 
+    def title(self) -> Message:
+        """The puzzle's title in words (:attr:`Puzzle.title`'s English): "white to move wins in
+        3"."""
+        n = self.puzzle.wins_in
+        if self.side == WHITE:
+            return nmsg("white to move wins in {n}", "white to move wins in {n}", n)
+        return nmsg("black to move wins in {n}", "black to move wins in {n}", n)
+
     def on_events(
         self, events: Iterable[Event], board: Board, expected: Move | None = None
-    ) -> str | None:
+    ) -> Message | None:
         """The referee reported ``events`` (``expected``: the Pi's answer now shown): the event
         line the puzzle wants shown, or None."""
-        note: str | None = None
+        note: Message | None = None
         for event in events:
             if isinstance(event, SetUp):
                 note = self.setup_line()
             elif isinstance(event, SetUpDone):
                 self.set_up = True
                 note = (
-                    f"puzzle: {self.puzzle.title}: you play {COLOR_NAMES[self.side]}, find the win"
+                    msg("puzzle: {title}: you play white, find the win", title=self.title())
+                    if self.side == WHITE
+                    else msg("puzzle: {title}: you play black, find the win", title=self.title())
                 )
             elif isinstance(event, TakenBack):
                 self.retries += 1
                 self._verdict = self.judge(board)
-                note = f"taken back: {self.progress()}"
+                note = msg("taken back: {progress}", progress=self.progress())
             elif isinstance(event, TurnAccepted | GameOver):
                 note = self._after_turn(board)
         if note is not None and expected is not None:
-            note = f"Pi plays {expected}; {note}"
+            note = msg("Pi plays {move}; {note}", move=expected, note=note)
         return note
 
-    def _after_turn(self, board: Board) -> str:
+    def _after_turn(self, board: Board) -> Message:
         was = self._verdict.status
         verdict = self._verdict = self.judge(board)
         if verdict.status == "solved":
             extra = []
             if self.hints:
-                extra.append(f"{self.hints} hint(s)")
+                extra.append(nmsg("{n} hint", "{n} hints", self.hints))
             if self.retries:
-                extra.append(f"{self.retries} takeback(s)")
-            used = f" (with {', '.join(extra)})" if extra else ""
-            return f"puzzle solved in {verdict.turns} turn(s){used}: new game to leave"
+                extra.append(nmsg("{n} takeback", "{n} takebacks", self.retries))
+            solved = nmsg(
+                "puzzle solved in {n} turn: new game to leave",
+                "puzzle solved in {n} turns: new game to leave",
+                verdict.turns,
+            )
+            if extra:
+                solved = nmsg(
+                    "puzzle solved in {n} turn (with {used}): new game to leave",
+                    "puzzle solved in {n} turns (with {used}): new game to leave",
+                    verdict.turns,
+                    used=joined(extra, ", "),
+                )
+            return solved
         if verdict.status == "failed":
             if was == "failed" and board.outcome() is None:
-                return f"puzzle failed at {verdict.failed_turn}: {board_turn(board)}"
-            keep = " or ".join(verdict.would_win[:3]) or "nothing"
-            outcome = board.outcome()
-            over = "" if outcome is None else f"game over ({outcome.result()}); "
-            return (
-                f"{over}puzzle failed: {verdict.failed_turn} {verdict.why}; {keep} would have "
-                "won: takeback to try again, new game to leave"
+                return msg(
+                    "puzzle failed at {move}: {turn}",
+                    move=verdict.failed_turn,
+                    turn=board_turn(board),
+                )
+            why = verdict.why if verdict.why is not None else plain("")
+            failed = msg(
+                "puzzle failed: {move} {why}; {keep} would have won: takeback to try again, new "
+                "game to leave",
+                move=verdict.failed_turn,
+                why=why,
+                keep=" / ".join(verdict.would_win[:3]),
             )
+            if not verdict.would_win:
+                failed = msg(
+                    "puzzle failed: {move} {why}: takeback to try again, new game to leave",
+                    move=verdict.failed_turn,
+                    why=why,
+                )
+            outcome = board.outcome()
+            if outcome is not None:
+                failed = msg(
+                    "game over ({result}); {failed}", result=outcome.result(), failed=failed
+                )
+            return failed
         return self.progress()
 
-    def progress(self) -> str:
+    def progress(self) -> Message:
         """The event line while playing: how many turns are left."""
         verdict = self._verdict
-        if verdict.status != "playing":
-            return f"puzzle {verdict.status}"
-        return (
-            f"puzzle: {self.puzzle.title}: {verdict.turns} turn(s) played, win in "
-            f"{verdict.left} more"
+        if verdict.status == "solved":
+            return msg("puzzle solved")
+        if verdict.status == "failed":
+            return msg("puzzle failed")
+        return nmsg(
+            "puzzle: {title}: {turns} played, win in {n} more",
+            "puzzle: {title}: {turns} played, win in {n} more",
+            verdict.left,
+            title=self.title(),
+            turns=nmsg("{n} turn", "{n} turns", verdict.turns),
         )
 
-    def setup_line(self) -> str:
+    def setup_line(self) -> Message:
         """What to put where: the event line while the board is set up."""
         pieces = self.start.pieces()
         white = " ".join(p for p, c in pieces.items() if c == WHITE)
         black = " ".join(p for p, c in pieces.items() if c != WHITE)
-        return (
-            f"puzzle: {self.puzzle.title}: set it up: white {white}; black {black} "
-            "(lit: a white piece, blinking slowly: a black one, blinking fast: take it away)"
+        return msg(
+            "puzzle: {title}: set it up: white {white}; black {black} (lit: a white piece, "
+            "blinking slowly: a black one, blinking fast: take it away)",
+            title=self.title(),
+            white=white,
+            black=black,
         )
 
     def pi_turn(self, board: Board) -> Move | None:
@@ -323,7 +370,7 @@ class PuzzleSession:
             "hints": self.hints,
             "takebacks": self.retries,
             "failed_turn": v.failed_turn,
-            "why": v.why,
+            "why": None if v.why is None else v.why.render(),
             "would_win": list(v.would_win),
         }
 
@@ -332,12 +379,12 @@ class PuzzleSession:
         return f"puzzle {self.puzzle.title} ({self.status})"
 
 
-def board_turn(board: Board) -> str:
+def board_turn(board: Board) -> Message:
     """Whose turn it is on ``board``, in words."""
     outcome = board.outcome()
     if outcome is not None:
-        return f"game over ({outcome.result()})"
-    return f"{COLOR_NAMES[board.turn]} to move"
+        return msg("game over ({result})", result=outcome.result())
+    return msg("white to move") if board.turn == WHITE else msg("black to move")
 
 
 def _wins_within(result: SolutionResult | None, turns: int) -> bool:
@@ -352,17 +399,22 @@ def _wins_within(result: SolutionResult | None, turns: int) -> bool:
     )
 
 
-def _why(result: SolutionResult | None, turns: int) -> str:
+def _why(result: SolutionResult | None, turns: int) -> Message:
     from morris.engine.solution.puzzles import wins_in_of
     from morris.engine.tables.keys import Value
 
     if result is None:
-        return "leaves what the solution knows"
+        return msg("leaves what the solution knows")
     if result.value is Value.DRAW:
-        return "lets the win go (a draw now)"
+        return msg("lets the win go (a draw now)")
     if result.value is Value.LOSS:
-        return "throws the win away (a loss now)"
-    return f"still wins, but in {wins_in_of(result.distance or 0)} turn(s) where {turns} were left"
+        return msg("throws the win away (a loss now)")
+    return nmsg(
+        "still wins, but in {n} turn where {left} were left",
+        "still wins, but in {n} turns where {left} were left",
+        wins_in_of(result.distance or 0),
+        left=turns,
+    )
 
 
 __all__ = [

@@ -38,6 +38,7 @@ from morris.app.jobs import (
     load_tables,
     make_search,
 )
+from morris.app.speech import Speaker, start_speech
 from morris.app.store import GameStore
 from morris.core import COLOR_NAMES, Move
 from morris.daemon.notify import Notifier, WatchdogPacer
@@ -180,6 +181,8 @@ class Daemon:
         self._last_status = ""
         self._stopping = False
         self._solution: Solution | None = None
+        #: The speaker of the announcements (``[speech] enabled`` where it can speak), or None.
+        self.speaker: Speaker | None = None
 
     # -- entry points for other threads -----------------------------------------------------
 
@@ -238,6 +241,8 @@ class Daemon:
                 solution=self._solution,
             )
             self.controller = controller
+            # Beside the loop, as the web companion: espeak-ng never delays the lights.
+            self.speaker = start_speech(self.config.speech, controller)
             device.when_changed = lambda reading: self.post("sensors", reading)
             device.when_pressed = lambda press: self.post("button", press)
             if hasattr(device, "when_link_changed"):
@@ -445,6 +450,8 @@ class Daemon:
         if controller is not None:
             steps.append(("cancel the search", controller.close))
             steps.append(("save the game", controller.save_now))
+        if self.speaker is not None:
+            steps.append(("stop speaking", self.speaker.close))
         steps += [
             ("stop the search worker", lambda: runner.close(timeout=2.0)),
             ("stop polling the board", board_runner.stop),

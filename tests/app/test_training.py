@@ -104,7 +104,7 @@ def test_a_puzzle_solved_against_the_perfect_defence(solution: Solution) -> None
         assert outcome is not None and outcome.winner  # white won
         state = puzzle_state(sim)
         assert state["status"] == "solved" and state["turns"] == 4 and state["hints"] == 0
-        assert "puzzle solved in 4 turn(s)" in sim.describe()
+        assert "puzzle solved in 4 turns" in sim.describe()
         assert len(defence) == 3
         sim.press("new")
         sim.wait(1.0)
