@@ -40,6 +40,11 @@ def test_install_steps_are_the_documents_own() -> None:
     assert check.expected == "True"
     # The optional mypyc build is a subsection of its own, not an install step.
     assert not any("MORRIS_COMPILE" in s.written for s in steps)
+    # The 32-bit block is armhf's alone.
+    armhf = [s.command for s in docsteps.install_steps(REPO, "armhf") if s.command]
+    assert [c for c in armhf if c not in commands] == [
+        "sudo apt install -y python3-numpy libffi-dev libjpeg-dev zlib1g-dev"
+    ]
 
 
 def test_service_steps_and_the_readme_lines() -> None:
@@ -64,6 +69,9 @@ def test_code_blocks_join_continuations_and_drop_comments() -> None:
     text = "## One\n```\nx\n```\n### Sub\n```\ny\n```\n## Two\n```\nz\n```\n"
     assert docsteps.section_blocks(text, "One") == ["x"]
     assert docsteps.section_blocks(text, "Two") == ["z"]
+    tagged = "## One\n<!-- pilab: armhf -->\n```\nx\n```\n```\ny\n```\n"
+    assert docsteps.section_blocks(tagged, "One") == ["y"]
+    assert docsteps.section_blocks(tagged, "One", "armhf") == ["x", "y"]
 
 
 def test_docs_give_the_exposure_the_lab_checks() -> None:
@@ -191,3 +199,21 @@ def test_main_turns_a_lab_error_into_its_code(capsys: pytest.CaptureFixture[str]
     assert code == 0  # native always runs here; a missing cache is not needed to check
     out = capsys.readouterr().out
     assert "native" in out and "runs here (natively)" in out
+
+
+def test_guest_memory_leaves_qemus_own_mappings_out() -> None:
+    smaps = (
+        "00400000-00500000 r-xp 00000000 08:01 12 /usr/libexec/qemu-binfmt/aarch64-binfmt-P\n"
+        "Rss:                1000 kB\n"
+        "7f0000000000-7f0040000000 rwxp 00000000 00:00 0 \n"
+        "Rss:               30000 kB\n"
+        "01000000-02000000 rw-p 00000000 00:00 0                          [heap]\n"
+        "Rss:                5000 kB\n"
+        "5500000000-5500100000 r-xp 00000000 08:01 99 /opt/morris/venv/bin/python3\n"
+        "Rss:                2000 kB\n"
+        "5500200000-5501000000 rw-p 00000000 00:00 0 \n"
+        "Rss:               20000 kB\n"
+        "Pss:               20000 kB\n"
+    )
+    guest, own = platform_checks.guest_rss(smaps)
+    assert guest == 22000 * 1024 and own == 36000 * 1024

@@ -8,6 +8,7 @@
     tools/pilab service               docs/INSTALL.md's service steps under systemd as PID 1
     tools/pilab platform NAME         README's and INSTALL's steps and the product's checks
                                       on an emulated Pi (arm64, armhf)
+    tools/pilab memory NAME           the idle daemon's memory there, qemu's own left out
     tools/pilab firmware              the firmware on MicroPython (npm's WebAssembly port under
                                       node) against the emulator; mpy-cross sizes; heap use
 
@@ -226,6 +227,10 @@ def parser() -> argparse.ArgumentParser:
     service = sub.add_parser("service", help="the service steps under systemd as PID 1")
     service.add_argument("name", nargs="?", default="native", choices=names)
     service.set_defaults(run=run_service)
+    memory = sub.add_parser("memory", help="the idle daemon's memory on an emulated Pi")
+    memory.add_argument("name", choices=[n for n in names if n != "native"])
+    memory.add_argument("--settle", type=float, default=20, help="seconds before measuring")
+    memory.set_defaults(run=lambda a: _platform("run_memory", a))
     firmware = sub.add_parser("firmware", help="the firmware on real MicroPython, mpy-cross")
     firmware.set_defaults(run=run_firmware)
     platform = sub.add_parser("platform", help="the install and the product's checks on a Pi")
@@ -237,9 +242,14 @@ def parser() -> argparse.ArgumentParser:
 
 def run_platform(args: argparse.Namespace) -> int:
     """The install steps and the product's checks on an emulated Pi."""
-    from tools.morris_pilab.platform_checks import run
+    return _platform("run", args)
 
-    return run(args, _cache(args), say)
+
+def _platform(name: str, args: argparse.Namespace) -> int:
+    from tools.morris_pilab import platform_checks
+
+    code: int = getattr(platform_checks, name)(args, _cache(args), say)
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:

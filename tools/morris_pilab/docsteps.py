@@ -59,13 +59,15 @@ SKIPPED = {
 }
 
 
-def section_blocks(markdown: str, heading: str) -> list[str]:
+def section_blocks(markdown: str, heading: str, arch: str | None = None) -> list[str]:
     """The fenced code blocks of the section titled ``heading`` (up to the next heading of any
-    level)."""
+    level). A block right after ``<!-- pilab: ARCH -->`` is for that architecture only: it is
+    left out unless ``arch`` is ``ARCH``."""
     lines = markdown.splitlines()
     blocks: list[str] = []
     inside = False
     fence: list[str] | None = None
+    only: str | None = None
     for line in lines:
         match = re.match(r"^(#+)\s+(.*)$", line)
         if match and fence is None:
@@ -73,14 +75,21 @@ def section_blocks(markdown: str, heading: str) -> list[str]:
             continue
         if not inside:
             continue
-        if line.startswith("```"):
+        tag = re.fullmatch(r"<!--\s*pilab:\s*(\w+)\s*-->", line.strip())
+        if tag and fence is None:
+            only = tag.group(1)
+        elif line.startswith("```"):
             if fence is None:
                 fence = []
             else:
-                blocks.append("\n".join(fence))
+                if only is None or only == arch:
+                    blocks.append("\n".join(fence))
                 fence = None
+                only = None
         elif fence is not None:
             fence.append(line)
+        elif line.strip():
+            only = None  # the tag is for the block right after it
     return blocks
 
 
@@ -113,13 +122,14 @@ def _adapt(source: str, written: str) -> Step:
     return Step(source, written, command, "; ".join(notes))
 
 
-def install_steps(repo: Path) -> list[Step]:
+def install_steps(repo: Path, arch: str | None = None) -> list[Step]:
     """docs/INSTALL.md's sections 1 and 2 (packages, the venv in /opt/morris and its checks),
-    as the lab runs them; the optional mypyc build is a subsection of its own, left out."""
+    as the lab runs them on Debian architecture ``arch``; the optional mypyc build is a
+    subsection of its own, left out."""
     text = (repo / "docs" / "INSTALL.md").read_text(encoding="utf-8")
     steps: list[Step] = []
     for heading in ("1. Packages", "2. A venv in /opt/morris"):
-        for block in section_blocks(text, heading):
+        for block in section_blocks(text, heading, arch):
             for written in commands(block):
                 step = _adapt(f"docs/INSTALL.md, {heading}", written)
                 skip = next((why for key, why in SKIPPED.items() if written.startswith(key)), None)

@@ -11,6 +11,7 @@ subset of the test suite. Results go to ``CACHE/logs/NAME-platform-results.json`
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -27,8 +28,10 @@ __all__ = [
     "ENGINE_NODES",
     "TEST_SUBSET",
     "engine_script",
+    "guest_rss",
     "parse_engine",
     "run",
+    "run_memory",
 ]
 
 REPO = Path(__file__).resolve().parents[2]
@@ -141,7 +144,7 @@ class Platform:
     def install(self) -> None:
         """docs/INSTALL.md sections 1 and 2, read from the document."""
         total = 0.0
-        for step in docsteps.install_steps(REPO):
+        for step in docsteps.install_steps(REPO, self.spec.arch):
             if not step.command:
                 self.say(f"  skipped `{step.written}`: {step.note}")
                 continue
@@ -297,4 +300,96 @@ def run(args: argparse.Namespace, cache: userland.Cache, say: Callable[[str], No
     path = _write_results(cache, f"{spec.name}-platform", lab.results)
     say(f"passed; results in {path}")
     print(file=sys.stderr, end="")
+    return EXIT_OK
+
+
+#: Mappings of a qemu-user process that are the emulator's own, not the guest program's.
+_QEMU_OWN = ("[heap]", "[stack]", "[vvar]", "[vdso]", "[vsyscall]")
+
+
+def guest_rss(smaps: str) -> tuple[int, int]:
+    """(bytes resident in the guest's mappings, bytes resident in qemu's own) from the text of
+    ``/proc/PID/smaps`` of a qemu-user process: qemu's own are its binary, its heap and stack,
+    the kernel's vdso pages and its translated-code buffer (the one mapping both writable and
+    executable); everything else is the guest program's memory."""
+    guest = own = 0
+    mine = False
+    for line in smaps.splitlines():
+        fields = line.split()
+        if fields and re.fullmatch(r"[0-9a-f]+-[0-9a-f]+", fields[0]):
+            perms = fields[1]
+            path = fields[5] if len(fields) > 5 else ""
+            mine = "qemu" in path or path in _QEMU_OWN or perms.startswith("rwx")
+        elif fields[:1] == ["Rss:"]:
+            size = int(fields[1]) * 1024
+            if mine:
+                own += size
+            else:
+                guest += size
+    return guest, own
+
+
+def _qemu_pid_of(marker: str) -> int | None:
+    """The host pid of the emulated process whose command line holds ``marker``."""
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            exe = os.readlink(proc / "exe")
+        except OSError:
+            continue
+        if marker in cmdline and "qemu" in exe:
+            return int(proc.name)
+    return None
+
+
+def run_memory(args: argparse.Namespace, cache: userland.Cache, say: Callable[[str], None]) -> int:
+    """``tools/pilab memory NAME``: the idle daemon's memory on an emulated Pi, without qemu's.
+
+    Uses the run copy a ``platform`` run installed; starts ``morris run --sim`` there, lets it
+    settle, and reads its qemu process's smaps from this machine (:func:`guest_rss`).
+    """
+    userland.require_root()
+    spec = userland.USERLANDS[args.name]
+    if spec.arch == userland.host_arch():
+        raise LabError("memory is measured on an emulated userland (arm64, armhf)", 2)
+    root = cache.run_root(spec.name)
+    if not (root / VENV.lstrip("/") / "morris").exists():
+        raise LabError(f"no install in {root}: run `tools/pilab platform {spec.name}` first", 6)
+    marker = f"--state-dir /root/memory-{os.getpid()}"
+    command = f"exec {VENV}/morris run --sim --level 5 {marker}"
+    argv = container._nspawn_base(root, container.carry_in(root))
+    argv += ["--pipe", "--chdir=/root", "/bin/sh", "-c", command]
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        pid = None
+        while pid is None and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(1)
+            pid = _qemu_pid_of(marker)
+        if pid is None:
+            raise LabError("the emulated daemon did not start", EXIT_CHECK_FAILED)
+        time.sleep(args.settle)
+        samples = []
+        for _ in range(5):
+            samples.append(guest_rss(Path(f"/proc/{pid}/smaps").read_text()))
+            time.sleep(2)
+    finally:
+        process.terminate()
+        try:
+            process.wait(60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    guest = max(g for g, _ in samples) / 1024**2
+    own = max(o for _, o in samples) / 1024**2
+    say(
+        f"{spec.name}: morris run --sim idle, resident {guest:.1f} MiB of its own "
+        f"(qemu's binary, heap and translated code, {own:.1f} MiB more, left out)"
+    )
+    from tools.morris_pilab.cli import _write_results
+
+    _write_results(
+        cache, f"{spec.name}-memory", {"daemon_mib": round(guest, 1), "qemu_mib": round(own, 1)}
+    )
     return EXIT_OK
