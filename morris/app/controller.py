@@ -33,6 +33,7 @@ from morris.app.board_setup import (
     parse_position,
 )
 from morris.app.config import Config
+from morris.app.endings import describe_outcome
 from morris.app.errors import InputError, NotNowError
 from morris.app.jobs import SearchJob, SearchRunner
 from morris.app.narration import (
@@ -207,6 +208,9 @@ class Snapshot:
     #: The training puzzle being played (:meth:`morris.app.training.PuzzleSession.summary`:
     #: title, status, turns, hints ...), or ``None``.
     puzzle: Mapping[str, object] | None = None
+    #: In mode ``"remote"``: why the link is not up ("connection refused to http://..."), or
+    #: ``None``.
+    link_reason: str | None = None
     #: :attr:`event` as a message of the catalogs (:meth:`morris.i18n.Message.render`).
     event_message: Message = field(default_factory=lambda: plain(""))
     #: Where the sensors see a piece at this instant, sorted: every reading, before the referee
@@ -325,6 +329,9 @@ class Controller:
         self.remote_up = False
         #: ``"page"`` or ``"board"``: what the remote player plays on (see :meth:`on_remote_link`).
         self.remote_player = "page"
+        #: Why the link to the remote player is not up, in words ("connection refused to
+        #: http://...", "both boards play white ..."), or ``None`` (up, or no word on why).
+        self.link_reason: str | None = None
         #: Whether the game is the saved one, resumed (the lights then guide the board to it).
         self.resumed = False
         #: The training puzzle being played (:meth:`start_puzzle`), or ``None``.
@@ -421,6 +428,30 @@ class Controller:
             return None
         return path
 
+    def keep_abandoned(self) -> Path | None:
+        """Keep the game in progress (turns played, not over) among the finished games, result
+        ``*`` (as a resumed game that the settings contradict is kept), and forget it as the
+        unfinished one: before a new game replaces it. Returns the record's path, or ``None``
+        (nothing to keep, no store, or the record could not be written: logged)."""
+        board = self.board
+        if self.store is None or not board.move_stack or board.outcome() is not None:
+            return None
+        white, black = player_names(self.mode, self.human, self.level)
+        try:
+            path = self.store.finish(board, white=white, black=black, tags=self._record_tags())
+            self.store.clear()
+        except OSError as exc:
+            logger.error("could not keep the game left for a new one: %s", exc)
+            return None
+        logger.info("the game left at turn %d is kept as %s", board.fullmove_number, path)
+        return path
+
+    def _record_tags(self) -> dict[str, str]:
+        """The tags that mark a game record as a training puzzle's (while one is played)."""
+        if self.puzzle is None:
+            return {}
+        return {"Event": "Training puzzle", "Puzzle": self.puzzle.puzzle.title}
+
     def _new_referee(self, board: Board, now: float, sensed: int) -> Referee:
         """A referee for ``board`` in the current mode: the other side's turns (the Pi's or the
         remote player's) are shown by the lights; against a remote player nothing is taken back
@@ -472,10 +503,11 @@ class Controller:
 
     @property
     def link(self) -> str:
-        """``"none"`` outside mode remote, else ``"up"`` or ``"waiting"``."""
+        """``"none"`` outside mode remote, else ``"up"`` or ``"waiting"`` (also while the link
+        is refused: :attr:`link_reason` says why)."""
         if self.mode != "remote":
             return "none"
-        return "up" if self.remote_up else "waiting"
+        return "up" if self.remote_up and self.link_reason is None else "waiting"
 
     @property
     def board(self) -> Board:
@@ -510,6 +542,7 @@ class Controller:
         elif name is ButtonName.HINT and self._quick_hints(now):
             self._start_board_setup(now)
         elif name is ButtonName.NEW:
+            self.keep_abandoned()
             self._cancel_search()
             self._end_puzzle()
             if self._pending_variant is not None:
@@ -719,11 +752,20 @@ class Controller:
         self.render(now)
 
     def on_remote_link(
-        self, up: bool, now: float, *, player: str = "page", note: str | None = None
+        self,
+        up: bool,
+        now: float,
+        *,
+        player: str = "page",
+        note: str | None = None,
+        reason: str | None = None,
     ) -> None:
         """The remote player connected (``up``) or went away; ``player`` says what it plays on:
         ``"page"`` (a page in mode remote) or ``"board"`` (a linked board); ``note`` replaces the
-        event line (the link's word on the two games, "the games part at turn 12 ...").
+        event line (the link's word on the two games, "the games part at turn 12 ...");
+        ``reason`` says why the link is not up (a refused connection, a link refused for both
+        boards playing one colour): the link then shows ``waiting`` even with the stream open,
+        and a new reason is put on the event line.
 
         Once a board has reported, the remote player is that board: pages (the person's own
         phone) no longer count. Nothing is lost while it is away: a remote turn already shown
@@ -734,6 +776,9 @@ class Controller:
         changed = up != self.remote_up or player != self.remote_player
         self.remote_up = up
         self.remote_player = player
+        if reason != self.link_reason and reason is not None and note is None:
+            note = reason
+        self.link_reason = reason
         if note is not None:
             self.state.last_event = note
             logger.warning("%s", note)
@@ -763,6 +808,7 @@ class Controller:
             return
         if job.kind == "hint":
             logger.info("hint: %s", move)
+            self.state.last_event = msg("hint: {turn}", turn=move)
             self._announce(hint_announcement(move))
             self._handle(self.referee.hint(move, now, self.config.referee.hint_duration), now)
         elif self.referee.pi_to_move and job.board.position() == self.board.position():
@@ -1002,6 +1048,7 @@ class Controller:
             move = solution_hint(self.values.solution, self.board, self.config.engine.seed)
         if move is not None:  # the solution knows: a turn that keeps the value, at once
             self._cancel_search()
+            self.state.last_event = msg("hint: {turn}", turn=move)
             self._announce(hint_announcement(move))
             self._handle(self.referee.hint(move, now, self.config.referee.hint_duration), now)
             return
@@ -1089,7 +1136,7 @@ class Controller:
         self._finished_saved = True
         white, black = player_names(self.mode, self.human, self.level)
         try:
-            self.store.finish(self.board, white=white, black=black)
+            self.store.finish(self.board, white=white, black=black, tags=self._record_tags())
             self.store.clear()
         except OSError as exc:
             logger.error("could not save the finished game: %s", exc)
@@ -1185,7 +1232,7 @@ class Controller:
             event_message=self.state.event,
             outcome=None
             if outcome is None
-            else f"{outcome.result()} ({outcome.termination.value})",
+            else f"{outcome.result()} ({describe_outcome(outcome)})",
             winner=None
             if outcome is None or outcome.winner is None
             else COLOR_NAMES[outcome.winner],
@@ -1195,6 +1242,7 @@ class Controller:
             flying=board.flying,
             solution=self.values.of(board),
             puzzle=None if self.puzzle is None else self.puzzle.summary(),
+            link_reason=self.link_reason if self.mode == "remote" else None,
             sensed=tuple(sorted(self.sensed)),
         )
 
@@ -1260,7 +1308,7 @@ class Controller:
         outcome = board.outcome()
         who = self._who().render("en")
         if outcome is not None:
-            state = f"game over {outcome.result()} ({outcome.termination.value})"
+            state = f"game over {outcome.result()} ({describe_outcome(outcome)})"
         else:
             side = COLOR_NAMES[board.turn]
             state = f"turn {board.fullmove_number}, {side} to move"

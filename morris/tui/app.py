@@ -377,7 +377,27 @@ class SimulatorApp(App[None]):
         return entry.has_focus and bool(entry.value)
 
     def action_button(self, name: str) -> None:
-        """Press ``name``: new, takeback, hint or mode."""
+        """Press ``name``: new, takeback, hint or mode; new asks first during a game (``n``
+        then ``y``), as quitting does."""
+        snap = self.snapshot
+        if name == "new" and snap.moves and snap.outcome is None:
+            if self.state_dir is not None:
+                kept = (
+                    f"It is kept among the finished games, result * ({self.state_dir / 'games'}"
+                    ": morris review reads it)"
+                )
+            else:
+                kept = "It is not kept (--no-save)"
+            question = f"Start a new game, leaving the game at turn {snap.fullmove}? {kept}."
+            self.push_screen(QuitScreen(question, action="New game"), self._new_confirmed)
+            return
+        self._press_button(name)
+
+    def _new_confirmed(self, confirmed: bool | None) -> None:
+        if confirmed:
+            self._press_button("new")
+
+    def _press_button(self, name: str) -> None:
         self.press(name)
         if name == "new" and self._present():
             # The new game starts from the empty board: the lights show what to take off.
@@ -421,8 +441,10 @@ class SimulatorApp(App[None]):
     def start_new_game(self, settings: GameSettings) -> None:
         """A fresh game with ``settings`` on a cleared board."""
         logger.info("new game: %s", settings.describe())
-        if self.sim.controller.store is not None:
-            self.sim.controller.store.clear()
+        controller = self.sim.controller
+        controller.keep_abandoned()  # a game left half-way stays among the finished (result *)
+        if controller.store is not None:
+            controller.store.clear()
         self._close_simulation()
         self._pending.clear()
         self.settings = settings
@@ -503,16 +525,20 @@ class SimulatorApp(App[None]):
         """Whose turn it is, in a few words."""
         snap = self.snapshot
         if snap.termination is not None:
-            if snap.winner is None:
-                return f"draw ({snap.termination})"
-            return f"{snap.winner} wins ({snap.termination})"
+            from morris.app.endings import describe_ending
+
+            return describe_ending(snap.winner, snap.termination)
         side = snap.turn
         if snap.board_setup is not None:
             return f"setting up: {snap.board_setup}'s pieces"
         if snap.remote_color is not None:
             if side != snap.remote_color:
                 return f"your move ({side})"
-            return f"the remote player ({side})" + (": waiting" if snap.link != "up" else "")
+            if snap.link == "up":
+                return f"the remote player ({side})"
+            return f"the remote player ({side}): waiting" + (
+                f" ({snap.link_reason})" if snap.link_reason else ""
+            )
         if snap.pi_color is None:
             return f"{side} to move"
         if side != snap.pi_color:

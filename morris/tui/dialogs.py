@@ -120,7 +120,8 @@ class NewGameScreen(ModalScreen[GameSettings | None]):
 
 
 class QuitScreen(ModalScreen[bool]):
-    """Ask before quitting a game in progress: ``y`` (or Quit) quits, ``n`` or Escape stays."""
+    """Ask before a game in progress is left (quitting, or a new game): ``y`` (or the first
+    button) goes ahead, ``n`` or Escape stays."""
 
     DEFAULT_CSS = """
     QuitScreen { align: center middle; }
@@ -138,23 +139,25 @@ class QuitScreen(ModalScreen[bool]):
         Binding("escape", "answer(False)", "Stay"),
     ]
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str, *, action: str = "Quit") -> None:
         super().__init__()
         self.question = question
+        #: The first button's word: what ``y`` does ("Quit", "New game").
+        self.action = action
 
     def compose(self) -> ComposeResult:
         """The question and the two answers."""
         with Vertical(id="quit-dialog"):
             yield Label(self.question)
             with Horizontal(id="quit-buttons"):
-                yield Button("Quit (y)", variant="warning", id="quit-yes")
+                yield Button(f"{self.action} (y)", variant="warning", id="quit-yes")
                 yield Button("Stay (n)", variant="primary", id="quit-no")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Quit or stay."""
+        """Go ahead or stay."""
         event.stop()
         self.dismiss(event.button.id == "quit-yes")
 
     def action_answer(self, quit_: bool) -> None:
-        """``y`` quits, ``n`` and Escape stay."""
+        """``y`` goes ahead, ``n`` and Escape stay."""
         self.dismiss(quit_)

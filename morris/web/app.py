@@ -337,7 +337,11 @@ class Companion:
         return JSONResponse(await self.run(replay))
 
     async def events(self, request: Request) -> Response:
-        """``GET /api/events``: a ``state`` event now and after every change."""
+        """``GET /api/events``: a ``state`` event now and after every change (409 for a linked
+        board that cannot be the remote player here: :meth:`Presence.refusal`)."""
+        refused = await self.presence.refusal(request)
+        if refused is not None:
+            raise WebError(409, f"link refused: {refused}")
         stream = await self.hub.stream(
             request,
             sim=self.host.has_hands,
@@ -356,7 +360,8 @@ class Companion:
 
     async def sim_hand(self, request: Request) -> Response:
         """``POST /api/sim/place/{point}`` and ``/api/sim/lift/{point}``."""
-        action, point = request.path_params["action"], request.path_params["point"]
+        action = request.path_params["action"]
+        point = request.path_params["point"].strip().lower()  # D6 as the terminal takes it
         if action not in ("place", "lift"):
             raise WebError(404, f"no such route: {request.method} {request.url.path}")
         if not self.host.has_hands:

@@ -10,7 +10,12 @@ needs nothing but its web companion in mode remote: it counts this link as its r
 A dropped connection shows "waiting" on this board (and, through its events stream closing, on
 the other); the link retries with a growing pause (:data:`BACKOFF`), and on reconnect the two
 games are compared and the missing turn replayed. A real divergence is refused with a clear event
-line, never overwritten.
+line, never overwritten. Why the link waits is the state's ``link_reason`` ("connection refused
+to http://..."). A link the two boards cannot play (both persons on one colour, the other board
+not in mode remote) is refused, and never shown ``up``: the linking board says which colour it
+plays (:data:`PLAYS_HEADER`) and the other answers 409 naming the clash, which both boards show.
+A ``--link-token`` the other board does not check (its companion on its loopback asks none) is
+said on the event line once the link is up.
 
 Two threads, both daemons: a reader on the other's event stream (httpx, httpx-sse) and a worker
 that talks to this board's controller only through the host (:meth:`Host.call`, on the
@@ -44,6 +49,42 @@ BACKOFF = (0.5, 8.0)
 TIMEOUT = 5.0
 #: The header by which the other board knows its remote player is a board, not a page.
 LINK_HEADER = "X-Morris-Link"
+#: The header by which the linking board says the colour its person plays (``white``): the
+#: other board's remote colour must be that one.
+PLAYS_HEADER = "X-Morris-Link-Plays"
+
+
+class LinkRefused(Exception):
+    """The other board answered the link with an error (its words, for the state)."""
+
+
+def why_not_connected(url: str, exc: BaseException) -> str:
+    """Why the link to ``url`` is not up, in words for the state's ``link_reason``.
+
+    >>> import httpx
+    >>> refused = httpx.ConnectError("[Errno 111] Connection refused")
+    >>> why_not_connected("http://127.0.0.1:8899", refused)
+    'connection refused to http://127.0.0.1:8899 (is the other board running with --web?)'
+    """
+    import httpx
+
+    if isinstance(exc, LinkRefused):
+        return str(exc)
+    if isinstance(exc, httpx.ConnectError):
+        if "refused" in str(exc).lower():
+            return f"connection refused to {url} (is the other board running with --web?)"
+        return f"cannot reach {url}: {exc}"
+    if isinstance(exc, httpx.TimeoutException):
+        return f"{url} does not answer (timed out)"
+    return f"the link to {url} was lost: {exc or type(exc).__name__}"
+
+
+def _error_of(response: httpx.Response) -> str:
+    """The ``error`` of a companion's JSON answer, else its text (shortened)."""
+    try:
+        return str(response.json().get("error", response.text))[:300]
+    except ValueError:
+        return response.text[:300]
 
 
 class HostLike(Protocol):
@@ -68,10 +109,16 @@ class BoardLink:
         *,
         backoff: tuple[float, float] = BACKOFF,
         timeout: float = TIMEOUT,
+        plays: str = "",
     ) -> None:
         self.host = host
         self.url = url.rstrip("/")
         self.token = token
+        #: The colour this board's person plays (``white``), told to the other board.
+        self.plays = plays
+        #: Why the link is not up, as this board was last told (``None``: up, or not yet known).
+        self.reason: str | None = None
+        self._refused: str | None = None  # a link the two games cannot share, seen in sync
         self.backoff = backoff
         self.timeout = timeout
         self._stop = threading.Event()
@@ -119,6 +166,8 @@ class BoardLink:
 
     def _headers(self) -> dict[str, str]:
         headers = {LINK_HEADER: "board"}
+        if self.plays:
+            headers[PLAYS_HEADER] = self.plays
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         return headers
@@ -135,8 +184,16 @@ class BoardLink:
                     httpx.Client(timeout=timeout, headers=self._headers()) as client,
                     connect_sse(client, "GET", f"{self.url}/api/events") as source,
                 ):
-                    source.response.raise_for_status()
-                    self._stream = source.response
+                    response = source.response
+                    if response.is_error:
+                        response.read()
+                        why = _error_of(response)
+                        if response.status_code == 401:
+                            why += " (check --link-token: the other board's control token)"
+                        raise LinkRefused(
+                            f"{self.url} refused the link ({response.status_code}): {why}"
+                        )
+                    self._stream = response
                     for event in source.iter_sse():
                         if self._stop.is_set():
                             break
@@ -145,11 +202,15 @@ class BoardLink:
                         self._on_state(json.loads(event.data))
                         pause = self.backoff[0]
             except Exception as exc:  # a closed stream, a refused connection, bad JSON
+                reason = why_not_connected(self.url, exc)
                 if not self._stop.is_set():
-                    logger.warning("link to %s: %s", self.url, exc or type(exc).__name__)
+                    logger.warning("link to %s: %s", self.url, reason)
+            else:
+                reason = f"the other board at {self.url} closed the link"
             finally:
                 self._stream = None
-            self._set_connected(False)
+            if not self._stop.is_set():
+                self._set_connected(False, reason)
             if self._stop.wait(pause):
                 break
             pause = min(pause * 2, self.backoff[1])
@@ -158,22 +219,50 @@ class BoardLink:
         theirs = GameState.from_json(data)
         with self._lock:
             self._theirs = theirs
+        first = not self._connected
         self._set_connected(True)
+        if first and self.token:
+            self._check_token()
         self._wake.set()
 
-    def _set_connected(self, up: bool) -> None:
-        if up == self._connected:
+    def _check_token(self) -> None:
+        """Say it once the link is up when the other board does not check the token given
+        (its companion listens on its loopback, where no token is asked): a wrong one would pass
+        unseen."""
+        import httpx
+
+        try:
+            bare = httpx.get(
+                f"{self.url}/api/state", headers={LINK_HEADER: "board"}, timeout=self.timeout
+            )
+        except httpx.HTTPError:
+            return
+        if bare.status_code != 200:
+            return  # a token is asked there: the stream's open, so the one given is right
+        note = (
+            f"--link-token is not checked: the board at {self.url} listens on its loopback, "
+            "where no token is asked (a token is needed only for a board listening beyond "
+            "loopback, e.g. --listen 0.0.0.0:8700)"
+        )
+        logger.warning("link: %s", note)
+        self._call(lambda c, now: c.on_remote_link(True, now, player="board", note=note))
+
+    def _set_connected(self, up: bool, reason: str | None = None) -> None:
+        if up == self._connected and (up or reason == self.reason):
             return
         self._connected = up
+        self.reason = None if up else reason
         if up:
             logger.warning("link to %s up", self.url)
         else:
-            logger.warning("link to %s down: waiting", self.url)
+            logger.warning("link to %s down: waiting (%s)", self.url, reason)
             with self._lock:
                 self._theirs = None
                 self._sent = None  # what was posted may not have arrived: post it again
                 self._note = None
-        self._call(lambda c, now: c.on_remote_link(up, now, player="board"))
+                self._refused = None
+        told = self.reason
+        self._call(lambda c, now: c.on_remote_link(up, now, player="board", reason=told))
 
     # -- the worker -------------------------------------------------------------------------
 
@@ -213,6 +302,19 @@ class BoardLink:
 
     def _sync(self, theirs: GameState) -> None:
         step: Step | None = self._call(lambda c, now: _plan(c, theirs))
+        if step is not None and step.kind == "refused":
+            if step.reason != self._refused:
+                self._refused = reason = step.reason
+                logger.warning("link: %s", reason)
+                self._call(
+                    lambda c, now: c.on_remote_link(
+                        self._connected, now, player="board", reason=reason
+                    )
+                )
+            return
+        if self._refused is not None:  # mended (a new game, the other board restarted)
+            self._refused = None
+            self._call(lambda c, now: c.on_remote_link(self._connected, now, player="board"))
         if step is None or step.kind == "same":
             self._say(None)
             return
@@ -278,13 +380,37 @@ def start_link(host: HostLike, config: Config) -> BoardLink | None:
     without one."""
     if not config.web.link:
         return None
-    link = BoardLink(host, config.web.link, config.web.link_token)
+    link = BoardLink(host, config.web.link, config.web.link_token, plays=config.game.human)
     link.start()
     return link
 
 
 def _plan(controller: Controller, theirs: GameState) -> Step:
+    """The next step; ``refused`` for two boards that cannot share a game at all."""
     if controller.mode != "remote":
-        return Step("diverged", reason=f"this board is in mode {controller.mode}, not remote")
+        return Step("refused", reason=f"this board is in mode {controller.mode}, not remote")
+    clash = link_clash(controller.human, theirs.mode, theirs.remote_color)
+    if clash is not None:
+        return Step("refused", reason=clash)
     local = WHITE if controller.human == "white" else BLACK
     return plan_sync(controller.board, local, theirs)
+
+
+def link_clash(plays: str, mode: str, remote_color: str | None) -> str | None:
+    """Why a board whose person plays ``plays`` cannot link to one in ``mode`` whose remote
+    player plays ``remote_color`` (in the colours the persons gave), or ``None``.
+
+    >>> print(link_clash("white", "remote", "black"))
+    both boards play white at the board (--human white on both): start one with --human black
+    >>> link_clash("white", "remote", "white") is None
+    True
+    """
+    if mode != "remote":
+        return f"the other board is in mode {mode}, not remote: start it with --mode remote"
+    if remote_color is not None and remote_color != plays:
+        other = "black" if plays == "white" else "white"
+        return (
+            f"both boards play {plays} at the board (--human {plays} on both): start one with "
+            f"--human {other}"
+        )
+    return None

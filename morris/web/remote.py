@@ -18,7 +18,10 @@ after the game, or while another remote turn waits.
 token that has ``/api/events`` open is the remote player, until a linked board connects (its
 requests carry ``X-Morris-Link: board``, :mod:`morris.web.link`): from then on the board is the
 remote player and the pages are this board's view. The first to connect makes the link ``up``;
-when the last goes, the board shows "waiting".
+when the last goes, the board shows "waiting". A board whose person plays the colour this board's
+person plays (its :data:`~morris.web.link.PLAYS_HEADER`), or one linking while this board is not
+in mode remote, is refused (409, naming the clash): it never counts as the remote player, and
+this board's state says why (``link_reason``).
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from morris.app.errors import NotNowError
-from morris.web.link import LINK_HEADER
+from morris.core import COLOR_NAMES
+from morris.web.link import LINK_HEADER, PLAYS_HEADER, link_clash
 
 if TYPE_CHECKING:
     from morris.app.controller import Controller
@@ -64,6 +68,34 @@ class Presence:
                 self.host.call(lambda c, now: c.on_remote_link(up, now, player=player))
             except Exception as exc:  # the service stops: nobody is left to tell
                 logger.debug("could not tell the remote player's link: %s", exc)
+
+    async def refusal(self, request: Request) -> str | None:
+        """Why the linked board making ``request`` (``X-Morris-Link: board``) cannot be the
+        remote player here, in the colours both persons gave, or ``None`` (a page, or a board
+        that may link). A refusal is told to the controller (the state's ``link_reason``)."""
+        if request.headers.get(LINK_HEADER) != "board":
+            return None
+        plays = request.headers.get(PLAYS_HEADER)
+
+        def check(controller: Controller, now: float) -> str | None:
+            clash: str | None
+            if controller.mode != "remote":
+                clash = f"this board is in mode {controller.mode}, not remote"
+            else:
+                remote = controller.remote_color
+                name = None if remote is None else COLOR_NAMES[remote]
+                clash = None if plays is None else link_clash(plays, "remote", name)
+            if clash is not None:
+                controller.on_remote_link(
+                    False, now, player="board", reason=f"a linked board was refused: {clash}"
+                )
+            return clash
+
+        try:
+            return await _off_loop_value(lambda: self.host.call(check))
+        except Exception as exc:  # the service stops: nobody is left to refuse
+            logger.debug("could not check the linked board: %s", exc)
+            return None
 
     async def track(self, request: Request, response: Response) -> Response:
         """Count the stream ``response`` (to ``request``) as a remote player while it is open;
@@ -120,6 +152,10 @@ async def _disconnected(request: Request) -> None:
         message = await request.receive()
         if message.get("type") == "http.disconnect":
             return
+
+
+async def _off_loop_value(fn: Callable[[], str | None]) -> str | None:
+    return await asyncio.get_running_loop().run_in_executor(None, fn)
 
 
 async def _off_loop(fn: Callable[[], None]) -> None:

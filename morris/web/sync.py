@@ -80,7 +80,8 @@ def plan_sync(board: Board, local: Color, theirs: GameState) -> Step:
     if theirs.remote_color != local_name:
         return Step(
             "diverged",
-            reason=f"both boards play {COLOR_NAMES[not local]}: start one with the other colour",
+            reason=f"both boards play {local_name} at the board (--human {local_name} on both): "
+            f"start one with --human {COLOR_NAMES[not local]}",
         )
     # Their turns played from this game's start must give their position: the same start.
     replay = _start(board)

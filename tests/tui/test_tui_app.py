@@ -20,7 +20,7 @@ from morris.app.config import Config
 from morris.app.errors import InputError
 from morris.app.jobs import BackgroundRunner, SearchJob
 from morris.commands import sim as sim_command
-from morris.core import Board, Move
+from morris.core import Board, Move, read_game
 from morris.tui.app import SimulatorApp
 from morris.tui.board import BoardView
 from morris.tui.dialogs import NewGameScreen, QuitScreen
@@ -336,6 +336,31 @@ def test_quitting_a_game_in_progress_asks_first() -> None:
         assert not app.is_running
 
     run_app(test)
+
+
+def test_a_new_game_during_a_game_asks_first_and_keeps_the_game_left(tmp_path: Path) -> None:
+    async def test(app: SimulatorApp, pilot: Pilot[None]) -> None:
+        for turn in ("d6", "f4"):
+            await type_line(pilot, turn)
+            app.advance(2.0)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        assert "turn 2" in app.screen.question and "result *" in app.screen.question
+        await pilot.press("n")  # stay
+        await pilot.pause()
+        assert not isinstance(app.screen, QuitScreen)
+        assert [str(m) for m in app.sim.board.move_stack] == ["d6", "f4"]
+        assert not (tmp_path / "games").exists()
+        await pilot.press("n", "y")
+        await pilot.pause()
+        app.advance(1.0)
+        [kept] = (tmp_path / "games").glob("*.txt")
+        record = read_game(kept.read_text(encoding="utf-8"))
+        assert record.result == "*" and [str(m) for m in record.moves] == ["d6", "f4"]
+        assert "take the pieces off" in message(app)
+
+    run_app(test, state_dir=tmp_path, mode="referee")
 
 
 def test_pieces_differ_by_letter_not_only_by_colour() -> None:

@@ -93,7 +93,9 @@ def test_a_finished_game_is_reviewed_on_the_page(tmp_path: Path) -> None:
             tap(page, name)
             if number < len(BLOCKING_GAME) - 1:
                 wait_for_event(page, f"{'white' if number % 2 == 0 else 'black'} played {name}")
-        expect(page.locator("#outcome")).to_have_text("Game over: 0-1 (blocked)", timeout=WAIT)
+        expect(page.locator("#outcome")).to_have_text(
+            "Game over: 0-1 (black wins: white cannot move)", timeout=WAIT
+        )
 
         # The move list is the game: numbered as the record is, the last turn highlighted; a
         # tap on a turn shows the position after it, "Back to the game" the game now.

@@ -121,7 +121,7 @@ def test_a_real_divergence_is_refused_and_neither_game_is_touched() -> None:
     ("theirs", "says"),
     [
         ({"mode": "vs-ai"}, "mode vs-ai"),
-        ({"remote_color": "black"}, "both boards play black"),
+        ({"remote_color": "black"}, "both boards play white at the board (--human white on both)"),
         ({"position": "W......./......../........ b 8 9 0 1 -"}, "another position"),
         ({"moves": ["d6", "zz"]}, "is no turn"),
         ({"moves": ["d6", "d6"]}, "another game"),

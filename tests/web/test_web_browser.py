@@ -74,7 +74,9 @@ def test_a_whole_game_by_taps_with_a_takeback() -> None:
                 wait_for_event(page, f"{colour} played {name}")
             expect(point(page, name)).to_have_attribute("data-piece", colour, timeout=WAIT)
 
-        expect(page.locator("#outcome")).to_have_text("Game over: 0-1 (blocked)", timeout=WAIT)
+        expect(page.locator("#outcome")).to_have_text(
+            "Game over: 0-1 (black wins: white cannot move)", timeout=WAIT
+        )
         expect(page.locator("#turn")).to_have_text("black wins")
         assert page.locator("#board g.point[data-piece]").count() == 18
         expect(page.locator(".led[data-led=game_over]")).to_have_class("led on")
