@@ -236,6 +236,13 @@ def parser() -> argparse.ArgumentParser:
     platform = sub.add_parser("platform", help="the install and the product's checks on a Pi")
     platform.add_argument("name", choices=names)
     platform.add_argument("--skip-tests", action="store_true", help="leave out the test suite")
+    platform.add_argument(
+        "--steps",
+        help="only these steps, comma-separated: install, engine, tables, front-ends, tests",
+    )
+    platform.add_argument(
+        "--reuse", action="store_true", help="run the steps on the copy an earlier run installed"
+    )
     platform.set_defaults(run=run_platform)
     return top
 

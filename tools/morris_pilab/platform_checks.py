@@ -26,6 +26,7 @@ from tools.morris_pilab.errors import EXIT_CHECK_FAILED, EXIT_NO_CAPABILITY, EXI
 
 __all__ = [
     "ENGINE_NODES",
+    "STEPS",
     "TEST_SUBSET",
     "engine_script",
     "guest_rss",
@@ -42,13 +43,12 @@ ENGINE_PLIES = 36
 VENV = "/opt/morris/venv/bin"
 #: The test suite on an emulated Pi: (pytest arguments, why the rest is left out).
 TEST_SUBSET = (
-    "tests/core tests/engine tests/referee tests/solution tests/daemon tests/firmware_bridge "
-    "-m 'not browser and not slow' -p no:cacheprovider",
-    "the rules, engine, referee, solved game, daemon and serial bridge: what differs on a Pi "
-    "(word size, byte order, the C extensions, signals and ptys). Left out: the browser tests "
-    "(no chromium in the userland, and Playwright has no armv7 wheel), tests marked slow, and the "
-    "front ends' tests (tui, web, app), which run the same pure Python as on x86-64 and would take "
-    "hours under emulation",
+    "tests/core tests/engine tests/solution -m 'not browser and not slow' -p no:cacheprovider",
+    "the rules core, the engine (its C inner loop against the Python search) and the solved game "
+    "(its C solver, file format and probes): what word size, byte order and the compiler can "
+    "change on a Pi. Left out: the browser tests (no chromium in the userland; Playwright has no "
+    "armv7 wheel), tests marked slow, and the rest (referee, daemon, bridge, front ends), pure "
+    "Python that runs as on x86-64 and takes hours under emulation on this shared machine",
 )
 
 
@@ -275,6 +275,16 @@ class Platform:
         out.require("the test subset")
 
 
+#: The steps of a platform run, in order: (what it prints, the method).
+STEPS: dict[str, tuple[str, Callable[[Platform], None]]] = {
+    "install": ("install (docs/INSTALL.md 1, 2):", Platform.install),
+    "engine": ("the engine:", Platform.engine),
+    "tables": ("tables and the solved game:", lambda lab: lab.tables(lab.cache.root / "data")),
+    "front-ends": ("front ends:", Platform.front_ends),
+    "tests": ("README and the tests:", Platform.readme_and_tests),
+}
+
+
 def run(args: argparse.Namespace, cache: userland.Cache, say: Callable[[str], None]) -> int:
     """``tools/pilab platform NAME``."""
     from tools.morris_pilab.cli import _write_results
@@ -285,18 +295,26 @@ def run(args: argparse.Namespace, cache: userland.Cache, say: Callable[[str], No
     userland.check_disk(cache.root)
     lab = Platform(spec, cache, say)
     say(f"{spec.name}: {spec.why}; log {lab.log}")
-    lab.prepare()
-    say("install (docs/INSTALL.md 1, 2):")
-    lab.install()
-    say("the engine:")
-    lab.engine()
-    say("tables and the solved game:")
-    lab.tables(cache.root / "data")
-    say("front ends:")
-    lab.front_ends()
-    if not args.skip_tests:
-        say("README and the tests:")
-        lab.readme_and_tests()
+    steps = set(args.steps.split(",")) if args.steps else set(STEPS)
+    unknown = steps - set(STEPS)
+    if unknown:
+        raise LabError(f"unknown steps {sorted(unknown)} (known: {', '.join(STEPS)})", 2)
+    if args.skip_tests:
+        steps.discard("tests")
+    if args.reuse:
+        # The copy an earlier run installed: later steps without the install again.
+        lab.root = cache.run_root(spec.name)
+        if not (lab.root / VENV.lstrip("/") / "morris").exists():
+            raise LabError(f"no install in {lab.root} to reuse: run without --reuse", 6)
+        lab.binds = container.carry_in(lab.root)
+    else:
+        lab.prepare()
+        steps.add("install")
+    for step in STEPS:
+        if step in steps:
+            title, method = STEPS[step]
+            say(title)
+            method(lab)
     path = _write_results(cache, f"{spec.name}-platform", lab.results)
     say(f"passed; results in {path}")
     print(file=sys.stderr, end="")
