@@ -375,10 +375,12 @@ def run_memory(args: argparse.Namespace, cache: userland.Cache, say: Callable[[s
     root = cache.run_root(spec.name)
     if not (root / VENV.lstrip("/") / "morris").exists():
         raise LabError(f"no install in {root}: run `tools/pilab platform {spec.name}` first", 6)
-    marker = f"--state-dir /root/memory-{os.getpid()}"
-    command = f"exec {VENV}/morris run --sim --level 5 {marker}"
-    argv = container._nspawn_base(root, container.carry_in(root))
-    argv += ["--pipe", "--chdir=/root", "/bin/sh", "-c", command]
+    marker = f"/root/memory-{os.getpid()}"
+    # A plain chroot: systemd-nspawn locks the tree while a platform run uses it, and the
+    # daemon on the simulated board needs nothing a chroot lacks.
+    argv = ["chroot", str(root), "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=/root"]
+    argv += ["LANG=C.UTF-8", f"{VENV}/morris", "run", "--sim", "--level", "5"]
+    argv += ["--state-dir", marker]
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
