@@ -19,6 +19,18 @@ if sys.path[:1] != [_ROOT]:
 
 
 @pytest.fixture(autouse=True)
+def english_board() -> Iterator[None]:
+    """Every test starts with the board in English (the texts the tests read), whatever an
+    earlier test in the same process chose (``morris run`` called in-process sets the language
+    from the environment); a test about languages sets its own."""
+    from morris import i18n
+
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
+
+
+@pytest.fixture(autouse=True)
 def mock_factory() -> Iterator[MockFactory]:
     """A fresh gpiozero MockFactory as the default pin factory of every test (gpiozero's pattern).
 
