@@ -57,6 +57,13 @@ class BuildWithCatalogs(build_py):
         for mo in compile_catalogs():
             print(f"compiled {mo.relative_to(LOCALE_DIR.parent.parent)}")
         super().run()
+        # Installed, the board reads the .mo; a .po beside it (written after it, so newer)
+        # would make morris.i18n compile it again at every start.
+        built = Path(self.build_lib, "morris", "locale").resolve()
+        if getattr(self, "editable_mode", False) or built == LOCALE_DIR.resolve():
+            return  # an editable install reads the source tree: its .po files stay
+        for source in built.rglob("*.po*"):
+            source.unlink()
 
 
 COMPILED = ["morris/engine/movegen.py", "morris/engine/evaluate.py", "morris/engine/search.py"]

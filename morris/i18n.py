@@ -152,33 +152,48 @@ def language() -> str:
 def translations(code: str) -> gettext.NullTranslations:
     """The catalog of language ``code`` (one of :data:`LANGUAGES`), loaded once.
 
-    The installed ``.mo``; in a source tree never built, the ``.po`` compiled in memory through
-    Babel; without either, the message ids themselves (English) and a warning.
+    The installed ``.mo``; in a source tree never built (or whose ``.po`` was edited since), the
+    ``.po`` compiled in memory through Babel; without Babel, the message ids themselves
+    (English) and a warning.
     """
     if code not in LANGUAGES:
         raise UnknownLanguageError(f"no catalog for {code!r}: there are {available()}")
-    try:
-        return gettext.translation(DOMAIN, LOCALE_DIR, [code])
-    except FileNotFoundError:
-        pass
     source = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+    compiled_file = source.with_suffix(".mo")
+    # An installed package has the .mo only (or both, built together); a source tree where a
+    # translator just edited the .po reads the .po, newer than its compiled catalog.
+    if compiled_file.exists() and not _newer(source, compiled_file):
+        return gettext.translation(DOMAIN, LOCALE_DIR, [code])
     try:
         from babel.messages.mofile import write_mo
         from babel.messages.pofile import read_po
     except ImportError:
+        if compiled_file.exists():  # older than the .po, and nothing here to read that
+            return gettext.translation(DOMAIN, LOCALE_DIR, [code])
         logger.warning(
             "no compiled catalog for %s (install the package, or Babel to read %s): English",
             code,
             source,
         )
         return gettext.NullTranslations()
-    with source.open("rb") as po:
-        catalog = read_po(po, locale=code, domain=DOMAIN)
+    try:
+        with source.open("rb") as po:
+            catalog = read_po(po, locale=code, domain=DOMAIN)
+    except OSError as exc:
+        logger.warning("no catalog for %s (%s): English", code, exc)
+        return gettext.NullTranslations()
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
     compiled.seek(0)
     logger.debug("catalog %s compiled in memory from %s", code, source)
     return gettext.GNUTranslations(compiled)
+
+
+def _newer(path: Path, than: Path) -> bool:
+    try:
+        return path.stat().st_mtime > than.stat().st_mtime
+    except FileNotFoundError:
+        return False
 
 
 def _(message: str) -> str:

@@ -130,3 +130,34 @@ def test_the_commands_warn_of_a_language_without_a_catalog_and_use_english(
     assert use_language("de", config) == "de"  # --lang wins over the file
     assert use_language(None, parse_config("")) == "fi"  # then the environment
     assert capsys.readouterr().err == ""
+
+
+def test_a_po_edited_since_the_install_is_read_instead_of_its_stale_mo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A translator's edit shows at once in a source tree; the installed catalog otherwise."""
+    import os
+
+    source = Path(i18n.__file__).parent / "locale" / "nl" / "LC_MESSAGES"
+    target = tmp_path / "nl" / "LC_MESSAGES"
+    target.mkdir(parents=True)
+    shutil.copy(source / "morris.mo", target / "morris.mo")
+    po = target / "morris.po"
+    po.write_text(
+        (source / "morris.po")
+        .read_text(encoding="utf-8")
+        .replace('msgstr "het bord klopt weer"', 'msgstr "het bord klopt weer, goed zo"'),
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    i18n.translations.cache_clear()
+    try:
+        mo_time = (target / "morris.mo").stat().st_mtime
+        os.utime(po, (mo_time - 60, mo_time - 60))  # older: the compiled catalog is read
+        assert i18n.msg("board matches again").render("nl") == "het bord klopt weer"
+        i18n.translations.cache_clear()
+        os.utime(po, (mo_time + 60, mo_time + 60))  # edited since: the .po is read
+        assert i18n.msg("board matches again").render("nl") == "het bord klopt weer, goed zo"
+    finally:
+        monkeypatch.undo()
+        i18n.translations.cache_clear()
