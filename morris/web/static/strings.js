@@ -91,7 +91,7 @@ const STRINGS = {
   "review.drawn": "drawn",
   "review.lost": "lost",
   "review.draw": "draw",
-  "review.wdl": "{value} in {distance}",
+  "review.wdl": "{value} in {wins_in}",
   "review.players": "{white} vs {black}",
   "review.unreadable": "cannot be read: {error}",
   "review.game-line": "{date} · {result} · {moves} turns",
