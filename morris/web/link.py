@@ -30,7 +30,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from morris.app.errors import InputError
+from morris.app.errors import InputError, ServiceError
 from morris.core import BLACK, WHITE
 from morris.web.host import HostError
 from morris.web.sync import GameState, Step, plan_sync
@@ -54,7 +54,7 @@ LINK_HEADER = "X-Morris-Link"
 PLAYS_HEADER = "X-Morris-Link-Plays"
 
 
-class LinkRefused(Exception):
+class LinkRefused(ServiceError, ConnectionError):
     """The other board answered the link with an error (its words, for the state)."""
 
 
