@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from morris.core.points import NUM_POINTS
-from morris.engine.tables.index import FULL, colex_rank, pdep, pext, rank_one, subsets
+from morris.engine.tables.index import FULL, colex_rank, pdep, pext, popcount, rank_one, subsets
 from morris.engine.tables.keys import I64, U8, U32
 
 #: Number of symmetries of the board.
@@ -146,7 +146,7 @@ def bulk_tables() -> tuple[U8, npt.NDArray[np.int32]]:
     """For every 24-bit bitboard: the symmetry making it canonical and its canonical rank."""
     every = np.arange(1 << NUM_POINTS, dtype=np.uint32)
     canon, sym = canonical(every)
-    count = np.bitwise_count(every)
+    count = popcount(every)
     rank = np.zeros(every.size, dtype=np.int32)
     is_canon = canon == every
     for size in range(NUM_POINTS + 1):

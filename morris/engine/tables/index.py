@@ -31,7 +31,9 @@ _COMB: Final = tuple(tuple(math.comb(n, k) for k in range(NUM_POINTS + 2)) for n
 def _byte_tables() -> dict[str, U32]:
     """Lookup tables for popcount, pext and pdep, one byte at a time."""
     x = np.arange(256, dtype=np.uint32)
-    pc8 = np.bitwise_count(x).astype(np.uint32)
+    pc8 = np.zeros(256, dtype=np.uint32)
+    for b in range(8):
+        pc8 += (x >> b) & 1
     mask = np.repeat(x, 256)  # entry mask * 256 + value
     val = np.tile(x, 256)
     pext = np.zeros(65536, dtype=np.uint32)
@@ -43,6 +45,29 @@ def _byte_tables() -> dict[str, U32]:
         pdep |= ((val >> k) & 1 & sel) << b
         k += sel
     return {"pc8": pc8, "pext": pext, "pdep": pdep}
+
+
+#: numpy 2's popcount, or None on numpy 1.x.
+_BITWISE_COUNT: Final = getattr(np, "bitwise_count", None)
+
+
+def popcount(bits: U32) -> U32:
+    """The number of points set in each bitboard of ``bits`` (24-bit, as uint32).
+
+    numpy 2's ``bitwise_count`` where there is one; numpy 1.24 (Debian bookworm's, which a 32-bit
+    Raspberry Pi OS takes because PyPI has no armhf wheel) counts a byte at a time.
+
+    >>> popcount(np.array([0, 1, 0b1011, ALL_POINTS], dtype=np.uint32)).tolist()
+    [0, 1, 3, 24]
+    """
+    if _BITWISE_COUNT is not None:
+        counted: U32 = _BITWISE_COUNT(bits).astype(np.uint32)
+        return counted
+    pc8 = _byte_tables()["pc8"]
+    bits = np.asarray(bits, dtype=np.uint32)
+    low: U32 = pc8[bits & 255] + pc8[(bits >> 8) & 255]
+    high: U32 = pc8[(bits >> 16) & 255] + pc8[bits >> 24]
+    return low + high
 
 
 @cache

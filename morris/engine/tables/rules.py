@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from morris.core.points import MILL_MASKS, MILLS_THROUGH, NEIGHBOURS, NUM_POINTS
-from morris.engine.tables.index import FULL, wide_decode, wide_index
+from morris.engine.tables.index import FULL, popcount, wide_decode, wide_index
 from morris.engine.tables.keys import (
     I64,
     MIN_PIECES,
@@ -103,11 +103,11 @@ def turn_counts(mover: U32, other: U32, flies: bool) -> I64:
     """Number of turns (slides or flies, removals not counted apart) of the side to move."""
     empty = ~(mover | other) & FULL
     if flies:
-        flights: I64 = np.bitwise_count(empty).astype(np.int64) * np.bitwise_count(mover)
+        flights: I64 = popcount(empty).astype(np.int64) * popcount(mover)
         return flights
     total = np.zeros(mover.size, dtype=np.int64)
     for p in range(NUM_POINTS):
-        free = np.bitwise_count(empty & np.uint32(NEIGHBOURS[p])).astype(np.int64)
+        free = popcount(empty & np.uint32(NEIGHBOURS[p])).astype(np.int64)
         total += np.where((mover & BIT[p]) != 0, free, 0)
     return total
 
