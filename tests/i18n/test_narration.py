@@ -8,34 +8,15 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from babel.messages.pofile import read_po
 
 from morris import i18n
 from morris.app.controller import Snapshot
 from morris.app.narration import Announcement
 from morris.sim import Simulation
 from tests.app.scenario_kit import SETTLE, carry_out_pi_turn, play, position, scripted
-from tests.i18n.test_catalogs import LOCALE
+from tests.i18n.leftovers_kit import english_left_in
 
 TRANSLATED = ("nl", "fi", "de")
-
-
-def _english_pieces() -> set[str]:
-    """The English catalog's texts cut at their placeholders: each piece of two words or more
-    (a single word such as "Pi" or "level" may be a name, or the same in a language)."""
-    with (LOCALE / "en" / "LC_MESSAGES" / "morris.po").open("rb") as po:
-        catalog = read_po(po)
-    pieces = set()
-    for message in catalog:
-        if not message.id:
-            continue
-        forms = message.string if isinstance(message.string, tuple) else (message.string,)
-        for form in forms:
-            for piece in re.split(r"\{[^}]*\}", form):
-                words = re.findall(r"[A-Za-z']+", piece)
-                if len(words) >= 2:
-                    pieces.add(" ".join(words))
-    return pieces
 
 
 class Recorder:
@@ -103,10 +84,9 @@ def test_the_games_were_narrated_through_the_catalogs(narrated: list[i18n.Messag
 def test_the_narration_in_each_language_holds_no_english(
     language: str, narrated: list[i18n.Message]
 ) -> None:
-    pieces = _english_pieces()
     for message in narrated:
         text = message.render(language)
-        english = [piece for piece in pieces if piece in " ".join(re.findall(r"[A-Za-z']+", text))]
+        english = english_left_in(text, language)
         assert not english, f"{language}: {text!r} holds English {english}"
         assert text != message.render("en") or not re.search(r"[a-z]{3}", text), text
 
@@ -116,12 +96,11 @@ def test_the_simulators_legend_and_leds_hold_no_english(language: str) -> None:
     from device import Signal, StatusLight
     from morris.tui.panels import legend, status_text
 
-    pieces = _english_pieces() | {"Lights", "Pieces", "LEDs", "thinking"}
     before = i18n.language()
     i18n.set_language(language)
     try:
         shown = legend(0.0).plain + "\n" + status_text({StatusLight.TURN: Signal.ON}, {}, 0.0).plain
     finally:
         i18n.set_language(before)
-    words = " ".join(re.findall(r"[A-Za-z']+", shown))
-    assert not [p for p in pieces if re.search(rf"\b{re.escape(p)}\b", words)], shown
+    also = frozenset({"Lights", "Pieces", "LEDs", "thinking"})
+    assert not english_left_in(shown, language, also=also), shown
