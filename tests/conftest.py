@@ -31,6 +31,18 @@ def english_board() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def english_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts with an English locale in its environment, ``LANG=C.UTF-8`` with
+    ``LC_ALL`` and ``LC_MESSAGES`` unset, whatever the machine's: ``morris`` chooses its
+    language from them (in-process ``main()`` and the subprocesses the tests start), and the
+    tests read English help and messages. A test of a language sets its own (``--lang``,
+    ``monkeypatch.setenv("LANG", "fi_FI.UTF-8")``, or a subprocess's ``env=``)."""
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+@pytest.fixture(autouse=True)
 def mock_factory() -> Iterator[MockFactory]:
     """A fresh gpiozero MockFactory as the default pin factory of every test (gpiozero's pattern).
 

@@ -115,11 +115,12 @@ def use_language(option: str | None, config: Config) -> str:
     """Make the board's language the one asked for (``--lang``, else ``[ui] language``, else
     the environment's); a language without a catalog is warned about on stderr and the log,
     and English is used. Returns the language."""
+    from morris.commands.words import notice_once
     from morris.i18n import choose_language, set_language
 
     code, warning = choose_language(option, config.ui.language)
     if warning is not None:
-        print(f"morris: {warning}", file=sys.stderr)
+        notice_once(warning)  # said once: the command line may have said it as it started
         logger.warning("%s", warning)
     return set_language(code)
 
