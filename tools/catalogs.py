@@ -119,11 +119,12 @@ def _complete(message: Message) -> bool:
 def update(source: Path | None) -> None:
     """Extract, update every catalog, fill English, and take translations from ``source``."""
     CommandLineInterface().run(EXTRACT)
-    template = read(TEMPLATE)
     for code in languages():
         path = catalog_path(code)
         catalog = read(path, code)
-        catalog.update(template, no_fuzzy_matching=False)
+        # A template of its own for each catalog: Catalog.update puts the template's new
+        # messages themselves into the catalog, so English filled into one would be another's.
+        catalog.update(read(TEMPLATE), no_fuzzy_matching=False)
         if code == "en":
             _fill_english(catalog)
         elif source is not None:
