@@ -5,15 +5,36 @@ from __future__ import annotations
 import argparse
 import sys
 
+from morris.commands.words import error
+from morris.i18n import _
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``morris config template`` and ``morris config check FILE``."""
-    parser = sub.add_parser("config", help="print the configuration template or check a file")
+    parser = sub.add_parser(
+        "config",
+        help=_("print the configuration template or check a file"),
+        description=_(
+            "Print the documented configuration template (its comments are in English, as the "
+            "keys are), or check a configuration file."
+        ),
+    )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    template = actions.add_parser("template", help="print the documented default configuration")
+    template = actions.add_parser(
+        "template",
+        help=_("print the documented default configuration"),
+        description=_("Print the documented default configuration (TOML) on stdout."),
+    )
     template.set_defaults(run=_template)
-    check = actions.add_parser("check", help="check a configuration file (exit code 2 if bad)")
-    check.add_argument("file", help="the TOML file")
+    check = actions.add_parser(
+        "check",
+        help=_("check a configuration file (exit code 2 if bad)"),
+        description=_(
+            "Check a configuration file: exit code 0 and a line saying it is OK, or 2 and "
+            "what is wrong."
+        ),
+    )
+    check.add_argument("file", help=_("the TOML file"))
     check.set_defaults(run=_check)
 
 
@@ -32,11 +53,16 @@ def _check(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.file)
     except ConfigError as exc:
-        print(f"morris: {exc}", file=sys.stderr)
+        error(str(exc))
         return 2
     problem = engine_command_problem(config.engine.command)
     if problem is not None:
-        print(f"morris: {args.file}: {problem}", file=sys.stderr)
+        error(f"{args.file}: {problem}")
         return 2
-    print(f"{args.file}: OK (mode {config.game.mode}, backend {config.hardware.backend})")
+    print(
+        # TRANSLATORS: mode and backend are the configuration's keys, their values as written.
+        _("{path}: OK (mode {mode}, backend {backend})").format(
+            path=args.file, mode=config.game.mode, backend=config.hardware.backend
+        )
+    )
     return 0

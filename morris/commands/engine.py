@@ -7,14 +7,17 @@ import sys
 from typing import Any
 
 from morris.commands.tables import add_tables_options, tables_from_args
+from morris.commands.words import warning
+from morris.i18n import _
 
 
 def register(subparsers: Any) -> None:
     """Add ``morris engine``."""
     parser = subparsers.add_parser(
         "engine",
-        help="run the engine over stdin/stdout (UCI-style protocol)",
-        description=(
+        help=_("run the engine over stdin/stdout (UCI-style protocol)"),
+        # TRANSLATORS: the protocol's commands (uci, isready, ...) stay as they are.
+        description=_(
             "Speak the UCI-style protocol of Mill engines (Sanmill's dialect) on stdin/stdout: "
             "uci, isready, setoption, ucinewgame, position, go, stop, quit. See docs/ENGINE.md."
         ),
@@ -28,9 +31,9 @@ def warn_if_slow_engine() -> None:
     (``morris run``, ``morris sim`` and ``morris engine`` call it as they start)."""
     from morris.engine.search import native_warning
 
-    warning = native_warning()
-    if warning is not None:
-        print(f"morris: warning: {warning}", file=sys.stderr, flush=True)
+    text = native_warning()
+    if text is not None:
+        warning(text)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,8 +10,10 @@ from typing import Any
 
 from morris.commands.run import SWITCH_HELP
 from morris.commands.tables import add_tables_options, tables_from_args
-from morris.core.variant import VARIANT_NAMES, describe_variants
+from morris.commands.words import variants_help
+from morris.core.variant import VARIANT_NAMES
 from morris.engine.levels import MAX_LEVEL
+from morris.i18n import _, ngettext
 
 logger = logging.getLogger(__name__)
 
@@ -20,36 +22,39 @@ def register(subparsers: Any) -> None:
     """Add ``morris match``."""
     parser = subparsers.add_parser(
         "match",
-        help="play two engines against each other",
-        description=(
+        help=_("play two engines against each other"),
+        # TRANSLATORS: level:N, random, greedy and cmd:COMMAND ARGS are typed as they are.
+        description=_(
             "Play engines against each other, colours alternating, from varied short openings. "
-            f"A player is level:N (the built-in engine, 1..{MAX_LEVEL}), random, greedy, or "
+            "A player is level:N (the built-in engine, 1..{max}), random, greedy, or "
             "'cmd:COMMAND ARGS' (an external engine speaking the UCI-style protocol)."
-        ),
+        ).format(max=MAX_LEVEL),
     )
-    parser.add_argument("first", metavar="A", help="first player (the scores are its)")
-    parser.add_argument("second", metavar="B", help="second player")
-    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    parser.add_argument("first", metavar="A", help=_("first player (the scores are its)"))
+    parser.add_argument("second", metavar="B", help=_("second player"))
+    parser.add_argument("--games", type=int, default=10, help=_("number of games (default 10)"))
     parser.add_argument(
         "--movetime",
         type=int,
         default=None,
         metavar="MS",
-        help="time per move in milliseconds (a cap for built-in levels; default: levels use "
-        "their own budgets, external engines 1000 ms)",
+        help=_(
+            "time per move in milliseconds (a cap for built-in levels; default: levels use "
+            "their own budgets, external engines 1000 ms)"
+        ),
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the players' randomness")
+    parser.add_argument("--seed", type=int, default=0, help=_("seed of the players' randomness"))
     parser.add_argument(
         "--variant",
         choices=VARIANT_NAMES,
         default="standard",
-        help=f"the game: {describe_variants()} (default: %(default)s)",
+        help=_("the game: {variants} (default: %(default)s)").format(variants=variants_help()),
     )
     for name, text in SWITCH_HELP.items():
-        parser.add_argument(f"--{name}", action="store_true", help=text)
-    parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="save games here")
+        parser.add_argument(f"--{name}", action="store_true", help=_(text))
+    parser.add_argument("--out", type=Path, default=None, metavar="DIR", help=_("save games here"))
     add_tables_options(parser)
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true", help=_("no progress bar"))
     parser.set_defaults(run=run)
 
 
@@ -65,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
 
     console = Console()
     if args.games < 1:
-        console.print("[red]--games must be at least 1[/red]")
+        console.print(_("--games must be at least 1"), style="red", markup=False)
         return 2
     tables = tables_from_args(args)
     movetime = None if args.movetime is None else args.movetime / 1000
@@ -114,7 +119,16 @@ def run(args: argparse.Namespace) -> int:
         _close(players)
     diff, margin = result.elo()
     table = Table(title=f"{result.first} vs {result.second}")
-    for column in ("games", "wins", "draws", "losses", "score", "Elo (95%)"):
+    columns = (
+        # TRANSLATORS: the columns of morris match's table.
+        _("games"),
+        _("wins"),
+        _("draws"),
+        _("losses"),
+        _("score"),
+        _("Elo (95%)"),
+    )
+    for column in columns:
         table.add_column(column, justify="right")
     table.add_row(
         str(result.games_played),
@@ -127,7 +141,13 @@ def run(args: argparse.Namespace) -> int:
     console.print(table)
     if args.out is not None:
         paths = save_games(result, args.out)
-        console.print(f"{len(paths)} games saved in {args.out}")
+        n = len(paths)
+        console.print(
+            ngettext("{n} game saved in {path}", "{n} games saved in {path}", n).format(
+                n=n, path=args.out
+            ),
+            markup=False,
+        )
     return 0
 
 

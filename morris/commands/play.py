@@ -24,40 +24,47 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from morris.commands.run import SWITCH_HELP
+from morris.commands.words import error, rules_text, variants_help
 from morris.core import (
-    COLOR_NAMES,
+    BLACK,
     STANDARD,
     VARIANTS,
     WHITE,
     Board,
+    Color,
     GameRecord,
     GameRecordError,
     InvalidMoveError,
     Move,
     Phase,
     Termination,
-    describe_rules,
-    describe_variants,
     find_variant,
     parse_point,
     read_game,
     write_game,
 )
+from morris.i18n import N_, _, ngettext
 
 __all__ = ["play_game", "register", "run", "unwritable"]
 
-HELP = """\
+# TRANSLATORS: the help of morris play; the commands (undo, moves, help, quit) and the notation
+# (d6, a1-a4, x) are typed as they are: keep them.
+HELP = N_("""\
 Turns: a placement is the point (d6); a slide or fly is from-to (a1-a4); when the turn closes
 a mill, add the piece to remove with x (d6xg7, a1-a4xg7) or name it when asked; where a
 double mill removes two, both (d6xg7xa1).
-Commands: undo (take back the last turn), moves (list the legal turns), help, quit."""
+Commands: undo (take back the last turn), moves (list the legal turns), help, quit.""")
 
-ENDINGS = {
-    Termination.BLOCKED: "{loser} cannot move",
-    Termination.TOO_FEW_PIECES: "{loser} is down to two pieces",
-    Termination.THREEFOLD_REPETITION: "the same position occurred three times",
-    Termination.NO_REMOVAL: "{limit} moving turns without a removal",
-    Termination.FULL_BOARD: "the board is full",
+#: Why the game ended; the loser's colour is in the text (a twin for each colour).
+ENDINGS: dict[Termination, tuple[str, str]] = {
+    Termination.BLOCKED: (N_("white cannot move"), N_("black cannot move")),
+    Termination.TOO_FEW_PIECES: (
+        N_("white is down to two pieces"),
+        N_("black is down to two pieces"),
+    ),
+    Termination.THREEFOLD_REPETITION: (N_("the same position occurred three times"),) * 2,
+    Termination.NO_REMOVAL: (N_("{limit} moving turns without a removal"),) * 2,
+    Termination.FULL_BOARD: (N_("the board is full"),) * 2,
 }
 
 
@@ -65,39 +72,57 @@ def register(subparsers: Any) -> None:
     """Add ``morris play`` to the ``morris`` parser."""
     parser = subparsers.add_parser(
         "play",
-        help="play a game between two people at the terminal",
-        description="Two people play at the terminal; the rules core referees every turn.",
-        epilog=HELP,
+        help=_("play a game between two people at the terminal"),
+        description=_("Two people play at the terminal; the rules core referees every turn."),
+        epilog=_(HELP),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--flying",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="a player with three pieces left may fly (default: the variant's rule: on, but off "
-        "in six men's morris)",
+        help=_(
+            "a player with three pieces left may fly (default: the variant's rule: on, but off "
+            "in six men's morris)"
+        ),
     )
     for name, text in SWITCH_HELP.items():
         parser.add_argument(
-            f"--{name}", action=argparse.BooleanOptionalAction, default=False, help=text
+            f"--{name}",
+            action=_Switch,
+            default=False,
+            help=_("{what} (default: off)").format(what=_(text)),
         )
     parser.add_argument(
         "--variant",
         default=STANDARD.name,
         choices=sorted(VARIANTS),
-        help=f"the game to play: {describe_variants()} (default: %(default)s)",
+        help=_("the game to play: {variants} (default: %(default)s)").format(
+            variants=variants_help()
+        ),
     )
-    parser.add_argument("--save", type=Path, metavar="PATH", help="write the game record here")
+    parser.add_argument("--save", type=Path, metavar="PATH", help=_("write the game record here"))
     parser.add_argument(
         "--load",
         type=Path,
         metavar="RECORD",
-        help="replay this game record and play on from its end (its tags set the variant and "
-        "flying; the format is in docs/RULES.md, 'Game records')",
+        help=_(
+            "replay this game record and play on from its end (its tags set the variant and "
+            "flying; the format is in docs/RULES.md, 'Game records')"
+        ),
     )
-    parser.add_argument("--white", default="White", help="white player's name for the record")
-    parser.add_argument("--black", default="Black", help="black player's name for the record")
+    parser.add_argument("--white", default="White", help=_("white player's name for the record"))
+    parser.add_argument("--black", default="Black", help=_("black player's name for the record"))
     parser.set_defaults(run=run)
+
+
+class _Switch(argparse.BooleanOptionalAction):
+    """``--NAME``/``--no-NAME`` whose help is given whole: argparse's own adds an English
+    "(default: ...)" the catalogs cannot reach."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help = kwargs.get("help")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,21 +131,29 @@ def run(args: argparse.Namespace) -> int:
         problem = unwritable(args.save)
         if problem is not None:
             # Checked before the game: finding out after the last turn would lose the game.
-            print(f"morris play: cannot save to {args.save}: {problem}", file=sys.stderr)
+            error(
+                _("cannot save to {path}: {reason}").format(path=args.save, reason=problem),
+                command="morris play",
+            )
             return 2
     tags = {"White": args.white, "Black": args.black}
     if args.load is not None:
         try:
             record = read_game(args.load.read_text(encoding="utf-8"))
         except OSError as exc:
-            print(f"morris play: cannot read {args.load}: {exc.strerror or exc}", file=sys.stderr)
+            error(
+                _("cannot read {path}: {reason}").format(
+                    path=args.load, reason=exc.strerror or exc
+                ),
+                command="morris play",
+            )
             return 2
         except (UnicodeDecodeError, GameRecordError) as exc:
-            print(f"morris play: {args.load}: {exc}", file=sys.stderr)
+            error(f"{args.load}: {exc}", command="morris play")
             return 2
         board = record.board()
         tags = {name: record.tags[name] for name in ("White", "Black") if name in record.tags}
-        print(f"Loaded {args.load}: {_replay_text(record)}")
+        print(_("Loaded {path}: {turns}").format(path=args.load, turns=_replay_text(record)))
     else:
         board = find_variant(args.variant)(
             flying=args.flying,
@@ -164,12 +197,17 @@ def play_game(
             return None
         return line.strip()
 
-    say(f"{_title(board)}. Type 'help' for the notation, 'quit' to stop.")
+    say(
+        # TRANSLATORS: help and quit are typed as they are.
+        _("{title}. Type 'help' for the notation, 'quit' to stop.").format(
+            title=rules_text(board.rules)
+        )
+    )
     try:
         code = _referee(board, say, ask)
     except KeyboardInterrupt:
         say()
-        say("Game interrupted.")
+        say(_("Game interrupted."))
         code = 130
     if save is not None and not _save(board, save, tags or {}, say):
         code = 2
@@ -185,38 +223,38 @@ def _referee(board: Board, say: Any, ask: Any) -> int:
         if outcome is not None:
             say()
             say(str(board))
-            say(f"Game over: {_describe_ending(board)}. Result {outcome.result()}.")
+            say(_describe_ending(board))
             break
         if show:
             say()
             say(str(board))
             say(_status(board))
             show = False
-        side = COLOR_NAMES[board.turn]
-        text = ask(f"{side}> ")
+        text = ask(f"{_colour(board.turn)}> ")
         if text is None:
             say()
-            say("Input ended before the game did.")
+            say(_("Input ended before the game did."))
             code = 1
             break
         command = text.lower()
         if not command:
             continue
         if command in ("quit", "exit"):
-            say("Game stopped.")
+            say(_("Game stopped."))
             break
         if command in ("help", "?"):
-            say(HELP)
+            say(_(HELP))
             continue
         if command == "undo":
             if board.move_stack:
-                say(f"Took back {board.pop()}.")
+                say(_("Took back {move}.").format(move=board.pop()))
                 show = True
             else:
-                say("There is no turn to take back.")
+                say(_("There is no turn to take back."))
             continue
         if command == "moves":
-            say("Legal turns: " + " ".join(str(m) for m in board.legal_moves))
+            turns = " ".join(str(m) for m in board.legal_moves)
+            say(_("Legal turns: {turns}").format(turns=turns))
             continue
         move = _read_turn(board, text, ask, say)
         if move is not None:
@@ -226,16 +264,17 @@ def _referee(board: Board, say: Any, ask: Any) -> int:
 
 
 def unwritable(path: Path) -> str | None:
-    """Why a game record cannot be written to ``path``, or None when it can (as far as we know)."""
+    """Why a game record cannot be written to ``path`` (in the board's language), or None when
+    it can (as far as we know)."""
     if path.is_dir():
-        return "it is a directory"
+        return _("it is a directory")
     parent = path.parent
     if not parent.is_dir():
-        return f"the directory {parent} does not exist"
+        return _("the directory {path} does not exist").format(path=parent)
     if path.exists() and not os.access(path, os.W_OK):
-        return "the file is not writable"
+        return _("the file is not writable")
     if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
-        return f"the directory {parent} is not writable"
+        return _("the directory {path} is not writable").format(path=parent)
     return None
 
 
@@ -247,11 +286,15 @@ def _save(board: Board, save: Path, tags: dict[str, str], say: Any) -> bool:
     try:
         save.write_text(text, encoding="utf-8")
     except OSError as exc:
-        say(f"Could not save the game to {save}: {exc.strerror or exc}. Its record follows:")
+        say(
+            _("Could not save the game to {path}: {reason}. Its record follows:").format(
+                path=save, reason=exc.strerror or exc
+            )
+        )
         say()
         say(text.rstrip("\n"))
         return False
-    say(f"Saved the game to {save}.")
+    say(_("Saved the game to {path}.").format(path=save))
     return True
 
 
@@ -260,7 +303,8 @@ def _read_turn(board: Board, text: str, ask: Any, say: Any) -> Move | None:
     try:
         move = Move.parse(text)
     except InvalidMoveError as exc:
-        say(f"Not a turn: {exc}. Type 'help' for the notation.")
+        # TRANSLATORS: {reason} is the rules core's, in English; help is typed as it is.
+        say(_("Not a turn: {reason}. Type 'help' for the notation.").format(reason=exc))
         return None
     reason = board.illegal_reason(move)
     if reason is None:
@@ -269,19 +313,22 @@ def _read_turn(board: Board, text: str, ask: Any, say: Any) -> Move | None:
         m.from_point == move.from_point and m.to_point == move.to_point for m in board.legal_moves
     )
     if not closes_mill:
-        say(f"Illegal: {reason}.")
+        # TRANSLATORS: {reason} is the rules core's, in English.
+        say(_("Illegal: {reason}.").format(reason=reason))
         return None
-    opponent = COLOR_NAMES[not board.turn]
     due = board.removals_due(move)
-    question = (
-        f"{move} closes two mills. Remove which two {opponent} pieces? "
-        if due == 2
-        else f"{move} closes a mill. Remove which {opponent} piece? "
-    )
+    if due == 2 and board.turn == BLACK:
+        question = _("{move} closes two mills. Remove which two white pieces? ")
+    elif due == 2:
+        question = _("{move} closes two mills. Remove which two black pieces? ")
+    elif board.turn == BLACK:
+        question = _("{move} closes a mill. Remove which white piece? ")
+    else:
+        question = _("{move} closes a mill. Remove which black piece? ")
     while True:
-        answer = ask(question)
+        answer = ask(question.format(move=move))
         if answer is None or answer.lower() in ("", "cancel", "undo", "quit"):
-            say(f"{move} not played.")
+            say(_("{move} not played.").format(move=move))
             return None
         try:
             points = [parse_point(t.removeprefix("x")) for t in answer.lower().split()]
@@ -289,7 +336,12 @@ def _read_turn(board: Board, text: str, ask: Any, say: Any) -> Move | None:
             say(f"{exc}.")
             continue
         if len(points) != due:
-            say(f"Name {'two pieces' if due == 2 else 'one piece'}, not {len(points)}.")
+            named = len(points)
+            say(
+                (
+                    _("Name two pieces, not {n}.") if due == 2 else _("Name one piece, not {n}.")
+                ).format(n=named)
+            )
             continue
         try:
             candidate = Move(move.from_point, move.to_point, *points)
@@ -299,7 +351,7 @@ def _read_turn(board: Board, text: str, ask: Any, say: Any) -> Move | None:
         reason = board.illegal_reason(candidate)
         if reason is None:
             return candidate
-        say(f"Cannot remove {answer}: {reason}.")
+        say(_("Cannot remove {points}: {reason}.").format(points=answer, reason=reason))
 
 
 def _replay_text(record: GameRecord) -> str:
@@ -313,36 +365,67 @@ def _replay_text(record: GameRecord) -> str:
         else:
             tokens.append(f"{number}... {move}" if not tokens else str(move))
         board.push(move)
-    turns = " ".join(tokens) or "no turns"
-    return f"{turns} ({record.result}, {len(record.moves)} turns)"
-
-
-def _title(board: Board) -> str:
-    return describe_rules(board.rules)
-
-
-def _status(board: Board) -> str:
-    side = COLOR_NAMES[board.turn]
-    white_hand, black_hand = board.pieces_in_hand(True), board.pieces_in_hand(False)
-    if board.phase is Phase.PLACING:
-        doing = "place a piece"
-    elif board.can_fly(board.turn):
-        doing = "fly a piece"
-    else:
-        doing = "move a piece"
-    last = f"Last turn: {board.peek()}. " if board.move_stack else ""
-    return (
-        f"{last}Turn {board.fullmove_number}: {side} to {doing}. "
-        f"In hand: white {white_hand}, black {black_hand}. "
-        f"On the board: white {board.pieces_on_board(True)}, black {board.pieces_on_board(False)}."
+    if not tokens:
+        return _("no turns ({result})").format(result=record.result)
+    n = len(record.moves)
+    return ngettext("{turns} ({result}, {n} turn)", "{turns} ({result}, {n} turns)", n).format(
+        turns=" ".join(tokens), result=record.result, n=n
     )
 
 
+def _colour(color: Color) -> str:
+    from morris.app.narration import colour
+
+    return colour(color).render()
+
+
+#: What the side to move does, by colour: (placing, flying, moving).
+_TO_DO: dict[Color, tuple[str, str, str]] = {
+    WHITE: (
+        N_("Turn {number}: white to place a piece."),
+        N_("Turn {number}: white to fly a piece."),
+        N_("Turn {number}: white to move a piece."),
+    ),
+    BLACK: (
+        N_("Turn {number}: black to place a piece."),
+        N_("Turn {number}: black to fly a piece."),
+        N_("Turn {number}: black to move a piece."),
+    ),
+}
+
+
+def _status(board: Board) -> str:
+    placing, flying, moving = _TO_DO[board.turn]
+    if board.phase is Phase.PLACING:
+        doing = placing
+    elif board.can_fly(board.turn):
+        doing = flying
+    else:
+        doing = moving
+    parts = [_("Last turn: {move}.").format(move=board.peek())] if board.move_stack else []
+    parts += [
+        _(doing).format(number=board.fullmove_number),
+        _("In hand: white {white}, black {black}.").format(
+            white=board.pieces_in_hand(True), black=board.pieces_in_hand(False)
+        ),
+        _("On the board: white {white}, black {black}.").format(
+            white=board.pieces_on_board(True), black=board.pieces_on_board(False)
+        ),
+    ]
+    return " ".join(parts)
+
+
 def _describe_ending(board: Board) -> str:
+    """``Game over: white wins, black cannot move. Result 1-0.``, in the board's language."""
     outcome = board.outcome()
     assert outcome is not None
-    loser = COLOR_NAMES[not outcome.winner] if outcome.winner is not None else ""
-    why = ENDINGS[outcome.termination].format(loser=loser, limit=board.no_removal_limit)
+    texts = ENDINGS[outcome.termination]
+    # The loser's twin: the text names the side that lost (either, in a draw).
+    loser = BLACK if outcome.winner == WHITE else WHITE
+    why = _(texts[0] if loser == WHITE else texts[1]).format(limit=board.no_removal_limit)
+    result = outcome.result()
     if outcome.winner is None:
-        return f"a draw, {why}"
-    return f"{COLOR_NAMES[outcome.winner]} wins, {why}"
+        return _("Game over: a draw, {why}. Result {result}.").format(why=why, result=result)
+    if outcome.winner == WHITE:
+        return _("Game over: white wins, {why}. Result {result}.").format(why=why, result=result)
+    return _("Game over: black wins, {why}. Result {result}.").format(why=why, result=result)

@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import sys
 from pathlib import Path
 from typing import Any
+
+from morris.commands.words import either, error
+from morris.i18n import _, ngettext
 
 logger = logging.getLogger(__name__)
 
@@ -25,33 +27,43 @@ def register(subparsers: Any) -> None:
     """Add ``morris puzzle``."""
     parser = subparsers.add_parser(
         "puzzle",
-        help="training puzzles from the solved game",
-        description="Print positions of nine men's morris (all pieces placed) that White, to "
-        "move, wins in N turns against any defence, drawn from the solved game (build it with "
-        "`morris tables build --men K`). Play one with `morris sim --puzzle N`.",
+        help=_("training puzzles from the solved game"),
+        description=_(
+            "Print positions of nine men's morris (all pieces placed) that White, to "
+            "move, wins in N turns against any defence, drawn from the solved game (build it "
+            "with `morris tables build --men K`). Play one with `morris sim --puzzle N`."
+        ),
     )
     parser.add_argument(
-        "--wins-in", type=int, default=3, metavar="N", help="White's turns to the win (default 3)"
+        "--wins-in",
+        type=int,
+        default=3,
+        metavar="N",
+        help=_("White's turns to the win (default 3)"),
     )
     parser.add_argument(
         "--men",
         type=int,
         default=None,
         metavar="K",
-        help="at most K pieces a side (3..9; default: every sector built)",
+        help=_("at most K pieces a side (3..9; default: every sector built)"),
     )
     parser.add_argument(
         "--seed",
         type=int,
         default=0,
         metavar="S",
-        help="the seed: the same seed gives the same puzzles (default 0)",
+        help=_("the seed: the same seed gives the same puzzles (default 0)"),
     )
     parser.add_argument(
-        "--count", type=int, default=1, metavar="C", help="how many puzzles (default 1)"
+        "--count", type=int, default=1, metavar="C", help=_("how many puzzles (default 1)")
     )
-    parser.add_argument("--answers", action="store_true", help="print the winning first turns too")
-    parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    parser.add_argument(
+        "--answers", action="store_true", help=_("print the winning first turns too")
+    )
+    parser.add_argument(
+        "--json", action="store_true", help=_("one JSON object a line (its fields in English)")
+    )
     parser.add_argument(
         "--solution",
         "--dir",
@@ -59,7 +71,7 @@ def register(subparsers: Any) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="solution directory (default: solution in the tables' data directory)",
+        help=_("solution directory (default: solution in the tables' data directory)"),
     )
     parser.set_defaults(run=run_puzzle)
 
@@ -68,59 +80,83 @@ def _problem(args: argparse.Namespace) -> str | None:
     from morris.engine.solution.sectors import MAX_MEN, MIN_MEN
 
     if args.wins_in < 1:
-        return f"--wins-in must be 1 or more, not {args.wins_in}"
+        return _("{option} must be 1 or more, not {value}").format(
+            option="--wins-in", value=args.wins_in
+        )
     if args.count < 1:
-        return f"--count must be 1 or more, not {args.count}"
+        return _("{option} must be 1 or more, not {value}").format(
+            option="--count", value=args.count
+        )
     if args.men is not None and not MIN_MEN <= args.men <= MAX_MEN:
-        return f"--men must be {MIN_MEN}..{MAX_MEN}, not {args.men}"
+        return _("--men must be {low}..{high}, not {value}").format(
+            low=MIN_MEN, high=MAX_MEN, value=args.men
+        )
     return None
+
+
+def _build_hint() -> str:
+    """:data:`morris.app.training.BUILD_HINT` in the board's language (the same English)."""
+    return _(
+        "puzzles need the solved game: build it with `morris tables build --men K` (K = 3 .. 9), "
+        "or give --solution DIR where `morris tables build --men K --dir DIR` built it (the "
+        "configuration's [engine] solution)"
+    )
 
 
 def run_puzzle(args: argparse.Namespace) -> int:
     """Print the puzzles; see the module docstring for the exit codes."""
-    from morris.app.training import BUILD_HINT
     from morris.commands.solution import solution_dir
     from morris.engine.solution import Solution, SolutionError
     from morris.engine.solution.puzzles import PuzzleError, generate_puzzles
 
     problem = _problem(args)
     if problem is not None:
-        print(f"morris: {problem}", file=sys.stderr)
+        error(problem)
         return BAD_INPUT
     directory = solution_dir(args)
     if not any(directory.glob("sector-*.msol")):
-        print(f"morris: no solved game in {directory}: {BUILD_HINT}", file=sys.stderr)
+        error(_("no solved game in {path}: {hint}").format(path=directory, hint=_build_hint()))
         return NO_SOLUTION
     try:
         solution = Solution.load(directory, check=False)
     except SolutionError as exc:
-        print(f"morris: {exc}", file=sys.stderr)
+        error(str(exc))
         return NO_SOLUTION
     try:
         puzzles = generate_puzzles(
             solution, args.wins_in, seed=args.seed, count=args.count, men=args.men
         )
     except PuzzleError as exc:
-        print(f"morris: {exc}", file=sys.stderr)
+        error(str(exc))
         return BAD_INPUT
     if not puzzles:
-        print(
-            f"morris: no puzzle wins in {args.wins_in} found for seed {args.seed}: "
-            "try another seed",
-            file=sys.stderr,
+        n = args.wins_in
+        error(
+            ngettext(
+                "no puzzle that wins in {n} turn found for seed {seed}: try another seed",
+                "no puzzle that wins in {n} turns found for seed {seed}: try another seed",
+                n,
+            ).format(n=n, seed=args.seed)
         )
         return NO_SOLUTION
     for number, puzzle in enumerate(puzzles, start=1):
         if args.json:
             print(json.dumps(puzzle.to_json()))
             continue
-        line = f"{puzzle.position}  {puzzle.title}"
+        n = puzzle.wins_in
+        # The same words as the simulator's puzzle (morris.app.training).
+        title = ngettext("white to move wins in {n}", "white to move wins in {n}", n).format(n=n)
+        line = f"{puzzle.position}  {title}"
         if args.answers:
-            line += f"  (answer: {' or '.join(puzzle.solutions)})"
+            answer = _("(answer: {turns})").format(turns=either(list(puzzle.solutions)))
+            line += f"  {answer}"
         print(line if args.count == 1 else f"{number:>3}. {line}")
     if len(puzzles) < args.count:
-        print(
-            f"morris: {len(puzzles)} of {args.count} found (try another seed for more)",
-            file=sys.stderr,
+        error(
+            ngettext(
+                "{found} of {n} puzzle found (try another seed for more)",
+                "{found} of {n} puzzles found (try another seed for more)",
+                args.count,
+            ).format(found=len(puzzles), n=args.count)
         )
     return 0

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import logging
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from morris.core.variant import VARIANT_NAMES, describe_variants
+from morris.commands.words import error, variants_help
+from morris.core.variant import VARIANT_NAMES
 from morris.engine.levels import MAX_LEVEL
+from morris.i18n import N_, _
 
 if TYPE_CHECKING:
     from morris.app.config import Config
@@ -18,10 +19,11 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-#: The removal switches of the standard game (and every variant), as flags.
+#: The removal switches of the standard game (and every variant), as flags; their help is
+#: translated where it is used (``_(text)``).
 SWITCH_HELP = {
-    "remove-from-mills": "a mill may take a piece that stands in a mill",
-    "double-mill-removes-two": "a turn closing two mills at once removes two pieces",
+    "remove-from-mills": N_("a mill may take a piece that stands in a mill"),
+    "double-mill-removes-two": N_("a turn closing two mills at once removes two pieces"),
 }
 
 
@@ -30,22 +32,40 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mode",
         choices=("vs-ai", "referee", "remote"),
-        help="play the Pi, referee two players, or play a remote player (the web companion)",
+        help=_("play the Pi, referee two players, or play a remote player (the web companion)"),
     )
     parser.add_argument(
-        "--human", choices=("white", "black"), help="your colour against the Pi or remote player"
+        "--human",
+        choices=("white", "black"),
+        help=_("your colour against the Pi or remote player"),
     )
-    parser.add_argument("--level", type=int, help=f"the Pi's level, 1 (beginner) to {MAX_LEVEL}")
-    parser.add_argument("--variant", choices=VARIANT_NAMES, help=f"the game: {describe_variants()}")
+    parser.add_argument(
+        "--level",
+        type=int,
+        help=_("the Pi's level, 1 (beginner) to {max}").format(max=MAX_LEVEL),
+    )
+    parser.add_argument(
+        "--variant",
+        choices=VARIANT_NAMES,
+        help=_("the game: {variants}").format(variants=variants_help()),
+    )
     flying = parser.add_mutually_exclusive_group()
-    flying.add_argument("--flying", dest="flying", action="store_true", default=None)
-    flying.add_argument("--no-flying", dest="flying", action="store_false")
+    flying.add_argument(
+        "--flying",
+        dest="flying",
+        action="store_true",
+        default=None,
+        help=_("a player with three pieces left may fly (the variant's rule)"),
+    )
+    flying.add_argument(
+        "--no-flying", dest="flying", action="store_false", help=_("no flying, in any variant")
+    )
     for name, text in SWITCH_HELP.items():
         switch = parser.add_mutually_exclusive_group()
         dest = name.replace("-", "_")
-        switch.add_argument(f"--{name}", dest=dest, action="store_true", default=None, help=text)
+        switch.add_argument(f"--{name}", dest=dest, action="store_true", default=None, help=_(text))
         switch.add_argument(f"--no-{name}", dest=dest, action="store_false")
-    parser.add_argument("--seed", type=int, help="seed of the Pi's randomness")
+    parser.add_argument("--seed", type=int, help=_("seed of the Pi's randomness"))
 
 
 def listen_argument(text: str) -> str:
@@ -66,23 +86,29 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
         "--web",
         action="store_true",
         default=None,
-        help="serve the web companion (the game on a phone; docs/WEB.md)",
+        help=_("serve the web companion (the game on a phone; docs/WEB.md)"),
     )
     parser.add_argument(
         "--listen",
         metavar="HOST:PORT",
         type=listen_argument,
-        help="where the web companion listens (implies --web; default 127.0.0.1:8700, this "
-        "machine only; 0.0.0.0:8700 for the home network, with token links)",
+        help=_(
+            "where the web companion listens (implies --web; default 127.0.0.1:8700, this "
+            "machine only; 0.0.0.0:8700 for the home network, with token links)"
+        ),
     )
     parser.add_argument(
         "--link",
         metavar="URL",
-        help="board to board (with --mode remote): link to the other board's companion, "
-        "http://HOST:PORT; each board's turns become the other's remote turns",
+        help=_(
+            "board to board (with --mode remote): link to the other board's companion, "
+            "http://HOST:PORT; each board's turns become the other's remote turns"
+        ),
     )
     parser.add_argument(
-        "--link-token", metavar="TOKEN", help="the other board's control token (beyond loopback)"
+        "--link-token",
+        metavar="TOKEN",
+        help=_("the other board's control token (beyond loopback)"),
     )
 
 
@@ -94,14 +120,16 @@ def add_voice_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang",
         metavar="LANG",
-        help=f"the board's language: {', '.join(LANGUAGES)} (default: the configuration's [ui] "
-        "language, else LC_ALL, LC_MESSAGES, LANG; else English)",
+        help=_(
+            "the board's language: {languages} (default: the configuration's [ui] language, "
+            "else LC_ALL, LC_MESSAGES, LANG; else English)"
+        ).format(languages=", ".join(LANGUAGES)),
     )
     parser.add_argument(
         "--speak",
         action="store_true",
         default=None,
-        help="say the game aloud in the board's language through espeak-ng ([speech] enabled)",
+        help=_("say the game aloud in the board's language through espeak-ng ([speech] enabled)"),
     )
 
 
@@ -156,7 +184,7 @@ def serve_daemon(daemon: Daemon, config: Config, *, state_dir: Path | None) -> i
             server = start_configured_companion(host, config, state_dir=state_dir)
         except (ListenError, TokenError) as exc:
             daemon.board.close()
-            print(f"morris: {exc}", file=sys.stderr)
+            error(str(exc))
             return 2
     link = start_link(host, config)
     try:
@@ -186,18 +214,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``morris run``."""
     parser = sub.add_parser(
         "run",
-        help="run the board daemon (what the systemd service starts)",
-        description="Run the daemon on the configured hardware. Without a Raspberry Pi, use "
-        "`morris sim` to play in the terminal.",
+        help=_("run the board daemon (what the systemd service starts)"),
+        description=_(
+            "Run the daemon on the configured hardware. Without a Raspberry Pi, use "
+            "`morris sim` to play in the terminal."
+        ),
     )
-    parser.add_argument("--config", metavar="FILE", help="the TOML configuration file")
+    parser.add_argument("--config", metavar="FILE", help=_("the TOML configuration file"))
     parser.add_argument(
-        "--sim", action="store_true", help="run headless on a simulated board (no hardware)"
+        "--sim", action="store_true", help=_("run headless on a simulated board (no hardware)")
     )
-    parser.add_argument("--backend", choices=("gpio", "serial", "sim"), help="hardware backend")
-    parser.add_argument("--profile", help="wiring profile name or file (backend gpio)")
-    parser.add_argument("--serial-url", help="serial port URL (backend serial)")
-    parser.add_argument("--state-dir", help="where the unfinished game and status are kept")
+    parser.add_argument("--backend", choices=("gpio", "serial", "sim"), help=_("hardware backend"))
+    parser.add_argument("--profile", help=_("wiring profile name or file (backend gpio)"))
+    parser.add_argument("--serial-url", help=_("serial port URL (backend serial)"))
+    parser.add_argument("--state-dir", help=_("where the unfinished game and status are kept"))
     from morris.commands.tables import add_data_options
 
     add_data_options(parser)
@@ -219,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
 
     problem = data_problem(args)
     if problem is not None:
-        print(f"morris: {problem}", file=sys.stderr)
+        error(problem)
         return 2
     warn_if_slow_engine()
     # Kept for reloads: SIGHUP rereads the file and applies the same flags on top of it.
@@ -236,13 +266,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config).with_overrides(**overrides)
     except ConfigError as exc:
-        print(f"morris: {exc}", file=sys.stderr)
+        error(str(exc))
         return 2
     use_language(args.lang, config)
     try:
         board = open_hardware(config)
     except HardwareUnavailable as exc:
-        print(f"morris: {exc}", file=sys.stderr)
+        error(str(exc))
         return 2
     state_dir = config.state_dir()
     try:
@@ -250,7 +280,11 @@ def run(args: argparse.Namespace) -> int:
         state_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         board.close()
-        print(f"morris: cannot create the state directory {state_dir}: {exc}", file=sys.stderr)
+        error(
+            _("cannot create the state directory {path}: {reason}").format(
+                path=state_dir, reason=exc
+            )
+        )
         return 2
     store = GameStore(state_dir, config.games_dir())
     daemon = Daemon(

@@ -7,8 +7,10 @@ wiring profile, or a simulated one) and the person (the terminal, or a scripted 
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
+
+from morris.commands.words import error
+from morris.i18n import _
 
 __all__ = ["register"]
 
@@ -17,33 +19,37 @@ def register(subparsers: Any) -> None:
     """Add ``selftest`` to the ``morris`` parser."""
     parser = subparsers.add_parser(
         "selftest",
-        help="check the wiring of the board: LEDs, sensors and buttons",
-        description="Light each point in turn and ask which light is lit, ask for a magnet on "
-        "each point while showing the live sensor state, ask for each button; report dead, "
-        "stuck and crossed sensors, LEDs and buttons with the pin to check.",
+        help=_("check the wiring of the board: LEDs, sensors and buttons"),
+        description=_(
+            "Light each point in turn and ask which light is lit, ask for a magnet on "
+            "each point while showing the live sensor state, ask for each button; report dead, "
+            "stuck and crossed sensors, LEDs and buttons with the pin to check."
+        ),
     )
     parser.add_argument(
         "--profile",
         default=None,
-        help="wiring profile: a built-in name (direct, matrix, shift-register) or a .toml path "
-        "(default: shift-register)",
+        help=_(
+            "wiring profile: a built-in name (direct, matrix, shift-register) or a .toml path "
+            "(default: shift-register)"
+        ),
     )
     parser.add_argument(
-        "--sim", action="store_true", help="run on a simulated board with a scripted builder"
+        "--sim", action="store_true", help=_("run on a simulated board with a scripted builder")
     )
     parser.add_argument(
         "--miswired",
         action="store_true",
-        help="with --sim: a simulated board built with deliberate faults (a demo)",
+        help=_("with --sim: a simulated board built with deliberate faults (a demo)"),
     )
     parser.add_argument(
         "--live",
         type=float,
         metavar="SECONDS",
         default=None,
-        help="only show the live sensor state for SECONDS, then stop",
+        help=_("only show the live sensor state for SECONDS, then stop"),
     )
-    parser.add_argument("--no-leds", action="store_true", help="skip the LED test")
+    parser.add_argument("--no-leds", action="store_true", help=_("skip the LED test"))
     parser.set_defaults(run=run)
 
 
@@ -57,14 +63,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         profile = load_profile(name)
     except ProfileError as exc:
-        print(f"morris selftest: {exc}", file=sys.stderr)
+        error(str(exc), command="morris selftest")
         return 2
     if args.sim:
         return _run_sim(args, profile)
     try:
         return _run_real(args, profile)
     except HardwareUnavailable as exc:
-        print(f"morris selftest: {exc}", file=sys.stderr)
+        error(str(exc), command="morris selftest")
         return 2
 
 
@@ -88,8 +94,10 @@ def _run_real(args: argparse.Namespace, profile: Any) -> int:
     from morris.daemon.loop import require_gpio
 
     require_gpio(
-        "To try the self-test without a Raspberry Pi, run `morris selftest --sim` (a simulated "
-        "board; add --miswired to see how faults are reported)."
+        _(
+            "To try the self-test without a Raspberry Pi, run `morris selftest --sim` (a "
+            "simulated board; add --miswired to see how faults are reported)."
+        )
     )
     board = _open(profile)
     with board, BoardRunner(board):
@@ -124,8 +132,10 @@ def _open(profile: Any) -> Any:
             reasons = "; ".join(str(w.message) for w in fallbacks)
             detail = f" ({reasons})" if reasons else ""
             raise HardwareUnavailable(
-                f"cannot open the board's pins: {exc}{detail}. Without a Raspberry Pi, run "
-                "`morris selftest --sim`."
+                _(
+                    "cannot open the board's pins: {reason}{detail}. Without a Raspberry Pi, "
+                    "run `morris selftest --sim`."
+                ).format(reason=exc, detail=detail)
             ) from exc
 
 

@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from morris.commands.run import listen_argument
+from morris.commands.words import either, error
+from morris.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from morris.daemon.status_file import ServiceStatus
@@ -43,98 +45,126 @@ def register(subparsers: Any) -> None:
     """Add the four subcommands to the ``morris`` parser."""
     install = subparsers.add_parser(
         "install-service",
-        help="install, enable and start the systemd service (root)",
-        description="Create the morris user and the gpio/dialout groups if missing, install the "
-        "unit and a default configuration (never overwriting yours), then enable and start it.",
+        help=_("install, enable and start the systemd service (root)"),
+        description=_(
+            "Create the morris user and the gpio/dialout groups if missing, install the "
+            "unit and a default configuration (never overwriting yours), then enable and start it."
+        ),
     )
-    install.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")
+    install.add_argument("--dry-run", action="store_true", help=_("print the plan, change nothing"))
     install.add_argument(
         "--venv",
         type=Path,
         default=Path(sys.prefix),
-        help="the venv the service runs morris from (default: this one, %(default)s)",
+        help=_("the venv the service runs morris from (default: this one, %(default)s)"),
     )
     install.add_argument(
-        "--config-dir", type=Path, default=Path("/etc/morris"), help="default: %(default)s"
+        "--config-dir",
+        type=Path,
+        default=Path("/etc/morris"),
+        help=_("where the configuration is (default: %(default)s)"),
     )
-    install.add_argument("--user", default="morris", help="system user to run as (%(default)s)")
+    install.add_argument("--user", default="morris", help=_("system user to run as (%(default)s)"))
     install.add_argument(
         "--extra-group",
         action="append",
         default=[],
         choices=["spi", "i2c"],
-        help="also give the service this group and its devices (for profiles using SPI or I2C)",
+        help=_("also give the service this group and its devices (for profiles using SPI or I2C)"),
     )
-    install.add_argument("--no-start", action="store_true", help="enable at boot, do not start")
+    install.add_argument("--no-start", action="store_true", help=_("enable at boot, do not start"))
     install.add_argument(
         "--web",
         action="store_true",
-        help="serve the web companion (where [web] listen says, else 127.0.0.1:8700): the unit "
-        "opens the network to its listener only",
+        help=_(
+            "serve the web companion (where [web] listen says, else 127.0.0.1:8700): the unit "
+            "opens the network to its listener only"
+        ),
     )
     install.add_argument(
         "--listen",
         metavar="HOST:PORT",
         type=listen_argument,
-        help="serve the web companion here (implies --web); without --web or --listen the "
-        "configuration's [web] keys decide",
+        help=_(
+            "serve the web companion here (implies --web); without --web or --listen the "
+            "configuration's [web] keys decide"
+        ),
     )
     install.add_argument(
-        "--root", type=Path, help="write files under this directory and run no command (testing)"
+        "--root",
+        type=Path,
+        help=_("write files under this directory and run no command (testing)"),
     )
     install.set_defaults(run=run_install)
 
     uninstall = subparsers.add_parser(
         "uninstall-service",
-        help="stop, disable and remove the systemd service (root)",
-        description="Stop and disable the service and remove its unit. The configuration, the "
-        "saved game and the user stay unless --purge is given.",
-    )
-    uninstall.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")
-    uninstall.add_argument(
-        "--purge", action="store_true", help="also remove configuration, saved game and user"
-    )
-    uninstall.add_argument("--user", default="morris", help="the service's user (%(default)s)")
-    uninstall.add_argument(
-        "--config-dir", type=Path, default=Path("/etc/morris"), help="default: %(default)s"
+        help=_("stop, disable and remove the systemd service (root)"),
+        description=_(
+            "Stop and disable the service and remove its unit. The configuration, the "
+            "saved game and the user stay unless --purge is given."
+        ),
     )
     uninstall.add_argument(
-        "--root", type=Path, help="remove files under this directory and run no command (testing)"
+        "--dry-run", action="store_true", help=_("print the plan, change nothing")
+    )
+    uninstall.add_argument(
+        "--purge", action="store_true", help=_("also remove configuration, saved game and user")
+    )
+    uninstall.add_argument("--user", default="morris", help=_("the service's user (%(default)s)"))
+    uninstall.add_argument(
+        "--config-dir",
+        type=Path,
+        default=Path("/etc/morris"),
+        help=_("where the configuration is (default: %(default)s)"),
+    )
+    uninstall.add_argument(
+        "--root",
+        type=Path,
+        help=_("remove files under this directory and run no command (testing)"),
     )
     uninstall.set_defaults(run=run_uninstall)
 
     status = subparsers.add_parser(
         "status",
-        help="show the service's game and health",
-        description="Show the game and health the running daemon reports in its state directory.",
+        help=_("show the service's game and health"),
+        description=_(
+            "Show the game and health the running daemon reports in its state directory."
+        ),
     )
     status.add_argument(
         "--state-dir",
         type=Path,
-        help="the daemon's state directory (default: look in $STATE_DIRECTORY, /var/lib/morris "
-        "and ~/.local/state/morris, and show the daemon that runs)",
+        help=_(
+            "the daemon's state directory (default: look in $STATE_DIRECTORY, /var/lib/morris "
+            "and ~/.local/state/morris, and show the daemon that runs)"
+        ),
     )
     status.set_defaults(run=run_status)
 
     reload = subparsers.add_parser(
         "reload",
-        help="make the running daemon reread its configuration and wait until it has",
-        description="Send the daemon SIGHUP and wait for the status snapshot it writes when the "
-        "reload is done. The service's ExecReload= runs this (`systemctl reload morris`). Exit 0 "
-        "reloaded, 1 no such daemon, 4 signalled but not confirmed within --timeout.",
+        help=_("make the running daemon reread its configuration and wait until it has"),
+        description=_(
+            "Send the daemon SIGHUP and wait for the status snapshot it writes when the "
+            "reload is done. The service's ExecReload= runs this (`systemctl reload morris`). "
+            "Exit 0 reloaded, 1 no such daemon, 4 signalled but not confirmed within --timeout."
+        ),
     )
-    reload.add_argument("--pid", type=int, required=True, help="the daemon's process id")
+    reload.add_argument("--pid", type=int, required=True, help=_("the daemon's process id"))
     reload.add_argument(
         "--state-dir",
         type=Path,
-        help="where the daemon writes status.json (default: $STATE_DIRECTORY, then the places "
-        "`morris status` looks in)",
+        help=_(
+            "where the daemon writes status.json (default: $STATE_DIRECTORY, then the places "
+            "`morris status` looks in)"
+        ),
     )
     reload.add_argument(
         "--timeout",
         type=float,
         default=30.0,
-        help="seconds to wait for the daemon to confirm (default %(default)s)",
+        help=_("seconds to wait for the daemon to confirm (default %(default)s)"),
     )
     reload.set_defaults(run=run_reload)
 
@@ -142,9 +172,10 @@ def register(subparsers: Any) -> None:
 def _check_root(args: argparse.Namespace, verb: str) -> str | None:
     if args.dry_run or args.root is not None or os.geteuid() == 0:
         return None
-    return (
-        f"morris {verb} changes the system and must run as root: sudo morris {verb} (or --dry-run)"
-    )
+    return _(
+        "morris {command} changes the system and must run as root: sudo morris {command} "
+        "(or --dry-run)"
+    ).format(command=verb)
 
 
 def _web_listen(args: argparse.Namespace, config_dir: Path) -> str | None:
@@ -208,7 +239,7 @@ def run_install(args: argparse.Namespace) -> int:
         web_link = _web_link(args, config_dir)
         speech = _speech(args, config_dir)
     except ConfigError as exc:
-        print(f"morris install-service: {exc}", file=sys.stderr)
+        error(str(exc), command="morris install-service")
         return 1
     options = InstallOptions(
         venv=args.venv.absolute(),
@@ -225,12 +256,16 @@ def run_install(args: argparse.Namespace) -> int:
         host.has_systemctl = True  # show the whole plan; commands are skipped under --root
     try:
         steps = plan_install(options, host)
-        print(("Plan to install" if args.dry_run else "Installing") + " the morris service:")
+        print(
+            _("Plan to install the morris service:")
+            if args.dry_run
+            else _("Installing the morris service:")
+        )
         apply(steps, dry_run=args.dry_run, root=args.root)
     except InstallError as exc:
-        print(f"morris install-service: {exc}", file=sys.stderr)
+        error(str(exc), command="morris install-service")
         return 1
-    print("Done." if not args.dry_run else "Nothing was changed (--dry-run).")
+    print(_("Done.") if not args.dry_run else _("Nothing was changed (--dry-run)."))
     return 0
 
 
@@ -249,12 +284,16 @@ def run_uninstall(args: argparse.Namespace) -> int:
         steps = plan_uninstall(
             host, purge=args.purge, user=args.user, config_dir=args.config_dir.absolute()
         )
-        print(("Plan to remove" if args.dry_run else "Removing") + " the morris service:")
+        print(
+            _("Plan to remove the morris service:")
+            if args.dry_run
+            else _("Removing the morris service:")
+        )
         apply(steps, dry_run=args.dry_run, root=args.root)
     except InstallError as exc:
-        print(f"morris uninstall-service: {exc}", file=sys.stderr)
+        error(str(exc), command="morris uninstall-service")
         return 1
-    print("Done." if not args.dry_run else "Nothing was changed (--dry-run).")
+    print(_("Done.") if not args.dry_run else _("Nothing was changed (--dry-run)."))
     return 0
 
 
@@ -271,7 +310,8 @@ def _service_state() -> str | None:
     if not result.stdout.strip():
         # No answer from systemd at all (not booted with systemd, no D-Bus): say so, don't guess.
         reason = result.stderr.strip().splitlines()
-        print(f"service:      unknown ({reason[0] if reason else 'systemctl said nothing'})")
+        said = reason[0] if reason else _("systemctl said nothing")
+        _row(_("service"), _("unknown ({reason})").format(reason=said))
         return None
     return result.stdout.strip()
 
@@ -289,10 +329,44 @@ def _process_alive(pid: int) -> bool:
 def _age(then: datetime, now: datetime) -> str:
     seconds = int((now - then).total_seconds())
     if seconds < 120:
-        return f"{seconds} s ago"
+        return ngettext("{n} s ago", "{n} s ago", seconds).format(n=seconds)
     if seconds < 7200:
-        return f"{seconds // 60} min ago"
-    return f"{seconds // 3600} h ago"
+        minutes = seconds // 60
+        return ngettext("{n} min ago", "{n} min ago", minutes).format(n=minutes)
+    hours = seconds // 3600
+    return ngettext("{n} h ago", "{n} h ago", hours).format(n=hours)
+
+
+#: The width of the labels of ``morris status`` (the English ones and their colon fit).
+LABEL_WIDTH = 13
+
+
+def _row(label: str, value: object) -> None:
+    """A line of ``morris status``: ``label:`` and the value, aligned (wider in a language
+    whose label is longer)."""
+    print(f"{label + ':':<{LABEL_WIDTH}} {value}")
+
+
+#: The values of the status file's fields that ``morris status`` says in words (any other
+#: value is shown as the daemon wrote it).
+STATUS_WORDS: dict[str, str] = {
+    # TRANSLATORS: the link to the board in morris status: working.
+    "up": N_("up"),
+    # TRANSLATORS: the link to the board in morris status: unplugged or silent.
+    "down": N_("down"),
+    # TRANSLATORS: the link to the board in morris status: it stopped answering.
+    "failed": N_("failed"),
+    # TRANSLATORS: the remote player in morris status: not there yet.
+    "waiting": N_("waiting"),
+    "up (page)": N_("up (on a web page)"),
+    "up (board)": N_("up (a linked board)"),
+    "in sync": N_("in sync"),
+    "does not match the game": N_("does not match the game"),
+}
+
+
+def _word(value: str) -> str:
+    return _(STATUS_WORDS[value]) if value in STATUS_WORDS else value
 
 
 def _running_status(paths: list[Path]) -> tuple[Path, ServiceStatus]:
@@ -326,7 +400,7 @@ def run_status(args: argparse.Namespace) -> int:
 
     state = _service_state()
     if state is not None:
-        print(f"service:      {state} (systemctl is-active morris)")
+        _row(_("service"), f"{state} (systemctl is-active morris)")
     if args.state_dir is not None:
         paths = [args.state_dir / STATUS_FILE_NAME]
     else:
@@ -334,39 +408,65 @@ def run_status(args: argparse.Namespace) -> int:
     try:
         path, status = _running_status(paths)
     except StatusFileError as exc:
-        print(f"no game status: {exc}")
+        print(_("no game status: {reason}").format(reason=exc))
         return STATUS_NOT_RUNNING if state not in (None, "active", "reloading") else STATUS_UNKNOWN
     if len(paths) > 1:
-        print(f"{'status file:':<13} {path}")
+        _row(_("status file"), path)
     now = datetime.now(UTC)
     alive = _process_alive(status.pid)
-    game = f"over: {status.outcome}" if status.outcome else f"{status.side_to_move or '-'} to move"
-    rows = [
-        ("daemon", f"pid {status.pid} " + ("running" if alive else "not running (stale status)")),
-        (
-            "started",
-            f"{status.started.isoformat(timespec='seconds')} ({_age(status.started, now)})",
-        ),
-        (
-            "updated",
-            f"{status.updated.isoformat(timespec='seconds')} ({_age(status.updated, now)})",
-        ),
-        ("mode", status.mode + (f", level {status.level}" if status.level is not None else "")),
-        ("backend", status.backend),
-        ("link", status.link),
-        *([("remote", status.remote)] if status.remote else []),
-        ("board", status.board),
-        ("game", f"{status.move_count} moves, {game}"),
-        ("position", status.position),
-        ("last event", status.last_event or "-"),
-        ("engine", status.engine or "-"),
-        *([("warning", status.engine_warning)] if status.engine_warning else []),
-    ]
-    for name, value in rows:
-        print(f"{name + ':':<13} {value}")
+    for name, value in _status_rows(status, alive, now):
+        _row(name, value)
     if state is not None and state != "active":
         return STATUS_NOT_RUNNING
     return STATUS_RUNNING if alive else STATUS_NOT_RUNNING
+
+
+def _game_text(status: ServiceStatus) -> str:
+    """The status's game in words: ``2 moves, white to move``, ``7 moves, over: 1-0``."""
+    n = status.move_count
+    if status.outcome:
+        return ngettext("{n} move, over: {result}", "{n} moves, over: {result}", n).format(
+            n=n, result=status.outcome
+        )
+    if status.side_to_move == "white":
+        return ngettext("{n} move, white to move", "{n} moves, white to move", n).format(n=n)
+    if status.side_to_move == "black":
+        return ngettext("{n} move, black to move", "{n} moves, black to move", n).format(n=n)
+    return ngettext("{n} move", "{n} moves", n).format(n=n)
+
+
+def _status_rows(status: ServiceStatus, alive: bool, now: datetime) -> list[tuple[str, str]]:
+    """The labelled lines of ``morris status`` for ``status``, in the board's language; the
+    mode and backend are the configuration's values, the last event and the engine as the
+    daemon wrote them."""
+
+    def when(moment: datetime) -> str:
+        return f"{moment.isoformat(timespec='seconds')} ({_age(moment, now)})"
+
+    daemon = (
+        _("pid {pid} running") if alive else _("pid {pid} not running (stale status)")
+    ).format(pid=status.pid)
+    mode = status.mode
+    if status.level is not None:
+        # TRANSLATORS: after the game mode (vs-ai, referee, remote) in morris status.
+        mode = _("{mode}, level {level}").format(mode=mode, level=status.level)
+    rows = [
+        (_("daemon"), daemon),
+        (_("started"), when(status.started)),
+        (_("updated"), when(status.updated)),
+        (_("mode"), mode),
+        (_("backend"), status.backend),
+        # TRANSLATORS: a label of morris status: the link to the board's hardware.
+        (_("link"), _word(status.link)),
+        *([(_("remote"), _word(status.remote))] if status.remote else []),
+        (_("board"), _word(status.board)),
+        (_("game"), _game_text(status)),
+        (_("position"), status.position),
+        (_("last event"), status.last_event or "-"),
+        (_("engine"), status.engine or "-"),
+        *([(_("warning"), status.engine_warning)] if status.engine_warning else []),
+    ]
+    return rows
 
 
 def _status_updated(paths: list[Path], pid: int) -> datetime | None:
@@ -391,7 +491,7 @@ def run_reload(args: argparse.Namespace) -> int:
     from morris.daemon.status_file import STATUS_FILE_NAME
 
     if args.pid <= 0:
-        print(f"morris reload: not a process id: {args.pid}", file=sys.stderr)
+        error(_("not a process id: {pid}").format(pid=args.pid), command="morris reload")
         return RELOAD_NO_DAEMON
     if args.state_dir is not None:
         paths = [args.state_dir / STATUS_FILE_NAME]
@@ -401,26 +501,33 @@ def run_reload(args: argparse.Namespace) -> int:
     try:
         os.kill(args.pid, signal.SIGHUP)
     except ProcessLookupError:
-        print(f"morris reload: no process {args.pid}", file=sys.stderr)
+        error(_("no process {pid}").format(pid=args.pid), command="morris reload")
         return RELOAD_NO_DAEMON
     except PermissionError:
-        print(f"morris reload: not allowed to signal process {args.pid}", file=sys.stderr)
+        error(
+            _("not allowed to signal process {pid}").format(pid=args.pid),
+            command="morris reload",
+        )
         return RELOAD_NO_DAEMON
     deadline = time.monotonic() + max(args.timeout, 0.0)
     while True:
         updated = _status_updated(paths, args.pid)
         if updated is not None and updated >= sent:
-            print(f"daemon {args.pid} reloaded its configuration")
+            print(_("daemon {pid} reloaded its configuration").format(pid=args.pid))
             return RELOAD_DONE
         if not _process_alive(args.pid):
-            print(f"morris reload: process {args.pid} ended during the reload", file=sys.stderr)
+            error(
+                _("process {pid} ended during the reload").format(pid=args.pid),
+                command="morris reload",
+            )
             return RELOAD_NO_DAEMON
         if time.monotonic() >= deadline:
-            where = " or ".join(str(p) for p in paths)
-            print(
-                f"morris reload: sent SIGHUP to {args.pid}, but it wrote no status to {where} "
-                f"within {args.timeout:g} s",
-                file=sys.stderr,
+            where = either([str(p) for p in paths])
+            error(
+                _(
+                    "sent SIGHUP to {pid}, but it wrote no status to {where} within {seconds} s"
+                ).format(pid=args.pid, where=where, seconds=f"{args.timeout:g}"),
+                command="morris reload",
             )
             return RELOAD_NOT_CONFIRMED
         time.sleep(0.05)

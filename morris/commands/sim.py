@@ -18,6 +18,8 @@ from morris.commands.run import (
     web_overrides,
 )
 from morris.commands.tables import add_data_options, data_overrides, data_problem
+from morris.commands.words import error
+from morris.i18n import _
 
 if TYPE_CHECKING:
     from morris.app.config import Config
@@ -33,36 +35,45 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``morris sim``."""
     parser = sub.add_parser(
         "sim",
-        help="play on a simulated board in the terminal",
-        description="The board drawn with every point's light. Click a point (or type it: d6, "
-        "a1-a4, xg7; clear) to put a piece there or take it off; keys n, t, h, m press the "
-        "new-game, takeback, hint and mode buttons; s sets up a new game; q quits. With --web the "
-        "same game is on a web page too; without a terminal (started by a script) only there.",
+        help=_("play on a simulated board in the terminal"),
+        # TRANSLATORS: the keys (n, t, h, m, s, q) and the typed points (d6, a1-a4, xg7, clear)
+        # stay as they are.
+        description=_(
+            "The board drawn with every point's light. Click a point (or type it: d6, "
+            "a1-a4, xg7; clear) to put a piece there or take it off; keys n, t, h, m press the "
+            "new-game, takeback, hint and mode buttons; s sets up a new game; q quits. With --web "
+            "the same game is on a web page too; without a terminal (started by a script) only "
+            "there."
+        ),
     )
-    parser.add_argument("--config", metavar="FILE", help="the TOML configuration file")
+    parser.add_argument("--config", metavar="FILE", help=_("the TOML configuration file"))
     keep = parser.add_mutually_exclusive_group()
     keep.add_argument(
         "--state-dir",
         metavar="DIR",
-        help="keep the unfinished game here across runs, and the log sim.log "
-        "(default: ~/.local/state/morris/sim, or $XDG_STATE_HOME/morris/sim)",
+        help=_(
+            "keep the unfinished game here across runs, and the log sim.log "
+            "(default: ~/.local/state/morris/sim, or $XDG_STATE_HOME/morris/sim)"
+        ),
     )
     keep.add_argument(
         "--no-save",
         action="store_true",
-        help="keep nothing: the game is gone when the simulator quits",
+        help=_("keep nothing: the game is gone when the simulator quits"),
     )
     parser.add_argument(
         "--log",
         metavar="FILE",
-        help="write the log here (default: sim.log in the state directory; none with --no-save)",
+        help=_("write the log here (default: sim.log in the state directory; none with --no-save)"),
     )
     parser.add_argument(
         "--puzzle",
         type=int,
         metavar="N",
-        help="start with a training puzzle from the solved game: white to move wins in N "
-        "turns (drawn with --seed; needs `morris tables build --men K`, or --solution DIR)",
+        help=_(
+            "start with a training puzzle from the solved game: white to move wins in N "
+            "turns (drawn with --seed; needs `morris tables build --men K`, or --solution DIR)"
+        ),
     )
     add_data_options(parser)
     add_game_options(parser)
@@ -104,16 +115,16 @@ def run(args: argparse.Namespace) -> int:
         "hardware_backend": "sim",
     }
     if args.puzzle is not None and args.puzzle < 1:
-        print(f"morris: --puzzle must be 1 or more (turns), not {args.puzzle}", file=sys.stderr)
+        error(_("--puzzle must be 1 or more (turns), not {n}").format(n=args.puzzle))
         return 2
     problem = data_problem(args)
     if problem is not None:
-        print(f"morris: {problem}", file=sys.stderr)
+        error(problem)
         return 2
     try:
         config = load_config(args.config).with_overrides(**overrides)
     except ConfigError as exc:
-        print(f"morris: {exc}", file=sys.stderr)
+        error(str(exc))
         return 2
     use_language(args.lang, config)
     if args.no_save:
@@ -123,13 +134,17 @@ def run(args: argparse.Namespace) -> int:
         try:
             state_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            print(f"morris: cannot create the state directory {state_dir}: {exc}", file=sys.stderr)
+            error(
+                _("cannot create the state directory {path}: {reason}").format(
+                    path=state_dir, reason=exc
+                )
+            )
             return 2
     log_path = Path(args.log) if args.log else (state_dir / LOG_FILE_NAME if state_dir else None)
     try:
         _log_to_file(log_path)
     except OSError as exc:
-        print(f"morris: cannot write the log {log_path}: {exc.strerror}", file=sys.stderr)
+        error(_("cannot write the log {path}: {reason}").format(path=log_path, reason=exc.strerror))
         return 2
 
     from morris.app.controller import asked_settings
@@ -139,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
     logger.info("morris sim: %s", config.source)
     if config.web.enabled and not (sys.stdin.isatty() and sys.stdout.isatty()):
         if args.puzzle is not None:
-            print("morris: --puzzle needs the terminal; on the page press Puzzle", file=sys.stderr)
+            # TRANSLATORS: Puzzle is the page's button: its name as the page shows it.
+            error(_("--puzzle needs the terminal; on the page press Puzzle"))
             return 2
         return _page_alone(config, state_dir, overrides)
 
@@ -156,10 +172,10 @@ def run(args: argparse.Namespace) -> int:
             solution = solution_for(solution, config)
             puzzle = make_puzzle(solution, args.puzzle, config.engine.seed)
         except NoSolutionError as exc:
-            print(f"morris: {exc}", file=sys.stderr)
+            error(str(exc))
             return 1
         except InputError as exc:
-            print(f"morris: --puzzle: {exc}", file=sys.stderr)
+            error(f"--puzzle: {exc}")
             return 2
     app = SimulatorApp(
         config, state_dir=state_dir, insist=asked_settings(overrides), solution=solution
@@ -169,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             app.sim.controller.start_puzzle(puzzle, solution, app.sim.now)
         except InputError as exc:
-            print(f"morris: --puzzle: {exc}", file=sys.stderr)
+            error(f"--puzzle: {exc}")
             return 2
     from morris.app.speech import start_speech
 
@@ -183,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _warn(text: str) -> None:
     """A warning before the terminal app takes the screen (seen once it ends)."""
-    print(f"morris: {text}", file=sys.stderr)
+    error(text)
 
 
 def _run_app(app: SimulatorApp, config: Config, state_dir: Path | None) -> int:
@@ -200,9 +216,9 @@ def _run_app(app: SimulatorApp, config: Config, state_dir: Path | None) -> int:
     try:
         server = start_configured_companion(host, config, state_dir=state_dir)
     except (ListenError, TokenError) as exc:
-        print(f"morris: {exc}", file=sys.stderr)
+        error(str(exc))
         return 2
-    app.notice = f"web companion on {server.url}"
+    app.notice = _("web companion on {url}").format(url=server.url)
     link = start_link(host, config)
     try:
         app.run()
@@ -225,7 +241,7 @@ def _page_alone(config: Config, state_dir: Path | None, overrides: dict[str, obj
     try:
         board = open_hardware(config)
     except HardwareUnavailable as exc:
-        print(f"morris: {exc}", file=sys.stderr)
+        error(str(exc))
         return 2
     store = GameStore(state_dir) if state_dir is not None else None
     daemon = Daemon(config, board, store=store, overrides=overrides)

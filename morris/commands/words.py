@@ -24,14 +24,18 @@ from __future__ import annotations
 import argparse
 import sys
 
+from morris.core import VARIANT_NAMES, Rules
 from morris.i18n import N_, _, ngettext
 
 __all__ = [
     "ARGPARSE_MESSAGES",
     "argparse_plurals",
+    "either",
     "error",
     "notice_once",
+    "rules_text",
     "translate_argparse",
+    "variants_help",
     "warning",
 ]
 
@@ -115,3 +119,45 @@ def forget_notices() -> None:
     """Start a new run of ``morris`` (:func:`morris.cli.main`): :func:`notice_once` says
     everything again."""
     _said.clear()
+
+
+#: The variants' summaries (:attr:`morris.core.rules.Rules.summary`, the same English words:
+#: tests/i18n checks them against the core's), for the help of ``--variant``.
+VARIANT_SUMMARIES: dict[str, str] = {
+    "standard": N_("nine men's morris"),
+    "twelve": N_("twelve men's morris, diagonal lines"),
+    "morabaraba": N_("12 pieces, diagonal lines, no straight return into a mill"),
+    "lasker": N_("10 pieces, may move instead of placing"),
+    "six": N_("6 pieces on the middle and inner squares"),
+}
+assert set(VARIANT_SUMMARIES) == set(VARIANT_NAMES), "a variant without its summary here"
+
+
+def variants_help() -> str:
+    """The variants' names (what ``--variant`` takes, the same in every language) with their
+    summaries in the board's language, for help texts: ``"standard" (Mühle), ...``."""
+    return either([f'"{name}" ({_(VARIANT_SUMMARIES[name])})' for name in VARIANT_NAMES])
+
+
+def either(items: list[str]) -> str:
+    """``items`` as alternatives in the board's language: ``a``, ``a or b``, ``a, b or c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    # TRANSLATORS: alternatives: "{choices}" is the first ones joined by ", ", then the last.
+    return _("{choices} or {last}").format(choices=", ".join(items[:-1]), last=items[-1])
+
+
+def rules_text(rules: Rules) -> str:
+    """The variant and its settings in a line, in the board's language: the translation of
+    :func:`morris.core.describe_rules` ("Nine men's morris, flying on")."""
+    from morris.app.narration import variant_title
+
+    parts = [
+        variant_title(rules.name).render(),
+        _("flying on") if rules.flying else _("flying off"),
+    ]
+    if rules.remove_from_mills:
+        parts.append(_("removal from mills"))
+    if rules.double_mill_removes_two:
+        parts.append(_("a double mill removes two"))
+    return ", ".join(parts)

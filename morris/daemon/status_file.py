@@ -24,8 +24,11 @@ object, replaced atomically so a reader never sees half of it::
       "engine_warning": null
     }
 
-Times are ISO 8601 with a UTC offset. Readers ignore keys they do not know, so fields can be added
-without raising ``format``; it changes only when a field changes meaning or is removed.
+The values are data, the same in every language (``morris status`` says the known ones in its
+reader's language); the errors of :func:`read_status` are in the board's language, for
+``morris status`` to show. Times are ISO 8601 with a UTC offset. Readers ignore keys they do
+not know, so fields can be added without raising ``format``; it changes only when a field changes
+meaning or is removed.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from morris.app.errors import StatusFileError
+from morris.i18n import _
 
 logger = logging.getLogger(__name__)
 
@@ -109,25 +113,37 @@ class ServiceStatus:
         """Parse the JSON object of a status file; raises :class:`StatusFileError`."""
         if data.get("format") != STATUS_FORMAT:
             raise StatusFileError(
-                f"status format {data.get('format')!r} is not {STATUS_FORMAT} (older morris?)"
+                _("status format {found} is not {wanted} (an older morris?)").format(
+                    found=repr(data.get("format")), wanted=STATUS_FORMAT
+                )
             )
         values: dict[str, Any] = {}
         for field in dataclasses.fields(cls):
             if field.name not in data:
                 if field.default is dataclasses.MISSING:
-                    raise StatusFileError(f"status has no {field.name!r}")
+                    raise StatusFileError(
+                        _("the status has no {field}").format(field=repr(field.name))
+                    )
                 continue
             values[field.name] = data[field.name]
         for name in ("started", "updated"):
             try:
                 values[name] = datetime.fromisoformat(values[name])
             except (TypeError, ValueError) as exc:
-                raise StatusFileError(f"status {name} {values[name]!r} is not a time") from exc
+                raise StatusFileError(
+                    _("the status's {field} {value} is not a time").format(
+                        field=name, value=repr(values[name])
+                    )
+                ) from exc
         for name, value in values.items():
             expected = _FIELD_TYPES.get(name)
             # type() rather than isinstance(): JSON true must not pass as the integer 1.
             if expected is not None and type(value) not in expected:
-                raise StatusFileError(f"status {name} {value!r} has the wrong type")
+                raise StatusFileError(
+                    _("the status's {field} {value} has the wrong type").format(
+                        field=name, value=repr(value)
+                    )
+                )
         return cls(**values)
 
 
@@ -182,13 +198,20 @@ def read_status(path: Path) -> ServiceStatus:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise StatusFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        raise StatusFileError(
+            _("cannot read {path}: {reason}").format(path=path, reason=exc.strerror or exc)
+        ) from exc
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise StatusFileError(f"{path} is not JSON: {exc}") from exc
+        raise StatusFileError(
+            _("{path} is not JSON: {reason}").format(path=path, reason=exc)
+        ) from exc
     if not isinstance(data, dict):
-        raise StatusFileError(f"{path} holds {type(data).__name__}, not an object")
+        raise StatusFileError(
+            # TRANSLATORS: {kind} is a JSON type as Python names it (list, str).
+            _("{path} holds {kind}, not an object").format(path=path, kind=type(data).__name__)
+        )
     try:
         return ServiceStatus.from_json(data)
     except StatusFileError as exc:
