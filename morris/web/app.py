@@ -12,7 +12,8 @@ Routes (docs/WEB.md has them with examples):
 ``GET /sw.js``                            the service worker that keeps the page shell
 ``GET /api/state``                        the game as JSON (:func:`morris.web.state.state_json`)
 ``GET /api/events``                       server-sent events: one ``state`` per change (every
-                                          sensor reading among them)
+                                          sensor reading among them), one
+                                          ``announcement`` per thing the board says
 ``GET /api/positions``                    every position of the game now (the move list's
                                           taps)
 ``POST /api/press/{button}``              new, takeback, hint, mode: as the board's buttons
@@ -33,6 +34,11 @@ Routes (docs/WEB.md has them with examples):
 
 Every route reaches the controller only through the :class:`~morris.web.host.Host`. Bad input
 gets a 4xx with ``{"error": "..."}`` naming the problem, and the game is unchanged.
+
+Each request has a language (:func:`morris.web.language.request_language`: ``?lang=``, the
+page's ``morris_lang`` cookie, ``Accept-Language``): the pages come in it (``<html lang>`` and
+the catalog of their texts inside, :class:`~morris.web.language.PageCatalogs`), and so do the
+texts the server renders (the state's event line, the solved values, the announcements).
 """
 
 from __future__ import annotations
@@ -58,6 +64,7 @@ from morris.app.errors import InputError, ServiceError
 from morris.web.events import Hub
 from morris.web.games import GameList
 from morris.web.host import Host, HostError, NoHands
+from morris.web.language import PageCatalogs, request_language
 from morris.web.picture import render_svg, scene_of_query
 from morris.web.puzzle import PuzzleRoutes
 from morris.web.remote import Presence
@@ -85,6 +92,7 @@ STATIC_FILES = {
     "review.js": "text/javascript; charset=utf-8",
     "strings.js": "text/javascript; charset=utf-8",
     "shell.js": "text/javascript; charset=utf-8",
+    "speech.js": "text/javascript; charset=utf-8",
     "sw.js": "text/javascript; charset=utf-8",
     "manifest.webmanifest": "application/manifest+json",
 }
@@ -138,6 +146,7 @@ class Companion:
         self.presence = Presence(host)
         self.games = GameList(host.store.games_dir if host.store is not None else None)
         self._static = {name: static_text(name) for name in STATIC_FILES}
+        self.catalogs = PageCatalogs(self._static[name] for name in STATIC_FILES if ".js" in name)
         self._icons: dict[str, tuple[bytes, str]] = {}
         reviewer = Reviewer(
             tables_dir=tables_dir, solution_dir=solution_dir, solution_source=self._solution
@@ -219,6 +228,10 @@ class Companion:
         """The request's access, as the security middleware found it."""
         return str(getattr(request.state, "access", None) or "")
 
+    def language(self, request: Request) -> str:
+        """The request's language (the page's: :func:`request_language`)."""
+        return request_language(request.query_params, request.cookies, request.headers)
+
     async def current_state(self, request: Request) -> dict[str, Any]:
         """The state JSON for this request (its access and ``?flip=``)."""
         snapshot = await self.run(lambda controller, now: controller.snapshot(now))
@@ -229,6 +242,7 @@ class Companion:
             access=self.access(request),
             flip=request.query_params.get("flip") in ("1", "true"),
             present=self.host.present(),
+            lang=self.language(request),
         )
 
     # -- the page ---------------------------------------------------------------------------
@@ -250,11 +264,28 @@ class Companion:
                 max_age=400 * 24 * 3600,
             )
             return response
-        return Response(self._static["index.html"], media_type=STATIC_FILES["index.html"])
+        return self._html("index.html", request)
 
     async def review_page(self, request: Request) -> Response:
         """The review page (:mod:`morris.web.review`)."""
-        return Response(self._static["review.html"], media_type=STATIC_FILES["review.html"])
+        return self._html("review.html", request)
+
+    def _html(self, name: str, request: Request) -> Response:
+        """A page in the request's language: its ``<html lang>``, and the catalog of its texts
+        inside it (a JSON data block: the Content-Security-Policy runs no inline script)."""
+        code = self.language(request)
+        # "</" never ends the data block early ("<\/" is the same JSON text).
+        catalog = json.dumps(self.catalogs.catalog(code), ensure_ascii=False).replace("</", "<\\/")
+        text = self._static[name].replace("{{lang}}", code).replace("{{catalog}}", catalog)
+        return Response(
+            text,
+            media_type=STATIC_FILES[name],
+            headers={
+                "Content-Language": code,
+                "Vary": "Accept-Language, Cookie",
+                "Cache-Control": "no-cache",
+            },
+        )
 
     async def static(self, request: Request) -> Response:
         """One of the page's files, by name from the fixed list."""
@@ -347,6 +378,7 @@ class Companion:
             sim=self.host.has_hands,
             access=self.access(request),
             flip=request.query_params.get("flip") in ("1", "true"),
+            lang=self.language(request),
         )
         return await self.presence.track(request, stream)
 

@@ -6,9 +6,10 @@ thread, never on the web server's. A :class:`Host` does that for one front end:
 * :meth:`Host.call` runs ``fn(controller, now)`` on the controller's thread and returns its result
   (or raises its exception) in the caller; :meth:`Host.submit` is the same without waiting (a
   :class:`concurrent.futures.Future`, which the web app awaits with :func:`asyncio.wrap_future`).
-* :meth:`Host.subscribe` delivers every new :class:`~morris.app.controller.Snapshot`. The
-  callback is called on the controller's thread and must return at once: the web app hands the
-  snapshot over to its event loop with ``loop.call_soon_threadsafe``.
+* :meth:`Host.subscribe` delivers every new :class:`~morris.app.controller.Snapshot`, and
+  :meth:`Host.on_announcement` every :class:`~morris.app.narration.Announcement` (what the board
+  says aloud). The callback is called on the controller's thread and must return at once: the
+  web app hands it over to its event loop with ``loop.call_soon_threadsafe``.
 * :meth:`Host.hand` puts a piece on a point of a simulated board or lifts it (``morris sim
   --web`` and ``morris run --sim --web``); a real board has no such hands (:class:`NoHands`).
 
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from device import POINT_NAMES
 from morris.app.controller import Controller, ControllerCall, Snapshot, run_call
 from morris.app.errors import InputError, ServiceError
+from morris.app.narration import Announcement
 
 if TYPE_CHECKING:
     from morris.app.store import GameStore
@@ -41,6 +43,8 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 #: A subscriber to the controller's snapshots.
 SnapshotCallback = Callable[[Snapshot], None]
+#: A listener to the controller's announcements.
+AnnouncementCallback = Callable[[Announcement], None]
 
 #: How long :meth:`Host.call` waits for the controller's thread, seconds.
 CALL_TIMEOUT = 5.0
@@ -124,6 +128,17 @@ class Host(abc.ABC):
 
         def stop() -> None:
             self.submit(lambda controller, now: unsubscribe())
+
+        return stop
+
+    def on_announcement(self, callback: AnnouncementCallback) -> Callable[[], None]:
+        """Call ``callback`` (on the controller's thread) with every announcement the controller
+        makes (:meth:`morris.app.controller.Controller.on_announcement`); return the function
+        that stops it."""
+        stop_calls = self.call(lambda controller, now: controller.on_announcement(callback))
+
+        def stop() -> None:
+            self.submit(lambda controller, now: stop_calls())
 
         return stop
 
@@ -279,6 +294,34 @@ class TuiHost(_BoardHands):
             self.submit(
                 lambda controller, now: hooks.remove(callback) if callback in hooks else None
             )
+
+        return stop
+
+    def on_announcement(self, callback: AnnouncementCallback) -> Callable[[], None]:
+        """Listen to the announcements of the app's controller, and of the next one when a new
+        game in the terminal replaces it (checked at each snapshot, on the app's loop)."""
+        listened: list[Any] = [None, None]  # the controller listened to, and its stop
+
+        def follow(controller: Controller) -> None:
+            if listened[0] is not controller:
+                if listened[1] is not None:
+                    listened[1]()
+                listened[:] = [controller, controller.on_announcement(callback)]
+
+        def on_snapshot(snapshot: Snapshot) -> None:
+            follow(self.app.sim.controller)
+
+        hooks = self.app.snapshot_hooks
+        self.call(lambda controller, now: (follow(controller), hooks.append(on_snapshot)))
+
+        def stop() -> None:
+            def undo(controller: Controller, now: float) -> None:
+                if on_snapshot in hooks:
+                    hooks.remove(on_snapshot)
+                if listened[1] is not None:
+                    listened[1]()
+
+            self.submit(undo)
 
         return stop
 

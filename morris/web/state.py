@@ -4,12 +4,15 @@
 ``GET /api/events``. Every field of the snapshot is there under its own name (signals and
 status lights as their text values; the clock times ``lights_since``/``status_since`` become
 ``lights_age``/``status_age``, seconds since each LED took its signal, since the controller's
-clock means nothing to a browser), plus ``last_move``, ``sim`` (whether the page's hands work),
-``access``, ``present`` (a simulated board's occupied points, else ``null``) and ``svg`` (the
-board picture, :mod:`morris.web.picture`). ``sensed`` (the snapshot's own field) is where the
-sensors see a piece at the snapshot's instant, on a real board too: the picture draws what
-stands on the wood from ``present`` where the board is simulated, else from ``sensed``, as the
-simulator draws it (a piece the game has not read yet, a piece of the game lifted).
+clock means nothing to a browser), plus ``lang`` (the language of its texts: the page's),
+``last_move``, ``sim`` (whether the page's hands work), ``access``, ``present`` (a simulated
+board's occupied points, else ``null``) and ``svg`` (the board picture,
+:mod:`morris.web.picture`). ``event`` is the event line in the page's language (the snapshot's
+:attr:`~morris.app.controller.Snapshot.event_message`), as is every other message of the
+snapshot. ``sensed`` (the snapshot's own field) is where the sensors see a piece at the
+snapshot's instant, on a real board too: the picture draws what stands on the wood from
+``present`` where the board is simulated, else from ``sensed``, as the simulator draws it (a
+piece the game has not read yet, a piece of the game lifted).
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from morris import i18n
 from morris.app.controller import Snapshot
+from morris.i18n import Message
 from morris.web.picture import render_svg, scene_of_snapshot
 
 logger = logging.getLogger(__name__)
@@ -29,17 +34,17 @@ logger = logging.getLogger(__name__)
 _CLOCK_FIELDS = {"lights_since": "lights_age", "status_since": "status_age"}
 
 
-def _plain(value: Any) -> Any:
-    """``value`` with enums as their values, messages as their text and mappings and tuples as
-    JSON's own types."""
+def _plain(value: Any, lang: str | None = None) -> Any:
+    """``value`` with enums as their values, messages as their text in language ``lang``
+    (``None``: the board's) and mappings and tuples as JSON's own types."""
     if isinstance(value, enum.Enum):
         return value.value
-    if callable(getattr(value, "render", None)):  # a catalog message (morris.i18n): its text
-        return value.render()
+    if isinstance(value, Message):  # a catalog message (morris.i18n): its text
+        return value.render(lang)
     if isinstance(value, Mapping):
-        return {str(_plain(k)): _plain(v) for k, v in value.items()}
+        return {str(_plain(k, lang)): _plain(v, lang) for k, v in value.items()}
     if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
+        return [_plain(v, lang) for v in value]
     return value
 
 
@@ -51,9 +56,12 @@ def state_json(
     access: str = "control",
     flip: bool = False,
     present: frozenset[str] | None = None,
+    lang: str | None = None,
 ) -> dict[str, Any]:
     """The JSON of ``snapshot`` as of ``now`` (the controller's clock); on a simulated board
-    ``present`` (where pieces stand on the wood) is given too, as a sorted list.
+    ``present`` (where pieces stand on the wood) is given too, as a sorted list. Its texts (the
+    event line, the solved value's words, every :class:`~morris.i18n.Message` of the snapshot)
+    are in language ``lang``: the page's (``None``: the board's).
 
     >>> from morris.sim import Simulation
     >>> with Simulation(mode="referee") as sim:
@@ -68,7 +76,10 @@ def state_json(
             ages = {_plain(k): round(max(0.0, now - since), 3) for k, since in value.items()}
             state[_CLOCK_FIELDS[field.name]] = ages
         else:
-            state[field.name] = _plain(value)
+            state[field.name] = _plain(value, lang)
+    # The event line in the page's language (``event`` is the board's own text of it).
+    state["event"] = state["event_message"]
+    state["lang"] = lang if lang is not None else i18n.language()
     state["last_move"] = snapshot.moves[-1] if snapshot.moves else None
     state["sim"] = sim
     state["access"] = access

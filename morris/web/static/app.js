@@ -38,16 +38,17 @@ function say(text, error) {
 }
 
 function turnText(s) {
-  if (s.outcome) return s.winner ? t("turn.wins", { winner: s.winner }) : t("turn.draw");
-  if (s.mode === "referee" || !s.pi_color) return t("turn.to-move", { turn: s.turn });
-  if (s.turn !== s.pi_color) return t("turn.yours", { turn: s.turn });
-  if (s.thinking) return t("turn.pi-thinking", { turn: s.turn });
-  return t("turn.pi-carry-out", { turn: s.turn });
+  if (s.outcome) return s.winner ? t(`turn.wins.${s.winner}`) : t("turn.draw");
+  if (s.mode === "referee" || !s.pi_color) return t(`turn.to-move.${s.turn}`);
+  const turn = colourWord(s.turn);
+  if (s.turn !== s.pi_color) return t("turn.yours", { turn });
+  if (s.thinking) return t("turn.pi-thinking", { turn });
+  return t("turn.pi-carry-out", { turn });
 }
 
 function whoText(s) {
   if (s.mode === "referee") return t("who.referee");
-  return t("who.vs-pi", { human: s.human, level: s.level });
+  return t("who.vs-pi", { human: colourWord(s.human), level: s.level });
 }
 
 // The move list, numbered as the record is ("12." White's turn, "12..." Black's first): one
@@ -106,16 +107,16 @@ function render(s) {
   for (const led of document.querySelectorAll(".led")) {
     const signal = (s.status || {})[led.dataset.led] || "off";
     led.className = `led ${signal}`;
-    led.title = `${led.dataset.led}: ${signal}`;
+    led.title = t("led.state", { led: t(`led.${led.dataset.led}`), signal: t(`signal.${signal}`) });
   }
   for (const colour of ["white", "black"]) {
     const onBoard = Object.values(s.pieces || {}).filter((c) => c === colour).length;
     $(`hand-${colour}`).lastElementChild.textContent =
-      t("hand", { colour, in_hand: s.in_hand[colour], on_board: onBoard });
+      t("hand", { colour: colourWord(colour), in_hand: s.in_hand[colour], on_board: onBoard });
   }
   renderMoves(s);
   $("variant").textContent = t("variant", {
-    variant: s.variant,
+    variant: `variant.${s.variant}` in STRINGS ? t(`variant.${s.variant}`) : s.variant,
     flying: s.flying ? t("variant.flying") : "",
     position: s.position,
   });
@@ -135,7 +136,7 @@ function showBrowse() {
   if (browsing === null || !current) return;
   const count = current.moves.length;
   if (browsing === 0) {
-    $("browse-text").textContent = t("browse.start", { count });
+    $("browse-text").textContent = tn("browse.start", count);
     return;
   }
   const button = document.querySelector(`#moves button[data-ply="${browsing}"]`);
@@ -221,6 +222,10 @@ function connect() {
     setConnected("live");
     render(JSON.parse(event.data));
   });
+  // What the board says aloud, in the page's language (speech.js says it when asked to).
+  source.addEventListener("announcement", (event) => {
+    document.dispatchEvent(new CustomEvent("morris:announcement", { detail: JSON.parse(event.data) }));
+  });
   source.addEventListener("error", () => {
     lost();
     // The browser retries by itself unless the server refused the stream (closed): then so do we.
@@ -285,7 +290,7 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const button of document.querySelectorAll("[data-press]")) {
     button.addEventListener("click", async () => {
       const name = button.dataset.press;
-      if (await post(`/api/press/${name}`)) say(t("pressed", { button: name }));
+      if (await post(`/api/press/${name}`)) say(t(`pressed.${name}`));
     });
   }
   $("flip").addEventListener("click", () => {

@@ -37,8 +37,8 @@
   function line(p) {
     if (!p) return "";
     const used = [];
-    if (p.hints) used.push(t("puzzle.used.hints", { n: p.hints }));
-    if (p.takebacks) used.push(t("puzzle.used.takebacks", { n: p.takebacks }));
+    if (p.hints) used.push(tn("puzzle.used.hints", p.hints));
+    if (p.takebacks) used.push(tn("puzzle.used.takebacks", p.takebacks));
     const extra = used.length ? ` · ${used.join(", ")}` : "";
     if (p.status === "failed") {
       const keep = p.would_win.length
@@ -46,14 +46,17 @@
         : "";
       return t("puzzle.failed", { turn: p.failed_turn, why: p.why, keep, extra });
     }
-    if (p.status === "playing") return t("puzzle.playing", { title: p.title, left: p.left, extra });
-    return t("puzzle.status", { title: p.title, status: p.status, extra });
+    if (p.status === "playing") {
+      return t("puzzle.playing", { title: p.title, left: tn("puzzle.left", p.left), extra });
+    }
+    const status = `puzzle.status.${p.status}` in STRINGS ? t(`puzzle.status.${p.status}`) : p.status;
+    return t("puzzle.status", { title: p.title, status, extra });
   }
 
   function build() {
     const select = el("select", { id: "puzzle-wins-in", ariaLabel: t("puzzle.wins-in.label") });
     for (let n = 1; n <= 9; n += 1) {
-      select.append(el("option", { value: n, textContent: t("puzzle.wins-in", { n }), selected: n === 3 }));
+      select.append(el("option", { value: n, textContent: tn("puzzle.wins-in", n), selected: n === 3 }));
     }
     $("controls").append(
       el("span", { className: "puzzle-pick" }, select,

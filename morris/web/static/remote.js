@@ -38,30 +38,37 @@
     if (node.hidden) return;
     if (isRemotePlayer()) {
       const board = s.remote_color === "white" ? "black" : "white";
-      $("who").textContent = t("remote.who-player", { colour: s.remote_color, board });
+      $("who").textContent = t("remote.who-player", {
+        colour: colourWord(s.remote_color),
+        board: colourWord(board),
+      });
       if (s.outcome) {
-        $("turn").textContent = s.winner ? t("turn.wins", { winner: s.winner }) : t("turn.draw");
+        $("turn").textContent = s.winner ? t(`turn.wins.${s.winner}`) : t("turn.draw");
       } else if (legal && legal.waiting) {
         $("turn").textContent = t("remote.waiting-turn", { move: legal.waiting });
       } else if (s.turn === s.remote_color) {
-        $("turn").textContent = t("remote.your-move", { turn: s.turn });
+        $("turn").textContent = t("remote.your-move", { turn: colourWord(s.turn) });
       } else {
-        $("turn").textContent = t("remote.boards-move", { turn: s.turn });
+        $("turn").textContent = t("remote.boards-move", { turn: colourWord(s.turn) });
       }
       node.textContent = picked.length ? t("remote.picked", { points: picked.join(" ") }) : "";
       node.classList.remove("waiting");
       return;
     }
-    const far = s.remote_player === "board" ? t("remote.other-board") : t("remote.remote-player");
-    $("who").textContent = t("remote.who-board", { human: s.human, far, colour: s.remote_color });
+    // Who is far: "board" (a linked board) or "page" (a person on the page).
+    const far = s.remote_player === "board" ? "board" : "page";
+    $("who").textContent = t(`remote.who-board.${far}`, {
+      human: colourWord(s.human),
+      colour: colourWord(s.remote_color),
+    });
     if (!s.outcome) {
       $("turn").textContent = s.turn === s.human
-        ? t("turn.yours", { turn: s.turn })
-        : t("remote.fars-move", { far, turn: s.turn });
+        ? t("turn.yours", { turn: colourWord(s.turn) })
+        : t(`remote.fars-move.${far}`, { turn: colourWord(s.turn) });
     }
     node.textContent = s.link === "waiting"
-      ? t("remote.waiting-for", { far })
-      : t("remote.connected", { far });
+      ? t(`remote.waiting-for.${far}`)
+      : t(`remote.connected.${far}`);
     node.classList.toggle("waiting", s.link === "waiting");
   }
 

@@ -26,7 +26,7 @@ function say(text, error) {
 function formatScore(score) {
   if (score === null || score === undefined) return "-";
   if (Math.abs(score) > MATE_BOUND) {
-    return t(score > 0 ? "review.win-in" : "review.loss-in", { n: MATE - Math.abs(score) });
+    return tn(score > 0 ? "review.win-in" : "review.loss-in", MATE - Math.abs(score));
   }
   const pieces = (score / 100).toFixed(2);
   return score >= 0 ? `+${pieces}` : pieces;
@@ -39,12 +39,16 @@ function formatSolved(value) {
 function formatWdl(wdl) {
   if (!wdl) return "-";
   if (wdl.source === "end") return t({ win: "review.won", draw: "review.drawn", loss: "review.lost" }[wdl.value]);
-  return wdl.value === "draw" ? t("review.draw") : t("review.wdl", wdl);
+  if (wdl.value === "draw") return t("review.draw");
+  return tn(wdl.value === "win" ? "review.win-in" : "review.loss-in", wdl.wins_in);
 }
 
 function gameName(game) {
   const tags = game.tags || {};
-  return t("review.players", { white: tags.White || "white", black: tags.Black || "black" });
+  return t("review.players", {
+    white: tags.White || colourWord("white"),
+    black: tags.Black || colourWord("black"),
+  });
 }
 
 async function getJson(url) {
@@ -82,7 +86,7 @@ async function loadGames() {
     button.dataset.game = game.id;
     const sub = game.error
       ? t("review.unreadable", { error: game.error })
-      : t("review.game-line", { date: game.date || "", result: game.result, moves: game.moves });
+      : tn("review.game-line", game.moves, { date: game.date || "", result: game.result });
     button.innerHTML = "<span></span><span class=\"sub\"></span>";
     button.firstChild.textContent = gameName(game);
     button.lastChild.textContent = sub;
@@ -134,7 +138,7 @@ async function fetchReview(id, first) {
   }
   if (body.status === "running") {
     const total = body.total || body.turns.length + 1;
-    $("progress").textContent = t("review.running", { done: body.done, total });
+    $("progress").textContent = tn("review.running", total, { done: body.done });
     poll = setTimeout(() => fetchReview(id, false), 700);
   } else {
     $("progress").textContent = "";
@@ -237,13 +241,15 @@ function show() {
   const turn = index > 0 ? turns[index - 1] : null;
   const tags = review.tags || {};
   $("game-title").textContent = t("review.title", {
-    white: tags.White || "white",
-    black: tags.Black || "black",
+    white: tags.White || colourWord("white"),
+    black: tags.Black || colourWord("black"),
     result: review.result,
   });
   $("turn").textContent = turn
-    ? t("review.turn", { ply: index, count: turns.length, label: turn.label, move: turn.move, mover: turn.mover })
-    : t("review.start", { count: turns.length });
+    ? t("review.turn", {
+      ply: index, count: turns.length, label: turn.label, move: turn.move, mover: colourWord(turn.mover),
+    })
+    : tn("review.start", turns.length);
   $("score-before").textContent = turn ? formatScore(turn.score_before) : "-";
   $("score-after").textContent = turn ? formatScore(turn.score_after) : "-";
   $("wdl-before").textContent = turn ? formatWdl(turn.wdl_before) : "-";
@@ -262,7 +268,7 @@ function show() {
     summary.textContent = t("review.chart-waiting");
   } else if (review.first_mistake) {
     const first = turns[review.first_mistake - 1];
-    summary.textContent = t("review.first-mistake", first);
+    summary.textContent = t("review.first-mistake", { ...first, mover: colourWord(first.mover) });
   } else {
     summary.textContent = t("review.no-mistake");
   }
@@ -279,8 +285,9 @@ function show() {
   $("dl-chart").href = `/api/games/${encodeURIComponent(gameId)}/chart.png`;
   $("dl-chart").setAttribute("download", `${gameId}-graph.png`);
   $("dl-chart").hidden = review.status === "running";
+  const variant = tags.Variant || "standard";
   $("variant").textContent = t("review.variant", {
-    variant: tags.Variant || "standard",
+    variant: `variant.${variant}` in STRINGS ? t(`variant.${variant}`) : variant,
     position: positionShown(),
   });
   const list = $("turns");

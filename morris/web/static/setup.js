@@ -117,11 +117,11 @@
 
   function build() {
     const sideButton = (colour) => el("button", {
-      type: "button", id: `setup-side-${colour}`, textContent: t("setup.side", { colour }),
+      type: "button", id: `setup-side-${colour}`, textContent: t(`setup.side.${colour}`),
       onclick: () => { side = colour[0]; draw(); },
     });
     const hand = (colour) => el("label", { className: "setup-hand" },
-      t("setup.in-hand", { colour }),
+      t("setup.in-hand", { colour: colourWord(colour) }),
       el("input", {
         type: "number", id: `setup-hand-${colour}`, min: 0, max: 12, value: 0,
         inputMode: "numeric", oninput: draw,

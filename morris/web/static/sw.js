@@ -5,7 +5,7 @@
 // never kept: a stale state would be a lie.
 "use strict";
 
-const CACHE = "morris-shell-1";
+const CACHE = "morris-shell-2";
 const SHELL = [
   "/",
   "/review",
@@ -16,6 +16,7 @@ const SHELL = [
   "/static/setup.js",
   "/static/remote.js",
   "/static/puzzle.js",
+  "/static/speech.js",
   "/static/review.js",
   "/manifest.webmanifest",
   "/icons/icon.svg",
