@@ -12,6 +12,11 @@ The Pi searches on a worker thread (:class:`~morris.app.jobs.BackgroundRunner`),
 stays live at high levels. Tests pass ``autoplay=False``: no timer, no thread, and
 :meth:`SimulatorApp.advance` moves virtual time explicitly, so a game in a test is as
 deterministic as one in the harness.
+
+Every word on the screen is in the board's language (:mod:`morris.i18n`: ``morris sim --lang``,
+``[ui] language``, the locale), the keys bindings' descriptions and Textual's own palette
+commands too; what a person types (point names, ``clear``) and the keys are the same in every
+language.
 """
 
 from __future__ import annotations
@@ -21,14 +26,14 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Input, Label, Static
 
 from morris.app.config import Config
@@ -36,12 +41,22 @@ from morris.app.controller import Snapshot
 from morris.app.errors import InputError
 from morris.app.jobs import BackgroundRunner, make_search
 from morris.app.view import point_views
-from morris.core import COLOR_NAMES, describe_rules
+from morris.core import COLOR_NAMES, Rules
+from morris.i18n import N_, _
 from morris.sim import Simulation
 from morris.tui import colours
 from morris.tui.board import BoardView
-from morris.tui.dialogs import GameSettings, NewGameScreen, QuitScreen
-from morris.tui.grammar import HandAction, parse_actions
+from morris.tui.dialogs import (
+    GameSettings,
+    HelpScreen,
+    NewGameScreen,
+    QuitScreen,
+    colour_word,
+    localize_bindings,
+    localize_tree,
+    variant_title,
+)
+from morris.tui.grammar import CLEAR, HandAction, parse_actions
 from morris.tui.panels import legend, solution_text, status_text
 
 if TYPE_CHECKING:
@@ -59,7 +74,33 @@ EVENT_LINES = 6
 
 #: The keys of the buttons beside the board; no point name or move uses them.
 BUTTON_KEYS = {"n": "new", "t": "takeback", "h": "hint", "m": "mode"}
-_APP_KEYS = frozenset({*BUTTON_KEYS, "s", "q"})
+_APP_KEYS = frozenset({*BUTTON_KEYS, "s", "q", "question_mark"})
+
+#: What the message line says after a button of the board is pressed.
+_PRESSED = {
+    "new": N_("pressed the new button"),
+    "takeback": N_("pressed the takeback button"),
+    "hint": N_("pressed the hint button"),
+    "mode": N_("pressed the mode button"),
+}
+
+#: The remote player's connection (the snapshot's ``link``), in words.
+_LINK_WORDS = {"up": N_("connected"), "waiting": N_("waiting"), "none": N_("no link")}
+
+
+def _link_word(link: str) -> str:
+    return _(_LINK_WORDS[link]) if link in _LINK_WORDS else link
+
+
+def describe_game_rules(rules: Rules) -> str:
+    """The variant and its settings in a line, in the board's language ("Nine men's morris,
+    flying on"; :func:`morris.core.describe_rules`'s words)."""
+    parts = [variant_title(rules.name), _("flying on") if rules.flying else _("flying off")]
+    if rules.remove_from_mills:
+        parts.append(_("removal from mills"))
+    if rules.double_mill_removes_two:
+        parts.append(_("a double mill removes two"))
+    return ", ".join(parts)
 
 
 class PointInput(Input):
@@ -83,7 +124,6 @@ class SimulatorApp(App[None]):
     """
 
     TITLE = "morris sim"
-    SUB_TITLE = "Nine Men's Morris on a simulated board"
 
     CSS = """
     Screen { layout: vertical; }
@@ -107,13 +147,15 @@ class SimulatorApp(App[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Priority: they work while the input line has the focus (no point name uses them).
-        Binding("n", "button('new')", "New game", priority=True),
-        Binding("t", "button('takeback')", "Takeback", priority=True),
-        Binding("h", "button('hint')", "Hint", priority=True),
-        Binding("m", "button('mode')", "Mode/level", priority=True),
-        Binding("s", "setup", "Set up game", priority=True),
-        Binding("q", "quit", "Quit", priority=True),
-        Binding("escape", "clear_input", "Clear input", show=False),
+        # The descriptions are put in the board's language per app (localize_bindings).
+        Binding("n", "button('new')", N_("New game"), priority=True),
+        Binding("t", "button('takeback')", N_("Takeback"), priority=True),
+        Binding("h", "button('hint')", N_("Hint"), priority=True),
+        Binding("m", "button('mode')", N_("Mode/level"), priority=True),
+        Binding("s", "setup", N_("Set up game"), priority=True),
+        Binding("q", "quit", N_("Quit"), priority=True),
+        Binding("question_mark,f1", "help", N_("Help"), priority=True),
+        Binding("escape", "clear_input", N_("Clear input"), show=False),
     ]
 
     def __init__(
@@ -127,6 +169,8 @@ class SimulatorApp(App[None]):
         solution: Solution | None = None,
     ) -> None:
         super().__init__()
+        localize_bindings(self)
+        self.sub_title = _("Nine men's morris on a simulated board")
         #: The solved game (the Pi's play, the hints, the value in the game panel), or None.
         self.solution = solution
         self.config = config or Config()
@@ -204,19 +248,22 @@ class SimulatorApp(App[None]):
                 yield Static(id="events")
                 yield Static(id="legend")
         with Horizontal(id="buttons"):
-            for label, button in (
-                ("New game n", "new"),
-                ("Takeback t", "takeback"),
-                ("Hint h", "hint"),
-                ("Mode m", "mode"),
-                ("Set up s", "setup"),
-                ("Quit q", "quit"),
+            for label, key, button in (
+                (_("New game"), "n", "new"),
+                (_("Takeback"), "t", "takeback"),
+                (_("Hint"), "h", "hint"),
+                (_("Mode"), "m", "mode"),
+                (_("Set up"), "s", "setup"),
+                (_("Quit"), "q", "quit"),
+                (_("Help"), "?", "help"),
             ):
-                yield Button(label, id=f"button-{button}", compact=True)
+                yield Button(f"{label} {key}", id=f"button-{button}", compact=True)
         with Horizontal(id="entry"):
-            yield Label("Point or move:", id="entry-label")
+            yield Label(_("Point or move:"), id="entry-label")
             yield PointInput(
-                placeholder="d6 puts/takes a piece, a1-a4 moves, xg7 removes, clear; Enter",
+                placeholder=_(
+                    "d6 puts/takes a piece, a1-a4 moves, xg7 removes, clear; ? help; Enter"
+                ),
                 id="input",
                 compact=True,
             )
@@ -224,12 +271,13 @@ class SimulatorApp(App[None]):
 
     def on_mount(self) -> None:
         """Start the clock (unless stepped by a test) and draw."""
+        localize_tree(self.screen)
         for button in self.query(Button):
             button.can_focus = False
         box = self.query_one("#board-box")
-        box.border_title = "Board"
-        box.border_subtitle = "click a point to put or take a piece"
-        self.query_one("#side").border_title = "Game"
+        box.border_title = _("Board")
+        box.border_subtitle = _("click a point to put or take a piece")
+        self.query_one("#side").border_title = _("Game")
         self.query_one(BoardView).set_links(self.sim.board)
         self.query_one("#input", Input).focus()
         self._drawn = True
@@ -299,8 +347,11 @@ class SimulatorApp(App[None]):
 
     def submit(self, text: str) -> bool:
         """Carry out a typed line; show an error and do nothing if it is bad."""
+        if text.strip() == "?":  # the help's key, pasted or typed after a word was deleted
+            self.action_help()
+            return True
         if self._pending:
-            self._say("wait a moment: the last move is still being made", error=True)
+            self._say(_("wait a moment: the last move is still being made"), error=True)
             return False
         if "/" in text:  # a position text (rings with '/' between): set it up
             return self._set_up(text)
@@ -311,7 +362,7 @@ class SimulatorApp(App[None]):
             return False
         self._pending = actions
         self.advance(0.0)
-        self._say(f"done: {text.strip()}", error=False)
+        self._say(_("done: {line}").format(line=text.strip()), error=False)
         return True
 
     def _set_up(self, position: str) -> bool:
@@ -322,7 +373,9 @@ class SimulatorApp(App[None]):
             self._say(str(exc), error=True)
             return False
         self.refresh_view()
-        self._say("set up: put a piece where a light is on, take away those blinking", error=False)
+        self._say(
+            _("set up: put a piece where a light is on, take away those blinking"), error=False
+        )
         return True
 
     def press(self, button: str) -> None:
@@ -341,8 +394,11 @@ class SimulatorApp(App[None]):
     def on_board_view_point_clicked(self, event: BoardView.PointClicked) -> None:
         """A click on the board."""
         self.toggle(event.point)
-        done = "put a piece on" if event.point in self._present() else "took the piece off"
-        self._say(f"{done} {event.point}", error=False)
+        if event.point in self._present():
+            done = _("put a piece on {point}")
+        else:
+            done = _("took the piece off {point}")
+        self._say(done.format(point=event.point), error=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the input line."""
@@ -358,13 +414,15 @@ class SimulatorApp(App[None]):
             self.action_quit()
         elif name == "setup":
             self.action_setup()
+        elif name == "help":
+            self.action_help()
         else:
             self.action_button(name)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The board's keys do nothing while a dialog is open, nor while a line is being typed
         (then the letter goes into the line)."""
-        if action not in ("button", "setup", "quit"):
+        if action not in ("button", "setup", "quit", "help"):
             return True
         if isinstance(self.screen, ModalScreen):
             return False
@@ -382,14 +440,15 @@ class SimulatorApp(App[None]):
         snap = self.snapshot
         if name == "new" and snap.moves and snap.outcome is None:
             if self.state_dir is not None:
-                kept = (
-                    f"It is kept among the finished games, result * ({self.state_dir / 'games'}"
-                    ": morris review reads it)"
-                )
+                kept = _(
+                    "It is kept among the finished games, result * ({path}: morris review "
+                    "reads it)."
+                ).format(path=self.state_dir / "games")
             else:
-                kept = "It is not kept (--no-save)"
-            question = f"Start a new game, leaving the game at turn {snap.fullmove}? {kept}."
-            self.push_screen(QuitScreen(question, action="New game"), self._new_confirmed)
+                kept = _("It is not kept (--no-save).")
+            ask = _("Start a new game, leaving the game at turn {turn}?")
+            question = f"{ask.format(turn=snap.fullmove)} {kept}"
+            self.push_screen(QuitScreen(question, action=_("New game")), self._new_confirmed)
             return
         self._press_button(name)
 
@@ -401,9 +460,12 @@ class SimulatorApp(App[None]):
         self.press(name)
         if name == "new" and self._present():
             # The new game starts from the empty board: the lights show what to take off.
-            self._say("new game: take the pieces off the board (type clear)", error=False)
+            self._say(
+                _("new game: take the pieces off the board (type {clear})").format(clear=CLEAR),
+                error=False,
+            )
         else:
-            self._say(f"pressed the {name} button", error=False)
+            self._say(_(_PRESSED[name]) if name in _PRESSED else name, error=False)
 
     def action_clear_input(self) -> None:
         """Empty the input line and the message."""
@@ -424,10 +486,21 @@ class SimulatorApp(App[None]):
             self.exit()
             return
         if self.state_dir is not None:
-            kept = f"It is kept in {self.state_dir} and resumes next time"
+            kept = _("It is kept in {path} and resumes next time.").format(path=self.state_dir)
         else:
-            kept = "It is not saved (--no-save)"
-        self.push_screen(QuitScreen(f"Quit the game at turn {snap.fullmove}? {kept}."), self._quit)
+            kept = _("It is not saved (--no-save).")
+        ask = _("Quit the game at turn {turn}?").format(turn=snap.fullmove)
+        self.push_screen(QuitScreen(f"{ask} {kept}"), self._quit)
+
+    def action_help(self) -> None:
+        """Show what the input line reads and what the keys do (``?`` or F1)."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's palette commands (theme, keys, screenshot ...) in the board's language."""
+        for command in super().get_system_commands(screen):
+            yield command._replace(title=_(command.title), help=_(command.help))
 
     def _quit(self, confirmed: bool | None) -> None:
         if confirmed:
@@ -450,8 +523,9 @@ class SimulatorApp(App[None]):
         self.settings = settings
         self.sim = self._make_simulation(settings, resume=False)
         self.query_one(BoardView).set_links(self.sim.board)
-        self._note(f"new game: {settings.describe()}", self.sim.now)
-        self._say(f"new game: {settings.describe()}", error=False)
+        started = _("new game: {game}").format(game=settings.describe())
+        self._note(started, self.sim.now)
+        self._say(started, error=False)
         self.refresh_view()
 
     # -- drawing ----------------------------------------------------------------------------
@@ -491,7 +565,7 @@ class SimulatorApp(App[None]):
         if board_view.variant != snap.variant:  # a variant chosen at the board (mode, hint, new)
             board_view.set_links(self.sim.board)
         board_view.show(views)
-        events_text = Text("Events\n", Style(bold=True))
+        events_text = Text(_("Events") + "\n", Style(bold=True))
         events_text.append("\n".join(self.events), Style(color="#c0c0c0"))
         self._show("game", self.game_text())
         self._show("leds", status_text(snap.status, snap.status_since, now))
@@ -513,13 +587,16 @@ class SimulatorApp(App[None]):
     def mode_text(self) -> str:
         """Who plays, as the controller has it now."""
         snap = self.snapshot
+        you = colour_word(snap.human)
         if snap.mode == "referee":
-            who = "referee: two players"
+            who = _("referee: two players")
         elif snap.mode == "remote":
-            who = f"you ({snap.human}) vs a remote player ({snap.link})"
+            who = _("you ({colour}) vs a remote player ({link})").format(
+                colour=you, link=_link_word(snap.link)
+            )
         else:
-            who = f"you ({snap.human}) vs the Pi, level {snap.level}"
-        return f"{who} · {describe_rules(self.sim.board.rules)}"
+            who = _("you ({colour}) vs the Pi, level {level}").format(colour=you, level=snap.level)
+        return f"{who} · {describe_game_rules(self.sim.board.rules)}"
 
     def turn_text(self) -> str:
         """Whose turn it is, in a few words."""
@@ -528,47 +605,64 @@ class SimulatorApp(App[None]):
             from morris.app.endings import describe_ending
 
             return describe_ending(snap.winner, snap.termination)
-        side = snap.turn
+        side = colour_word(snap.turn)
         if snap.board_setup is not None:
-            return f"setting up: {snap.board_setup}'s pieces"
+            if snap.board_setup == "black":
+                return _("setting up: black's pieces")
+            return _("setting up: white's pieces")
         if snap.remote_color is not None:
-            if side != snap.remote_color:
-                return f"your move ({side})"
+            if snap.turn != snap.remote_color:
+                return _("your move ({colour})").format(colour=side)
             if snap.link == "up":
-                return f"the remote player ({side})"
-            return f"the remote player ({side}): waiting" + (
-                f" ({snap.link_reason})" if snap.link_reason else ""
-            )
+                return _("the remote player ({colour})").format(colour=side)
+            waiting = _("the remote player ({colour}): waiting").format(colour=side)
+            return waiting + (f" ({snap.link_reason})" if snap.link_reason else "")
         if snap.pi_color is None:
-            return f"{side} to move"
-        if side != snap.pi_color:
-            return f"your move ({side})"
+            return _("black to move") if snap.turn == "black" else _("white to move")
+        if snap.turn != snap.pi_color:
+            return _("your move ({colour})").format(colour=side)
         if snap.thinking:
-            return f"the Pi ({side}) thinks…"
-        return f"the Pi ({side}): do its move"
+            return _("the Pi ({colour}) thinks…").format(colour=side)
+        return _("the Pi ({colour}): do its move").format(colour=side)
 
     def game_text(self) -> Text:
         """Mode, turn and pieces."""
         snap = self.snapshot
         over = snap.termination is not None
+        you = colour_word(snap.human)
+        labels = {"mode": _("Mode"), "over": _("Over"), "turn": _("Turn"), "moves": _("Moves")}
+        width = max(7, *(len(label) + 1 for label in labels.values()))
+        bold = Style(bold=True)
         text = Text()
-        text.append("Mode   ", Style(bold=True))
+        text.append(labels["mode"].ljust(width), bold)
         if snap.mode == "referee":
-            text.append("referee: two players\n")
+            text.append(_("referee: two players") + "\n")
         elif snap.mode == "remote":
-            text.append(f"you {snap.human} · remote player ({snap.link})\n")
+            line = _("you ({colour}) · remote player ({link})")
+            text.append(line.format(colour=you, link=_link_word(snap.link)) + "\n")
         else:
-            text.append(f"you {snap.human} · Pi level {snap.level}\n")
+            line = _("you ({colour}) · Pi level {level}")
+            text.append(line.format(colour=you, level=snap.level) + "\n")
         if over:
-            text.append("Over   ", Style(bold=True))
+            text.append(labels["over"].ljust(width), bold)
             text.append(self.turn_text() + "\n", Style(color="#ffd75f", bold=True))
         else:
-            text.append(f"Turn {snap.fullmove:<3}", Style(bold=True))
+            text.append(f"{labels['turn']} {snap.fullmove:<3}".ljust(width), bold)
             text.append(self.turn_text() + "\n")
         text.append_text(solution_text(snap.solution))
         if snap.flagged:
-            text.append("       the board does not match!\n", Style(color="#ff5f5f", bold=True))
-        text.append("Pieces       in hand  on board\n", Style(bold=True))
+            text.append(
+                " " * width + _("the board does not match!") + "\n",
+                Style(color="#ff5f5f", bold=True),
+            )
+        names = {name: colour_word(name) for name in COLOR_NAMES.values()}
+        players = {name: self._player(name) for name in names}
+        name_w = max(6, *(len(word) + 1 for word in names.values()))
+        player_w = max(6, *(len(word) + 1 for word in players.values()))
+        pieces, in_hand, there = _("Pieces"), _("in hand"), _("on board")
+        hand_w, board_w = max(3, len(in_hand)), max(3, len(there))
+        heading = f"{pieces:<{3 + name_w + player_w}}{in_hand:>{hand_w}} {there:>{board_w}}"
+        text.append(heading + "\n", bold)
         on_board = Counter(snap.pieces.values())
         for name in COLOR_NAMES.values():
             mark = "◀" if snap.turn == name and not over else " "
@@ -578,21 +672,21 @@ class SimulatorApp(App[None]):
                 Style(color=colours.PIECE_COLOURS[name], bgcolor=colours.PAD, bold=True),
             )
             text.append(
-                f" {name:<6}{self._player(name):<6}{snap.in_hand[name]:>3}"
-                f"{on_board[name]:>9} {mark}\n"
+                f" {names[name]:<{name_w}}{players[name]:<{player_w}}"
+                f"{snap.in_hand[name]:>{hand_w}} {on_board[name]:>{board_w}} {mark}\n"
             )
-        text.append("Moves  ", Style(bold=True))
-        text.append(moves_text(snap) or "none yet")
+        text.append(labels["moves"].ljust(width), bold)
+        text.append(moves_text(snap) or _("none yet"))
         return text
 
     def _player(self, colour: str) -> str:
         snap = self.snapshot
         if snap.remote_color is not None:
-            return "(far)" if colour == snap.remote_color else "(you)"
+            return _("(far)") if colour == snap.remote_color else _("(you)")
         pi = snap.pi_color
         if pi is None:
             return ""
-        return "(Pi)" if colour == pi else "(you)"
+        return "(Pi)" if colour == pi else _("(you)")
 
 
 def moves_text(snap: Snapshot, width: int = 30) -> str:

@@ -2,6 +2,8 @@
 
 ``d6`` toggles a piece on d6, ``a1-a4`` lifts the piece on a1 and puts it down on a4, ``xg7``
 takes the piece off g7, ``clear`` takes every piece off; several in one line are a turn apart.
+The word typed (``clear``) is the same in every language; the errors are
+in the board's language (:mod:`morris.i18n`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,10 @@ from dataclasses import dataclass
 
 from device import POINT_NAMES
 from morris.app.errors import InputError
+from morris.i18n import _
+
+#: The word that takes every piece off, typed as it is in every language.
+CLEAR = "clear"
 
 #: Virtual seconds between lifting a piece and putting it down in a typed move ``a1-a4``.
 MOVE_PAUSE = 0.3
@@ -38,11 +44,11 @@ def parse_actions(text: str, present: frozenset[str], now: float) -> list[HandAc
     ``clear`` takes every piece off (for a new game).
     Raises :class:`InputError` naming the bad part; then nothing is done.
     """
-    if text.strip().lower() == "clear":
+    if text.strip().lower() == CLEAR:
         return [HandAction(now, "lift", name) for name in POINT_NAMES if name in present]
     tokens = [t for t in re.split(r"[\s,;]+|(?=x)", text.strip().lower()) if t]
     if not tokens:
-        raise InputError("type a point (d6), a move (a1-a4) or a removal (xg7)")
+        raise InputError(_("type a point (d6), a move (a1-a4) or a removal (xg7)"))
     on_board = set(present)
     actions: list[HandAction] = []
     at = now
@@ -50,8 +56,14 @@ def parse_actions(text: str, present: frozenset[str], now: float) -> list[HandAc
     def point(name: str, token: str) -> str:
         if name not in _POINT_SET:
             if re.fullmatch(r"[a-g][1-7]", name):
-                raise InputError(f"{name} is not a point of the board (in {token!r})")
-            raise InputError(f"{name!r} is not a point: points are a1 .. g7, as at the edges")
+                raise InputError(
+                    _("{name} is not a point of the board (in '{token}')").format(
+                        name=name, token=token
+                    )
+                )
+            raise InputError(
+                _("'{name}' is not a point: points are a1 .. g7, as at the edges").format(name=name)
+            )
         return name
 
     for i, token in enumerate(tokens):
@@ -60,9 +72,15 @@ def parse_actions(text: str, present: frozenset[str], now: float) -> list[HandAc
         if m := re.fullmatch(r"([a-z]+\d*)-([a-z]+\d*)", token):
             origin, target = point(m[1], token), point(m[2], token)
             if origin not in on_board:
-                raise InputError(f"{token}: there is no piece on {origin} to move")
+                raise InputError(
+                    _("{token}: there is no piece on {point} to move").format(
+                        token=token, point=origin
+                    )
+                )
             if target in on_board:
-                raise InputError(f"{token}: {target} already has a piece")
+                raise InputError(
+                    _("{token}: {point} already has a piece").format(token=token, point=target)
+                )
             on_board.discard(origin)
             on_board.add(target)
             actions.append(HandAction(at, "lift", origin))
@@ -70,7 +88,11 @@ def parse_actions(text: str, present: frozenset[str], now: float) -> list[HandAc
         elif m := re.fullmatch(r"x([a-z]+\d*)", token):
             name = point(m[1], token)
             if name not in on_board:
-                raise InputError(f"{token}: there is no piece on {name} to take off")
+                raise InputError(
+                    _("{token}: there is no piece on {point} to take off").format(
+                        token=token, point=name
+                    )
+                )
             on_board.discard(name)
             actions.append(HandAction(at, "lift", name))
         elif re.fullmatch(r"[a-z]+\d*", token):
@@ -80,6 +102,8 @@ def parse_actions(text: str, present: frozenset[str], now: float) -> list[HandAc
             actions.append(HandAction(at, kind, name))
         else:
             raise InputError(
-                f"cannot read {token!r}: type a point (d6), a move (a1-a4) or a removal (xg7)"
+                _(
+                    "cannot read '{token}': type a point (d6), a move (a1-a4) or a removal (xg7)"
+                ).format(token=token)
             )
     return actions

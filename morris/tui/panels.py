@@ -18,18 +18,35 @@ def _swatch(lit: bool) -> Text:
     return Text("■", Style(color=colours.LIT if lit else "#4a3a2a"))
 
 
+#: The lights' signals as the legend names them (the wiring's names, ``on``, ``slow``,
+#: ``fast``, are :class:`device.Signal`'s values, the same in every language).
+_SIGNAL_WORDS = {
+    # TRANSLATORS: a point's light in the legend: lit steadily.
+    Signal.ON: N_("on"),
+    # TRANSLATORS: a point's light in the legend: blinking slowly (1 Hz).
+    Signal.SLOW: N_("slow"),
+    # TRANSLATORS: a point's light in the legend: blinking fast (4 Hz).
+    Signal.FAST: N_("fast"),
+}
+
+
 def legend(now: float) -> Text:
     """The light language and the piece symbols, each swatch blinking at its rate."""
     text = Text()
     text.append(_("Lights") + "\n", Style(bold=True))
-    for signal, meaning in (
-        (Signal.ON, _("put a piece here")),
-        (Signal.SLOW, _("take this piece off")),
-        (Signal.FAST, _("wrong: put back / take off")),
-    ):
+    signals = [
+        (signal, _(_SIGNAL_WORDS[signal]), meaning)
+        for signal, meaning in (
+            (Signal.ON, _("put a piece here")),
+            (Signal.SLOW, _("take this piece off")),
+            (Signal.FAST, _("wrong: put back / take off")),
+        )
+    ]
+    width = max(5, *(len(word) for _signal, word, _meaning in signals))
+    for signal, word, meaning in signals:
         text.append(" ")
         text.append_text(_swatch(signal_level(signal, now, since=0.0)))  # a sample
-        text.append(f" {signal.value:<5} {meaning}\n")
+        text.append(f" {word:<{width}} {meaning}\n")
     text.append(_("Pieces") + "\n", Style(bold=True))
     for pieces, meaning in (
         ((("white", "W"), ("black", "B")), _("white, black")),
@@ -62,12 +79,14 @@ def status_text(
     """The four status LEDs, each lit or dark at ``now`` (blinking from its ``since``)."""
     text = Text()
     names = {light: _(word) for light, word in _LED_WORDS.items()}
-    text.append(_("LEDs") + "   ", Style(bold=True))
+    heading = _("LEDs")
+    indent = max(7, len(heading) + 1)
+    text.append(heading.ljust(indent), Style(bold=True))
     for i, (light, label) in enumerate(names.items()):
         signal = status.get(light, Signal.OFF)
         lit = signal_level(signal, now, since.get(light, now))
         if i == 2:
-            text.append("\n       ")
+            text.append("\n" + " " * indent)
         text.append(
             "● ",
             Style(color="#ff4040" if light is StatusLight.ERROR else colours.LIT)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, RadioButton, Select
+from textual.widgets import Input, Label, RadioButton, Select
 
 from morris.app.config import Config
 from morris.app.errors import InputError
@@ -23,7 +23,7 @@ from morris.commands import sim as sim_command
 from morris.core import Board, Move, read_game
 from morris.tui.app import SimulatorApp
 from morris.tui.board import BoardView
-from morris.tui.dialogs import NewGameScreen, QuitScreen
+from morris.tui.dialogs import HelpScreen, NewGameScreen, QuitScreen
 from morris.tui.grammar import parse_actions
 from tests.app.scenario_kit import save_game
 
@@ -526,3 +526,28 @@ def test_a_typed_position_is_set_up_and_a_bad_one_is_refused() -> None:
         assert lit_points(app) == dict.fromkeys(["a7", "d7", "g7", "d1", "a1"], "on")
 
     run_app(test, mode="referee")
+
+
+def test_the_help_opens_from_its_keys_and_its_button() -> None:
+    async def test(app: SimulatorApp, pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        labels = " ".join(str(label.render()) for label in app.screen.query(Label))
+        assert "move the piece on a1 to a4" in labels and "Set up game" in labels
+        await pilot.press("h")  # the board's keys sleep while the help is open
+        assert "pressed" not in message(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.click("#help-close")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+        await pilot.click("#button-help")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+
+    run_app(test)
