@@ -312,7 +312,11 @@ class TuiHost(_BoardHands):
             follow(self.app.sim.controller)
 
         hooks = self.app.snapshot_hooks
-        self.call(lambda controller, now: (follow(controller), hooks.append(on_snapshot)))
+        def start(controller: Controller, now: float) -> None:
+            follow(controller)
+            hooks.append(on_snapshot)
+
+        self.call(start)
 
         def stop() -> None:
             def undo(controller: Controller, now: float) -> None:

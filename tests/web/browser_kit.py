@@ -124,8 +124,11 @@ class Started:
 
 
 @contextmanager
-def browser_page(viewport: dict[str, int] = PHONE, scale: float = 1.0) -> Iterator[object]:
-    """A fresh chromium (its own new profile directory) and one page in it."""
+def browser_page(
+    viewport: dict[str, int] = PHONE, scale: float = 1.0, **options: Any
+) -> Iterator[object]:
+    """A fresh chromium (its own new profile directory) and one page in it; ``options`` go to
+    Playwright's ``launch_persistent_context`` (``extra_http_headers``, ``locale`` ...)."""
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="morris-chromium-") as profile, sync_playwright() as p:
@@ -137,6 +140,7 @@ def browser_page(viewport: dict[str, int] = PHONE, scale: float = 1.0) -> Iterat
             viewport=viewport,  # type: ignore[arg-type]
             device_scale_factor=scale,
             has_touch=True,
+            **options,
         )
         try:
             yield context.new_page()
