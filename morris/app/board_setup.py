@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 
 from device import Signal, StatusLight
+from morris.app.endings import outcome_words
 from morris.app.errors import InputError
 from morris.core import (
     BLACK,
@@ -37,6 +38,7 @@ from morris.core import (
     Point,
     points_of,
 )
+from morris.i18n import msg
 
 logger = logging.getLogger(__name__)
 
@@ -55,21 +57,34 @@ def parse_position(game: Board, text: object) -> Board:
     position whose game is already over.
     """
     if not isinstance(text, str):
-        raise InputError(f"a position must be text, not {type(text).__name__}")
+        raise InputError(msg("a position must be text, not {kind}", kind=type(text).__name__))
     text = text.strip()
     if not text:
         raise InputError(
-            "empty position: give a position text such as 'W......./......../........ b 8 9 0 1 -'"
+            msg(
+                "empty position: give a position text such as {example}",
+                example="'W......./......../........ b 8 9 0 1 -'",
+            )
         )
     try:
         board = type(game)(text, **game.settings())  # type: ignore[arg-type]
     except InvalidPositionError as exc:
-        raise InputError(f"not a position of {game.variant_name}: {exc}") from None
+        raise InputError(
+            msg(
+                "not a position of {variant}: {problem}",
+                variant=game.variant_name,
+                problem=str(exc),
+            )
+        ) from None
     outcome = board.outcome()
     if outcome is not None:
         raise InputError(
-            f"the position is already over ({outcome.result()}, {outcome.termination.value}): "
-            f"{text!r}"
+            msg(
+                "the position is already over ({result}, {why}): {text}",
+                result=outcome.result(),
+                why=outcome_words(outcome),
+                text=repr(text),
+            )
         )
     return board
 

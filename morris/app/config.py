@@ -24,6 +24,7 @@ from morris.app.paths import systemd_state_dir, tables_dir, user_state_dir
 from morris.core.rules import STANDARD
 from morris.core.variant import VARIANT_NAMES, VARIANTS
 from morris.engine.levels import MAX_LEVEL
+from morris.i18n import Message, msg
 
 logger = logging.getLogger(__name__)
 
@@ -103,17 +104,35 @@ def parse_listen(text: str) -> tuple[str, int]:
     (('127.0.0.1', 8700), ('::', 80))
     """
     host, sep, port = text.strip().rpartition(":")
-    example = "HOST:PORT, e.g. 127.0.0.1:8700 or 0.0.0.0:8700"
     if not sep or not host or not port.isdigit() or not 0 <= int(port) < 65536:
-        raise ConfigError(f"listen address {text!r} is not {example}")
+        raise ConfigError(
+            msg(
+                "listen address {text} is not HOST:PORT, e.g. {first} or {second}",
+                text=repr(text),
+                first="127.0.0.1:8700",
+                second="0.0.0.0:8700",
+            )
+        )
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
-            raise ConfigError(f"listen address {text!r}: {host!r} is no IPv6 address") from None
+            raise ConfigError(
+                msg(
+                    "listen address {text}: {host} is no IPv6 address",
+                    text=repr(text),
+                    host=repr(host),
+                )
+            ) from None
     elif not _HOST_NAME.match(host):
-        raise ConfigError(f"listen address {text!r}: {host!r} is no host name or address")
+        raise ConfigError(
+            msg(
+                "listen address {text}: {host} is no host name or address",
+                text=repr(text),
+                host=repr(host),
+            )
+        )
     return host, int(port)
 
 
@@ -206,7 +225,13 @@ class Config:
         data = {s: dataclasses.asdict(getattr(self, s)) for s in _SECTIONS}
         for section, values in sections.items():
             if section not in data:
-                raise ConfigError(f"flag --{section}-...: unknown section {section!r}")
+                raise ConfigError(
+                    msg(
+                        "flag --{section}-...: unknown section {name}",
+                        section=section,
+                        name=repr(section),
+                    )
+                )
             data[section].update(values)
         return _build(data, source=f"{self.source} + command line")
 
@@ -223,16 +248,27 @@ _SECTIONS: dict[str, type[Any]] = {
 }
 
 
-def _choice(options: tuple[str, ...]) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        return None if value in options else f"must be one of {', '.join(options)}"
+#: What a key's check says is wrong with its value: a predicate ("must be one of ...") that
+#: follows the key's name, or ``None`` for a good value.
+Problem = Message | None
+
+
+def _choice(options: tuple[str, ...]) -> Callable[[Any], Problem]:
+    def check(value: Any) -> Problem:
+        return (
+            None
+            if value in options
+            else msg("must be one of {options}", options=", ".join(options))
+        )
 
     return check
 
 
-def _between(low: float, high: float) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        return None if low <= value <= high else f"must be from {low:g} to {high:g}"
+def _between(low: float, high: float) -> Callable[[Any], Problem]:
+    def check(value: Any) -> Problem:
+        if low <= value <= high:
+            return None
+        return msg("must be from {low} to {high}", low=format(low, "g"), high=format(high, "g"))
 
     return check
 
@@ -242,42 +278,57 @@ _LINK_URL = re.compile(
 )
 
 
-def _link(value: Any) -> str | None:
+def _link(value: Any) -> Problem:
     if value == "" or (isinstance(value, str) and _LINK_URL.match(value)):
         return None
-    return "must be the other board's address, http://HOST:PORT (e.g. http://192.168.1.30:8700)"
+    return msg(
+        "must be the other board's address, {form} (e.g. {example})",
+        form="http://HOST:PORT",
+        example="http://192.168.1.30:8700",
+    )
 
 
-def _directory(value: Any) -> str | None:
+def _directory(value: Any) -> Problem:
     if value and Path(value).expanduser().exists() and not Path(value).expanduser().is_dir():
-        return "must be a directory (where `morris tables build --men K --dir DIR` puts it)"
+        return msg(
+            "must be a directory (where {command} puts it)",
+            command="`morris tables build --men K --dir DIR`",
+        )
     return None
 
 
-def _listen(value: Any) -> str | None:
+def _listen(value: Any) -> Problem:
     try:
         parse_listen(value)
     except ConfigError:
-        return "must be HOST:PORT, e.g. 127.0.0.1:8700"
+        return msg("must be HOST:PORT, e.g. {example}", example="127.0.0.1:8700")
     return None
 
 
 _VOICE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+\-/]{0,63}$")
 
 
-def _voice(value: Any) -> str | None:
+def _voice(value: Any) -> Problem:
     if value == "" or _VOICE.match(value):
         return None
-    return "must be an espeak-ng voice name (espeak-ng --voices), e.g. de or en-gb+f3"
+    return msg(
+        "must be an espeak-ng voice name ({command}), e.g. {example}",
+        command="espeak-ng --voices",
+        example="de, en-gb+f3",
+    )
 
 
-def _language(value: Any) -> str | None:
+def _language(value: Any) -> Problem:
     if value == "" or re.match(r"^[A-Za-z]{2,3}([_-][A-Za-z0-9]+)?(\.[A-Za-z0-9-]+)?$", value):
         return None  # one without a catalog is a warning at start (English), not an error
-    return "must be a language such as en, nl, fi, de (or a locale name such as de_AT)"
+    return msg(
+        "must be a language such as {languages} (or a locale name such as {locale})",
+        languages="en, nl, fi, de",
+        locale="de_AT",
+    )
 
 
-_CHECKS: dict[str, Callable[[Any], str | None]] = {
+_CHECKS: dict[str, Callable[[Any], Problem]] = {
     "game.mode": _choice(MODES),
     "game.human": _choice(COLOURS),
     "game.level": _between(1, MAX_LEVEL),
@@ -312,8 +363,14 @@ def _convert(key: str, expected: type[Any], value: Any) -> Any:
         ok = isinstance(value, str) and expected is str
     if ok:
         return float(value) if expected is float else value
-    names = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
-    raise ConfigError(f"{key}: expected {names[expected]}, got {value!r}")
+    # TRANSLATORS: {key} is a configuration file and key ("/etc/morris/config.toml: game.level").
+    problems = {
+        bool: msg("{key}: expected true or false, got {value}", key=key, value=repr(value)),
+        int: msg("{key}: expected a whole number, got {value}", key=key, value=repr(value)),
+        float: msg("{key}: expected a number, got {value}", key=key, value=repr(value)),
+        str: msg("{key}: expected text, got {value}", key=key, value=repr(value)),
+    }
+    raise ConfigError(problems[expected])
 
 
 def _build(data: Mapping[str, Any], *, source: str) -> Config:
@@ -321,9 +378,23 @@ def _build(data: Mapping[str, Any], *, source: str) -> Config:
     for section, values in data.items():
         if section not in _SECTIONS:
             known = ", ".join(f"[{s}]" for s in _SECTIONS)
-            raise ConfigError(f"{source}: unknown section [{section}] (known: {known})")
+            raise ConfigError(
+                msg(
+                    "{source}: unknown section {section} (known: {known})",
+                    source=source,
+                    section="[" + section + "]",
+                    known=known,
+                )
+            )
         if not isinstance(values, Mapping):
-            raise ConfigError(f"{source}: {section} must be a table [{section}]")
+            raise ConfigError(
+                msg(
+                    "{source}: {section} must be a table {table}",
+                    source=source,
+                    section=section,
+                    table="[" + section + "]",
+                )
+            )
         cls = _SECTIONS[section]
         types = {f.name: f.type for f in dataclasses.fields(cls)}
         kwargs: dict[str, Any] = {}
@@ -331,13 +402,29 @@ def _build(data: Mapping[str, Any], *, source: str) -> Config:
             full = f"{section}.{key}"
             if key not in types:
                 known = ", ".join(types)
-                raise ConfigError(f"{source}: unknown key {full} (known in [{section}]: {known})")
+                raise ConfigError(
+                    msg(
+                        "{source}: unknown key {key} (known in {section}: {known})",
+                        source=source,
+                        key=full,
+                        section="[" + section + "]",
+                        known=known,
+                    )
+                )
             expected = {"bool": bool, "int": int, "float": float, "str": str}[str(types[key])]
             converted = _convert(f"{source}: {full}", expected, value)
             check = _CHECKS.get(full)
             problem = check(converted) if check else None
             if problem:
-                raise ConfigError(f"{source}: {full} {problem}, got {value!r}")
+                raise ConfigError(
+                    msg(
+                        "{source}: {key} {problem}, got {value}",
+                        source=source,
+                        key=full,
+                        problem=problem,
+                        value=repr(value),
+                    )
+                )
             kwargs[key] = converted
         sections[section] = cls(**kwargs)
     config = Config(**sections, source=source)
@@ -345,13 +432,27 @@ def _build(data: Mapping[str, Any], *, source: str) -> Config:
     timings = config.referee
     if timings.debounce >= timings.accept_delay:
         raise ConfigError(
-            f"{source}: referee.debounce ({timings.debounce:g}) must be shorter than "
-            f"referee.accept_delay ({timings.accept_delay:g})"
+            msg(
+                "{source}: {key} ({value}) must be shorter than {other} ({limit})",
+                source=source,
+                key="referee.debounce",
+                value=format(timings.debounce, "g"),
+                other="referee.accept_delay",
+                limit=format(timings.accept_delay, "g"),
+            )
         )
     if config.web.link and config.game.mode != "remote":
         raise ConfigError(
-            f"{source}: web.link ({config.web.link}) links two boards in mode remote, but "
-            f'game.mode is "{config.game.mode}" (use --mode remote)'
+            msg(
+                "{source}: {key} ({link}) links two boards in mode remote, but {mode_key} is "
+                "{mode} (use {option})",
+                source=source,
+                key="web.link",
+                link=config.web.link,
+                mode_key="game.mode",
+                mode=repr(config.game.mode).replace("'", '"'),
+                option="--mode remote",
+            )
         )
     return config
 
@@ -370,7 +471,7 @@ def _check_profile(profile: str, source: str) -> None:
     try:
         load_profile(profile)
     except ProfileError as exc:
-        raise ConfigError(f"{source}: hardware.profile: {exc}") from None
+        raise ConfigError(f"{source}: hardware.profile: {exc}") from None  # the profile's words
 
 
 def parse_config(text: str, *, source: str = "<text>") -> Config:
@@ -378,7 +479,9 @@ def parse_config(text: str, *, source: str = "<text>") -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+        raise ConfigError(
+            msg("{source}: not valid TOML: {problem}", source=source, problem=str(exc))
+        ) from None
     return _build(data, source=source)
 
 
@@ -392,9 +495,15 @@ def load_config(path: str | os.PathLike[str] | None) -> Config:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the configuration: {exc.strerror}") from None
+        raise ConfigError(
+            msg(
+                "{path}: cannot read the configuration: {problem}",
+                path=path,
+                problem=exc.strerror or str(exc),
+            )
+        ) from None
     except UnicodeDecodeError:
-        raise ConfigError(f"{path}: the configuration is not UTF-8 text") from None
+        raise ConfigError(msg("{path}: the configuration is not UTF-8 text", path=path)) from None
     logger.info("configuration from %s", path)
     return parse_config(text, source=str(path))
 

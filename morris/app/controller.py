@@ -33,7 +33,7 @@ from morris.app.board_setup import (
     parse_position,
 )
 from morris.app.config import Config
-from morris.app.endings import describe_outcome
+from morris.app.endings import outcome_words
 from morris.app.errors import InputError, NotNowError
 from morris.app.jobs import SearchJob, SearchRunner
 from morris.app.narration import (
@@ -191,8 +191,9 @@ class Snapshot:
     #: The last thing that happened, in full ("Pi plays b4", "board does not match: ..."), in
     #: the board's language; :attr:`event_message` is the same to render in another.
     event: str
-    #: ``None`` while the game goes on; else the result and why ("1-0 (too few pieces)").
-    outcome: str | None
+    #: ``None`` while the game goes on; else the result and why ("1-0 (white wins: black has only
+    #: two pieces)"), a message (``str()``: the board's language; a page renders its reader's).
+    outcome: Message | None
     #: The winner's colour once the game is over, ``None`` for a draw or a game going on.
     winner: str | None
     #: Why the game ended (:class:`morris.core.Termination` value), ``None`` while it goes on.
@@ -331,7 +332,7 @@ class Controller:
         self.remote_player = "page"
         #: Why the link to the remote player is not up, in words ("connection refused to
         #: http://...", "both boards play white ..."), or ``None`` (up, or no word on why).
-        self.link_reason: str | None = None
+        self.link_reason: Message | None = None
         #: Whether the game is the saved one, resumed (the lights then guide the board to it).
         self.resumed = False
         #: The training puzzle being played (:meth:`start_puzzle`), or ``None``.
@@ -757,8 +758,8 @@ class Controller:
         now: float,
         *,
         player: str = "page",
-        note: str | None = None,
-        reason: str | None = None,
+        note: Message | str | None = None,
+        reason: Message | str | None = None,
     ) -> None:
         """The remote player connected (``up``) or went away; ``player`` says what it plays on:
         ``"page"`` (a page in mode remote) or ``"board"`` (a linked board); ``note`` replaces the
@@ -776,12 +777,14 @@ class Controller:
         changed = up != self.remote_up or player != self.remote_player
         self.remote_up = up
         self.remote_player = player
+        if isinstance(reason, str):
+            reason = plain(reason)
         if reason != self.link_reason and reason is not None and note is None:
             note = reason
         self.link_reason = reason
         if note is not None:
             self.state.last_event = note
-            logger.warning("%s", note)
+            logger.warning("%s", self.state.event.render("en"))
         elif changed and self.mode == "remote":
             if not up:
                 self.state.last_event = msg("waiting for the remote player")
@@ -1232,7 +1235,11 @@ class Controller:
             event_message=self.state.event,
             outcome=None
             if outcome is None
-            else f"{outcome.result()} ({describe_outcome(outcome)})",
+            else Message(
+                "{result} ({why})",
+                (("result", outcome.result()), ("why", outcome_words(outcome))),
+                translate=False,
+            ),
             winner=None
             if outcome is None or outcome.winner is None
             else COLOR_NAMES[outcome.winner],
@@ -1242,7 +1249,9 @@ class Controller:
             flying=board.flying,
             solution=self.values.of(board),
             puzzle=None if self.puzzle is None else self.puzzle.summary(),
-            link_reason=self.link_reason if self.mode == "remote" else None,
+            link_reason=self.link_reason.render()
+            if self.mode == "remote" and self.link_reason is not None
+            else None,
             sensed=tuple(sorted(self.sensed)),
         )
 
@@ -1308,7 +1317,7 @@ class Controller:
         outcome = board.outcome()
         who = self._who().render("en")
         if outcome is not None:
-            state = f"game over {outcome.result()} ({describe_outcome(outcome)})"
+            state = f"game over {outcome.result()} ({outcome_words(outcome).render('en')})"
         else:
             side = COLOR_NAMES[board.turn]
             state = f"turn {board.fullmove_number}, {side} to move"

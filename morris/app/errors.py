@@ -4,13 +4,35 @@
 One root, :class:`ServiceError`, and one leaf per failure a person sees; each leaf also inherits
 the builtin it is (``ValueError`` for bad input, ``RuntimeError`` for a failure), and its message
 names the file, key or input at fault. The commands turn them into a message and exit code 2.
+
+An error a person reads is raised with a :class:`~morris.i18n.Message` (``raise
+ConfigError(msg("{source}: not valid TOML: {problem}", ...))``): ``str(error)`` is its text in
+the board's language, :attr:`ServiceError.message` the message to render in another (a page's
+reader's, the journal's English).
 """
 
 from __future__ import annotations
 
+from morris.i18n import Message, plain
+
 
 class ServiceError(Exception):
     """Root of the errors raised by the app layers."""
+
+    @property
+    def message(self) -> Message:
+        """The error's words as a message of the catalogs (an error raised with plain text:
+        that text, the same in every language).
+
+        >>> from morris.i18n import msg
+        >>> error = ServiceError(msg("{source}: not valid TOML: {problem}", source="a.toml",
+        ...                          problem="x"))
+        >>> str(error), error.message.render("de")
+        ('a.toml: not valid TOML: x', 'a.toml: kein gültiges TOML: x')
+        """
+        if len(self.args) == 1 and isinstance(self.args[0], Message):
+            return self.args[0]
+        return plain(str(self))
 
 
 class ConfigError(ServiceError, ValueError):

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from morris.app.config import Config
 from morris.core import Board, Move
+from morris.i18n import N_, Message, msg, plain
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -276,8 +277,20 @@ def builtin_runner(
     return ProcessRunner(config, deliver, tables_dir=tables_dir)
 
 
+#: How the built-in engine runs, as the status file's ``engine`` field writes it (English, a
+#: field programs read) and in words (:func:`engine_words_of`): (search, where) -> message id.
+_BUILTIN_WORDS: dict[tuple[str, str], str] = {
+    ("C search", "a thread"): N_("built-in, C search in a thread"),
+    ("C search", "its own process"): N_("built-in, C search in its own process"),
+    ("Python search", "a thread"): N_("built-in, Python search in a thread"),
+    ("Python search", "its own process"): N_("built-in, Python search in its own process"),
+}
+
+
 def describe_engine(config: Config, runner: object) -> str:
-    """Which engine the Pi plays with, and how it runs, for ``morris status``."""
+    """Which engine the Pi plays with, and how it runs: the status file's ``engine`` field
+    (English, as programs read it; :func:`engine_words_of` gives its words for ``morris
+    status``)."""
     if config.engine.command:
         return f"external: {config.engine.command}"
     from morris.engine.search import native_enabled
@@ -285,6 +298,23 @@ def describe_engine(config: Config, runner: object) -> str:
     search = "C search" if native_enabled() else "Python search"
     where = "its own process" if isinstance(runner, ProcessRunner) else "a thread"
     return f"built-in, {search} in {where}"
+
+
+def engine_words_of(field: str) -> Message:
+    """The status file's ``engine`` field (:func:`describe_engine`) in words, to render in the
+    reader's language; a field it does not know stays as it is.
+
+    >>> engine_words_of("built-in, C search in a thread").render("de")
+    'eingebaut, C-Suche in einem Thread'
+    >>> engine_words_of("external: stockfish-morris --x").render("nl")
+    'extern: stockfish-morris --x'
+    """
+    if field.startswith("external: "):
+        return msg("external: {command}", command=field.removeprefix("external: "))
+    for (search, where), words in _BUILTIN_WORDS.items():
+        if field == f"built-in, {search} in {where}":
+            return msg(words)
+    return plain(field)
 
 
 class VirtualRunner:

@@ -8,7 +8,8 @@ game, so the web companion can answer 400 (no move, an illegal one) or 409 (not 
 from __future__ import annotations
 
 from morris.app.errors import InputError, NotNowError
-from morris.core import COLOR_NAMES, Board, Color, InvalidMoveError, Move
+from morris.core import WHITE, Board, Color, InvalidMoveError, Move
+from morris.i18n import msg
 
 __all__ = ["check_remote_move"]
 
@@ -33,28 +34,58 @@ def check_remote_move(
     Move.parse('d6')
     """
     if not isinstance(text, str):
-        raise InputError(f"a move must be text, not {type(text).__name__}")
+        raise InputError(msg("a move must be text, not {kind}", kind=type(text).__name__))
     try:
         move = Move.parse(text.strip())
     except InvalidMoveError as exc:
-        raise InputError(f"not a move: {exc}") from None
+        raise InputError(msg("not a move: {problem}", problem=str(exc))) from None
     if mode != "remote":
-        raise NotNowError(f"remote move {move}: the mode is {mode}, not remote")
+        raise NotNowError(
+            msg("remote move {move}: the mode is {mode}, not remote", move=move, mode=mode)
+        )
     outcome = board.outcome()
     if outcome is not None:
-        raise NotNowError(f"remote move {move}: the game is over ({outcome.result()})")
-    if setting_up:
-        raise NotNowError(f"remote move {move}: a position is being set up on the board")
-    if board.turn != remote:
-        side = COLOR_NAMES[board.turn]
         raise NotNowError(
-            f"remote move {move}: it is {side}'s turn at the board, not the remote player's"
+            msg(
+                "remote move {move}: the game is over ({result})",
+                move=move,
+                result=outcome.result(),
+            )
         )
+    if setting_up:
+        raise NotNowError(
+            msg("remote move {move}: a position is being set up on the board", move=move)
+        )
+    if board.turn != remote:
+        if board.turn == WHITE:
+            turn = msg(
+                "remote move {move}: it is white's turn at the board, not the remote player's",
+                move=move,
+            )
+        else:
+            turn = msg(
+                "remote move {move}: it is black's turn at the board, not the remote player's",
+                move=move,
+            )
+        raise NotNowError(turn)
     if waiting == move:
         return None
     if waiting is not None:
-        raise NotNowError(f"remote move {move}: the remote turn {waiting} waits to be carried out")
-    reason = board.illegal_reason(move)
+        raise NotNowError(
+            msg(
+                "remote move {move}: the remote turn {waiting} waits to be carried out",
+                move=move,
+                waiting=waiting,
+            )
+        )
+    reason = board.illegal_message(move)
     if reason is not None:
-        raise InputError(f"illegal remote move {move}: {reason}, in {board.position()}")
+        raise InputError(
+            msg(
+                "illegal remote move {move}: {reason}, in {position}",
+                move=move,
+                reason=reason,
+                position=board.position(),
+            )
+        )
     return move

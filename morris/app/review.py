@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from morris.app.errors import ReviewError
-from morris.app.values import Value, flip_value, value_of_board, winner_turns
+from morris.app.values import Value, flip_value, plain_value, value_of_board, winner_turns
 from morris.core import (
     BLACK,
     COLOR_NAMES,
@@ -57,6 +57,7 @@ from morris.core import (
     engine_rules,
     read_game,
 )
+from morris.i18n import Message, msg, plain
 
 if TYPE_CHECKING:
     from morris.engine.search import Engine
@@ -98,7 +99,13 @@ class Verdict:
     source: str
 
     def __str__(self) -> str:
-        return self.value if self.value == "draw" else f"{self.value} {winner_turns(self.distance)}"
+        """The verdict in the board's language, short for a table's column: ``win 3``,
+        ``draw``."""
+        return self.words().render()
+
+    def words(self) -> Message:
+        """The verdict as a message (:func:`result_words`)."""
+        return result_words(self.value, self.distance)
 
     def to_json(self) -> dict[str, Any]:
         """The verdict as a JSON object: ``distance`` and ``plies`` the plies, ``wins_in`` the
@@ -141,8 +148,9 @@ class TurnReview:
     solution_before: Value | None = None
     solution_after: Value | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The turn as a JSON object."""
+    def to_json(self, code: str | None = None) -> dict[str, Any]:
+        """The turn as a JSON object; the solved values' words in language ``code`` (default:
+        the board's)."""
         return {
             "ply": self.ply,
             "label": self.label,
@@ -157,8 +165,8 @@ class TurnReview:
             "wdl_after": None if self.wdl_after is None else self.wdl_after.to_json(),
             "threw": self.threw,
             "mistake": self.mistake,
-            "solution_before": self.solution_before,
-            "solution_after": self.solution_after,
+            "solution_before": plain_value(self.solution_before, code),
+            "solution_after": plain_value(self.solution_after, code),
         }
 
 
@@ -182,15 +190,16 @@ class Review:
         """The first turn that threw a result away, or ``None``."""
         return next((t for t in self.turns if t.mistake), None)
 
-    def to_json(self) -> dict[str, Any]:
-        """The review as a JSON object (the page's ``/api/games/{id}/review``)."""
+    def to_json(self, code: str | None = None) -> dict[str, Any]:
+        """The review as a JSON object (the page's ``/api/games/{id}/review``); its words (the
+        solved values' ``text``) in language ``code`` (default: the board's)."""
         first = self.first_mistake
         return {
             "tags": dict(self.tags),
             "result": self.tags.get("Result", "*"),
             "start": self.start,
             "end": self.end,
-            "turns": [t.to_json() for t in self.turns],
+            "turns": [t.to_json(code) for t in self.turns],
             "first_mistake": None if first is None else first.ply,
             "engine": {"depth": self.depth, "nodes": self.nodes, "threshold": THRESHOLD},
             "tables": self.tables,
@@ -199,22 +208,42 @@ class Review:
         }
 
 
+def result_words(value: str, distance: int) -> Message:
+    """A result for the mover, short for a table's column: ``win 4`` / ``loss 2`` (the winner's
+    turns to the end, ``distance`` being plies), ``draw``.
+
+    >>> result_words("win", 7).render("en"), result_words("loss", 3).render("de")
+    ('win 4', 'Verlust 2')
+    """
+    if value == "draw":
+        return msg("draw")
+    turns = winner_turns(distance)
+    # TRANSLATORS: a column of the review's table: the mover wins in {n} of the winner's turns.
+    # Keep it short (8 letters or so): "win 4".
+    return msg("win {n}", n=turns) if value == "win" else msg("loss {n}", n=turns)
+
+
 def format_score(score: int | None) -> str:
     """A score for people: ``+1.25`` (pieces), ``win 4`` / ``loss 2`` (the winner's turns to
-    the end, as puzzles count them), ``-`` unknown.
+    the end, as puzzles count them; in the board's language), ``-`` unknown.
 
     >>> from morris.engine.search import MATE
     >>> format_score(125), format_score(-40), format_score(None), format_score(MATE - 7)
     ('+1.25', '-0.40', '-', 'win 4')
     """
+    return score_words(score).render()
+
+
+def score_words(score: int | None) -> Message:
+    """:func:`format_score` as a message, to render in any language."""
     if score is None:
-        return "-"
+        return plain("-")
     from morris.engine.search import win_distance
 
     distance = win_distance(score)
     if distance is None:
-        return f"{score / 100:+.2f}"
-    return f"{'win' if score > 0 else 'loss'} {winner_turns(distance)}"
+        return plain(f"{score / 100:+.2f}")
+    return result_words("win" if score > 0 else "loss", distance)
 
 
 def review_text(text: str, **options: Any) -> Review:
@@ -455,6 +484,8 @@ __all__ = [
     "Verdict",
     "engine_threw",
     "format_score",
+    "result_words",
     "review_record",
     "review_text",
+    "score_words",
 ]

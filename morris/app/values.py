@@ -8,8 +8,9 @@ turn each) to the end with perfect play, the winner hurrying and the loser delay
 draw; ``null`` for a win that must hurry to its removals to beat the no-removal limit, and so
 takes longer than the fastest win); ``wins_in`` the same as the winner's own turns, the unit a
 person reads everywhere (puzzles, the panels, ``morris review``): a win in 5 plies is a win in 3;
-``text`` says it in words (:func:`describe_value`): "white wins in 3", "white wins", "draw". A
-draw may be the rule's: a
+``text`` says it in words (:func:`value_words`, a :class:`~morris.i18n.Message` rendered in the
+reader's language where the value is shown: :func:`plain_value` gives the JSON of it): "white
+wins in 3", "white wins", "draw". A draw may be the rule's: a
 win of the solution that the no-removal limit draws (see
 :func:`~morris.engine.solution.play.known_value`). A position the solution does not cover
 (another variant, a sector not built or damaged, a win the no-removal limit could overturn where
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from morris.core import COLOR_NAMES, Board, Move
 from morris.engine.errors import SolutionError
+from morris.i18n import Message, msg, nmsg
 
 if TYPE_CHECKING:
     from morris.engine.solution import Solution, SolutionResult
@@ -36,7 +38,7 @@ Value = dict[str, Any]
 
 def value_json(result: SolutionResult, side: str) -> Value:
     """``result`` (for the player ``side``, ``"white"`` or ``"black"``) as a value object, with
-    its words under ``text`` (:func:`describe_value`) for the pages."""
+    its words under ``text`` (:func:`value_words`, rendered late: :func:`plain_value`)."""
     plies = result.distance
     value: Value = {
         "value": result.value.value,
@@ -45,8 +47,23 @@ def value_json(result: SolutionResult, side: str) -> Value:
         "wins_in": None if plies is None else winner_turns(plies),
         "for": side,
     }
-    value["text"] = describe_value(value)
+    value["text"] = value_words(value)
     return value
+
+
+def plain_value(value: Value | None, code: str | None = None) -> Value | None:
+    """``value`` as plain JSON, its ``text`` rendered in language ``code`` (default: the
+    board's).
+
+    >>> plain_value({"value": "win", "distance": 3, "for": "white", "text": msg("draw")}, "nl")
+    {'value': 'win', 'distance': 3, 'for': 'white', 'text': 'remise'}
+    """
+    if value is None:
+        return None
+    text = value.get("text")
+    if isinstance(text, Message):
+        return {**value, "text": text.render(code)}
+    return dict(value)
 
 
 def winner_turns(plies: int) -> int:
@@ -59,9 +76,36 @@ def winner_turns(plies: int) -> int:
     return (plies + 1) // 2
 
 
-def describe_value(value: Value | None) -> str:
+def value_words(value: Value | None) -> Message:
     """A value in words, for the winner, in the winner's turns (as puzzles count them): "white
-    wins in 3", "draw"; "-" for no value.
+    wins in 3", "draw"; "-" for no value. A message, rendered in the reader's language.
+
+    >>> value_words({"value": "loss", "distance": 8, "for": "white"}).render("de")
+    'Schwarz gewinnt in 4 Zügen'
+    >>> value_words({"value": "win", "distance": 1, "for": "white"}).render("fi")
+    'valkoinen voittaa 1 siirrolla'
+    """
+    if value is None:
+        return Message("-", translate=False)
+    if value["value"] == "draw":
+        return msg("draw")
+    winner = value["for"]
+    if value["value"] == "loss":
+        winner = "black" if winner == "white" else "white"
+    distance = value["distance"]
+    white = winner == "white"
+    if distance is None:
+        return msg("white wins") if white else msg("black wins")
+    if distance == 0:
+        return msg("white has won") if white else msg("black has won")
+    turns = winner_turns(distance)
+    if white:
+        return nmsg("white wins in {n}", "white wins in {n}", turns)
+    return nmsg("black wins in {n}", "black wins in {n}", turns)
+
+
+def describe_value(value: Value | None) -> str:
+    """:func:`value_words` in the board's language.
 
     >>> describe_value({"value": "loss", "distance": 8, "for": "white"})
     'black wins in 4'
@@ -71,19 +115,7 @@ def describe_value(value: Value | None) -> str:
     'black wins'
 
     """
-    if value is None:
-        return "-"
-    if value["value"] == "draw":
-        return "draw"
-    winner = value["for"]
-    if value["value"] == "loss":
-        winner = "black" if winner == "white" else "white"
-    distance = value["distance"]
-    if distance is None:
-        return f"{winner} wins"
-    if distance == 0:
-        return f"{winner} has won"
-    return f"{winner} wins in {winner_turns(distance)}"
+    return value_words(value).render()
 
 
 def value_of_board(solution: Solution | None, board: Board) -> Value | None:
@@ -154,8 +186,10 @@ __all__ = [
     "Value",
     "describe_value",
     "flip_value",
+    "plain_value",
     "solution_hint",
     "value_json",
     "value_of_board",
+    "value_words",
     "winner_turns",
 ]

@@ -39,6 +39,7 @@ from morris.core.rules import (
     Rules,
     UnsupportedVariant,
 )
+from morris.i18n import Message, msg
 
 Color: TypeAlias = bool
 WHITE: Final[Color] = True
@@ -596,67 +597,134 @@ class Board:
         return bool((low[own & 255] | mid[own >> 8 & 255] | high[own >> 16]) & empty)
 
     def illegal_reason(self, move: Move) -> str | None:
-        """Why ``move`` is not legal here, or ``None`` if it is."""
+        """Why ``move`` is not legal here, or ``None`` if it is (English, for the engine's
+        protocol and the journal; :meth:`illegal_message` for a person)."""
+        outcome = self.outcome()
+        if outcome is not None:  # the termination's machine word, for the journal
+            return f"the game is over ({outcome.termination.value}, {outcome.result()})"
+        message = self.illegal_message(move)
+        return None if message is None else message.render("en")
+
+    def illegal_message(self, move: Move) -> Message | None:
+        """Why ``move`` is not legal here, as a message of the catalogs (rendered in the
+        reader's language), or ``None`` if it is.
+
+        >>> Board().illegal_message(Move.parse("a1-a4")).render("nl")
+        'wit heeft nog stenen in de hand en moet er een zetten'
+        """
         outcome = self.outcome()
         if outcome is not None:
-            return f"the game is over ({outcome.termination.value}, {outcome.result()})"
+            return msg("the game is over ({result})", result=outcome.result())
         turn = self.turn
-        side = COLOR_NAMES[turn]
+        white = turn == WHITE
         own = self._occ[turn]
         opp = self._occ[not turn]
         occupied = own | opp
         to = move.to_point
         if not self.points_in_play >> to & 1:
-            return f"{POINT_NAMES[to]} is not in play in {self.variant.title}"
+            return msg(
+                "{point} is not in play in {variant}",
+                point=POINT_NAMES[to],
+                variant=msg(self.variant.title),
+            )
         if occupied >> to & 1:
-            return f"{POINT_NAMES[to]} is occupied"
+            return msg("{point} is occupied", point=POINT_NAMES[to])
         frm = move.from_point
         if frm is None:
             if not self._hand[turn]:
-                return f"{side} has no piece in hand and must move a piece on the board"
+                return (
+                    msg("white has no piece in hand and must move a piece on the board")
+                    if white
+                    else msg("black has no piece in hand and must move a piece on the board")
+                )
             new_own = own | 1 << to
         else:
             if self._hand[turn] and not self.move_while_placing:
-                return f"{side} still has pieces in hand and must place one"
+                return (
+                    msg("white still has pieces in hand and must place one")
+                    if white
+                    else msg("black still has pieces in hand and must place one")
+                )
             if not own >> frm & 1:
-                return f"{POINT_NAMES[frm]} holds no {side} piece"
+                return (
+                    msg("{point} holds no white piece", point=POINT_NAMES[frm])
+                    if white
+                    else msg("{point} holds no black piece", point=POINT_NAMES[frm])
+                )
             if not self.can_fly(turn) and not self.neighbours[frm] >> to & 1:
-                return f"{POINT_NAMES[frm]} and {POINT_NAMES[to]} are not adjacent"
+                return msg(
+                    "{origin} and {to} are not adjacent",
+                    origin=POINT_NAMES[frm],
+                    to=POINT_NAMES[to],
+                )
             new_own = own ^ (1 << frm) | 1 << to
         if not self.forms_mill(new_own, to):
             if move.remove is not None:
-                return f"{move.without_removal()} closes no mill, so nothing may be removed"
+                return msg(
+                    "{move} closes no mill, so nothing may be removed",
+                    move=move.without_removal(),
+                )
             return None
         if frm is not None and self._barred[turn] == _bar_code(frm, to):
-            return (
-                f"{move.without_removal()} goes straight back into a mill: last turn this piece "
-                f"left a mill at {POINT_NAMES[to]} and closed one at {POINT_NAMES[frm]}, which "
-                f"bars the return"
+            return msg(
+                "{move} goes straight back into a mill: last turn this piece left a mill at "
+                "{to} and closed one at {origin}, which bars the return",
+                move=move.without_removal(),
+                to=POINT_NAMES[to],
+                origin=POINT_NAMES[frm],
             )
         return self._removal_reason(move, self.removals_due(move), opp)
 
-    def _removal_reason(self, move: Move, due: int, opp: int) -> str | None:
+    def _removal_reason(self, move: Move, due: int, opp: int) -> Message | None:
         """Why the removals of ``move``, which must remove ``due`` pieces of ``opp``, are wrong."""
-        other = COLOR_NAMES[not self.turn]
+        black = self.turn == WHITE  # the pieces removed are the other side's
         removals = move.removals
         if len(removals) < due:
             if due == 1:
-                return f"{move} closes a mill: a removal must be given (e.g. {move}x..)"
-            return f"{move.without_removal()} closes two mills: two removals must be given"
+                return msg(
+                    "{move} closes a mill: a removal must be given (e.g. {example})",
+                    move=move,
+                    example=str(move) + "x..",
+                )
+            return msg(
+                "{move} closes two mills: two removals must be given",
+                move=move.without_removal(),
+            )
         if len(removals) > due:
             if not due:
-                return f"{POINT_NAMES[removals[0]]} holds no piece to remove"
-            return f"{move.without_removal()} removes only one piece here"
+                return msg("{point} holds no piece to remove", point=POINT_NAMES[removals[0]])
+            return msg("{move} removes only one piece here", move=move.without_removal())
         for removed in removals:
             if not opp >> removed & 1:
-                return f"{POINT_NAMES[removed]} holds no {other} piece"
+                return (
+                    msg("{point} holds no black piece", point=POINT_NAMES[removed])
+                    if black
+                    else msg("{point} holds no white piece", point=POINT_NAMES[removed])
+                )
         if due == 1 and not self._removable_of(opp) >> removals[0] & 1:
+            point = POINT_NAMES[removals[0]]
             return (
-                f"{POINT_NAMES[removals[0]]} stands in a mill and {other} has pieces outside mills"
+                msg("{point} stands in a mill and black has pieces outside mills", point=point)
+                if black
+                else msg("{point} stands in a mill and white has pieces outside mills", point=point)
             )
         if due == 2 and not self._pair_removable(opp, *removals):
-            names = " and ".join(POINT_NAMES[r] for r in removals)
-            return f"{names} cannot both be removed: {other} has other pieces outside mills"
+            first, second = (POINT_NAMES[r] for r in removals)
+            return (
+                msg(
+                    "{first} and {second} cannot both be removed: black has other pieces "
+                    "outside mills",
+                    first=first,
+                    second=second,
+                )
+                if black
+                else msg(
+                    "{first} and {second} cannot both be removed: white has other pieces "
+                    "outside mills",
+                    first=first,
+                    second=second,
+                )
+            )
         return None
 
     def closes_mill(self, move: Move) -> bool:
@@ -671,7 +739,7 @@ class Board:
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is a legal turn here."""
-        return self.illegal_reason(move) is None
+        return self.illegal_message(move) is None
 
     # -- playing ----------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 from morris.app.errors import InstallError
+from morris.i18n import msg, nmsg
 
 __all__ = [
     "SERVICE_NAME",
@@ -170,7 +171,13 @@ def find_service_file(name: str) -> Path:
     for path in candidates:
         if path.is_file():
             return path
-    raise InstallError(f"cannot find {name} in {' or '.join(str(p.parent) for p in candidates)}")
+    raise InstallError(
+        msg(
+            "cannot find {name} in {places}",
+            name=name,
+            places=" | ".join(str(p.parent) for p in candidates),
+        )
+    )
 
 
 def render_unit(template: str, options: InstallOptions) -> str:
@@ -178,7 +185,11 @@ def render_unit(template: str, options: InstallOptions) -> str:
     for path in (options.executable, options.config_path):
         # ExecStart= splits on whitespace and expands % and $: keep such paths out.
         if not path.is_absolute() or re.search(r"[\s%$\\\"']", str(path)):
-            raise InstallError(f"{str(path)!r} must be an absolute path without spaces or quotes")
+            raise InstallError(
+                msg(
+                    "{path} must be an absolute path without spaces or quotes", path=repr(str(path))
+                )
+            )
     groups = " ".join(options.groups)
     command = f"{options.executable} run --config {options.config_path}"
     if options.web_listen is not None:
@@ -196,7 +207,14 @@ def render_unit(template: str, options: InstallOptions) -> str:
         line = f"{key}={value}".replace("\\", "\\\\")
         text, count = re.subn(rf"^{key}=.*$", line, text, flags=re.M)
         if count != 1:
-            raise InstallError(f"the unit template has {count} {key}= lines, expected one")
+            raise InstallError(
+                nmsg(
+                    "the unit template has {n} {key}= line, expected one",
+                    "the unit template has {n} {key}= lines, expected one",
+                    count,
+                    key=key,
+                )
+            )
     devices = [EXTRA_GROUP_DEVICES[g] for g in options.groups if g in EXTRA_GROUP_DEVICES]
     if devices:
         allow = "".join(f"\nDeviceAllow={device} rw" for device in devices)
@@ -223,9 +241,11 @@ def _checked_listen(listen: str) -> str:
     try:
         host, port = parse_listen(listen)
     except ConfigError as exc:
-        raise InstallError(str(exc)) from None
+        raise InstallError(exc.message) from None
     if port == 0:
-        raise InstallError(f"listen address {listen!r}: the service needs a fixed port")
+        raise InstallError(
+            msg("listen address {listen}: the service needs a fixed port", listen=repr(listen))
+        )
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
@@ -241,8 +261,14 @@ def _link_address(link: str) -> str:
         return str(ipaddress.ip_address(host))
     except ValueError:
         raise InstallError(
-            f"[web] link {link!r}: the service reaches the other board by its IP address only "
-            "(write it as http://IP:PORT, e.g. http://10.8.0.2:8700)"
+            msg(
+                "{key} {link}: the service reaches the other board by its IP address only "
+                "(write it as {form}, e.g. {example})",
+                key="[web] link",
+                link=repr(link),
+                form="http://IP:PORT",
+                example="http://10.8.0.2:8700",
+            )
         ) from None
 
 
@@ -280,7 +306,14 @@ def _open_network(text: str, listen: str | None, link: str | None = None) -> str
     for key, value in replacements.items():
         text, count = re.subn(rf"^{key}=.*$", f"{key}={value}", text, flags=re.M)
         if count != 1:
-            raise InstallError(f"the unit template has {count} {key}= lines, expected one")
+            raise InstallError(
+                nmsg(
+                    "the unit template has {n} {key}= line, expected one",
+                    "the unit template has {n} {key}= lines, expected one",
+                    count,
+                    key=key,
+                )
+            )
     what = f"the web companion listens on {listen}" if listen is not None else ""
     if link is not None:
         what += (" and " if what else "") + f"the board is linked to {link}"
@@ -298,7 +331,7 @@ def _systemctl(*args: str, why: str) -> RunCommand:
 def plan_install(options: InstallOptions, host: Host) -> list[Step]:
     """The steps of ``morris install-service``."""
     if re.fullmatch(r"[a-z_][a-z0-9_-]*", options.user) is None:
-        raise InstallError(f"not a user name: {options.user!r}")
+        raise InstallError(msg("not a user name: {user}", user=repr(options.user)))
     steps: list[Step] = []
     for group in options.groups:
         if host.group_exists(group):
@@ -428,7 +461,13 @@ def apply(
                     runner(argv)
                 except (OSError, subprocess.CalledProcessError) as exc:
                     detail = getattr(exc, "stderr", None) or str(exc)
-                    raise InstallError(f"{shlex.join(argv)} failed: {detail.strip()}") from exc
+                    raise InstallError(
+                        msg(
+                            "{command} failed: {problem}",
+                            command=shlex.join(argv),
+                            problem=detail.strip(),
+                        )
+                    ) from exc
             case WriteFile(path, content, _why, mode, overwrite):
                 target = _under(root, path)
                 if target.exists() and not overwrite:

@@ -44,6 +44,7 @@ from morris.core import COLOR_NAMES, Move
 from morris.daemon.notify import Notifier, WatchdogPacer
 from morris.daemon.status_file import ServiceStatus, write_status
 from morris.engine.search import native_warning
+from morris.i18n import Message, msg
 
 if TYPE_CHECKING:
     from morris.engine.solution import Solution
@@ -79,14 +80,20 @@ def gpio_available() -> bool:
     return any(Path("/dev").glob("gpiochip*"))
 
 
-def require_gpio(instead: str) -> None:
+def require_gpio(instead: Message | str) -> None:
     """Raise :class:`HardwareUnavailable`, saying ``instead`` what to run, if there is no GPIO.
 
     Checked before gpiozero is asked: without GPIO chips it warns once per pin factory it tries
     and then fails with a traceback that tells a person nothing.
     """
     if not gpio_available():
-        raise HardwareUnavailable(f"this machine has no GPIO (/dev/gpiochip*). {instead}")
+        raise HardwareUnavailable(
+            msg(
+                "this machine has no GPIO ({devices}). {instead}",
+                devices="/dev/gpiochip*",
+                instead=instead,
+            )
+        )
 
 
 def open_hardware(config: Config, *, clock: Callable[[], float] = time.monotonic) -> OpenedBoard:
@@ -102,7 +109,9 @@ def open_hardware(config: Config, *, clock: Callable[[], float] = time.monotonic
             simulated = SimulatedBoard(profile or DEFAULT_PROFILE, clock=clock)
         except ProfileError as exc:
             # A Config checks its profile when built; this catches one built some other way.
-            raise HardwareUnavailable(f"cannot use the wiring profile: {exc}") from exc
+            raise HardwareUnavailable(
+                msg("cannot use the wiring profile: {problem}", problem=str(exc))
+            ) from exc
         return OpenedBoard(simulated.device, "sim", keep=simulated)
     if backend == "serial":
         from firmware_bridge import SerialBoard, find_device
@@ -113,12 +122,21 @@ def open_hardware(config: Config, *, clock: Callable[[], float] = time.monotonic
             return OpenedBoard(SerialBoard(url, clock=clock), "serial")
         except BridgeError as exc:
             raise HardwareUnavailable(
-                f"the board's microcontroller does not answer: {exc} (check the USB cable, "
-                "`ls /dev/serial/by-id`, or set hardware.serial_url)"
+                msg(
+                    "the board's microcontroller does not answer: {problem} (check the USB "
+                    "cable, {command}, or set {key})",
+                    problem=str(exc),
+                    command="`ls /dev/serial/by-id`",
+                    key="hardware.serial_url",
+                )
             ) from exc
     require_gpio(
-        "To play without a Raspberry Pi, run `morris sim` (the interactive simulator), or "
-        "`morris run --sim` for the headless daemon on a simulated board."
+        msg(
+            "To play without a Raspberry Pi, run {sim} (the interactive simulator), or {run} "
+            "for the headless daemon on a simulated board.",
+            sim="`morris sim`",
+            run="`morris run --sim`",
+        )
     )
     if config.hardware.pin_factory:
         os.environ["GPIOZERO_PIN_FACTORY"] = config.hardware.pin_factory
@@ -128,7 +146,9 @@ def open_hardware(config: Config, *, clock: Callable[[], float] = time.monotonic
     try:
         device = open_board(profile or DEFAULT_PROFILE, clock=clock)
     except Exception as exc:
-        raise HardwareUnavailable(f"cannot open the board's pins: {exc}") from exc
+        raise HardwareUnavailable(
+            msg("cannot open the board's pins: {problem}", problem=str(exc))
+        ) from exc
     return OpenedBoard(device, "gpio")
 
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from morris.app.errors import InputError, ServiceError
 from morris.core import BLACK, WHITE
+from morris.i18n import Message, msg, plain
 from morris.web.host import HostError
 from morris.web.sync import GameState, Step, plan_sync
 
@@ -55,28 +56,36 @@ PLAYS_HEADER = "X-Morris-Link-Plays"
 
 
 class LinkRefused(ServiceError, ConnectionError):
-    """The other board answered the link with an error (its words, for the state)."""
+    """The other board answered the link with an error (its words, for the state); raised with
+    a :class:`~morris.i18n.Message` (:attr:`ServiceError.message`)."""
 
 
-def why_not_connected(url: str, exc: BaseException) -> str:
-    """Why the link to ``url`` is not up, in words for the state's ``link_reason``.
+def why_not_connected(url: str, exc: BaseException) -> Message:
+    """Why the link to ``url`` is not up, in words for the state's ``link_reason`` (a message,
+    rendered in the reader's language; the exception's own words stay as they are).
 
     >>> import httpx
     >>> refused = httpx.ConnectError("[Errno 111] Connection refused")
-    >>> why_not_connected("http://127.0.0.1:8899", refused)
-    'connection refused to http://127.0.0.1:8899 (is the other board running with --web?)'
+    >>> print(why_not_connected("http://127.0.0.1:8899", refused))
+    connection refused to http://127.0.0.1:8899 (is the other board running with --web?)
     """
     import httpx
 
     if isinstance(exc, LinkRefused):
-        return str(exc)
+        return exc.message
     if isinstance(exc, httpx.ConnectError):
         if "refused" in str(exc).lower():
-            return f"connection refused to {url} (is the other board running with --web?)"
-        return f"cannot reach {url}: {exc}"
+            return msg(
+                "connection refused to {url} (is the other board running with {option}?)",
+                url=url,
+                option="--web",
+            )
+        return msg("cannot reach {url}: {problem}", url=url, problem=str(exc))
     if isinstance(exc, httpx.TimeoutException):
-        return f"{url} does not answer (timed out)"
-    return f"the link to {url} was lost: {exc or type(exc).__name__}"
+        return msg("{url} does not answer (timed out)", url=url)
+    return msg(
+        "the link to {url} was lost: {problem}", url=url, problem=str(exc) or type(exc).__name__
+    )
 
 
 def _error_of(response: httpx.Response) -> str:
@@ -117,8 +126,8 @@ class BoardLink:
         #: The colour this board's person plays (``white``), told to the other board.
         self.plays = plays
         #: Why the link is not up, as this board was last told (``None``: up, or not yet known).
-        self.reason: str | None = None
-        self._refused: str | None = None  # a link the two games cannot share, seen in sync
+        self.reason: Message | None = None
+        self._refused: Message | None = None  # a link the two games cannot share, seen in sync
         self.backoff = backoff
         self.timeout = timeout
         self._stop = threading.Event()
@@ -127,7 +136,7 @@ class BoardLink:
         self._theirs: GameState | None = None
         self._connected = False
         self._sent: tuple[int, str] | None = None  # the turn last posted, at its index
-        self._note: str | None = None  # the last divergence said on the event line
+        self._note: Message | None = None  # the last divergence said on the event line
         self._threads: list[threading.Thread] = []
         self._unsubscribe: Callable[[], None] | None = None
         self._stream: httpx.Response | None = None
@@ -187,11 +196,20 @@ class BoardLink:
                     response = source.response
                     if response.is_error:
                         response.read()
-                        why = _error_of(response)
+                        why = plain(_error_of(response))  # the other board's words
                         if response.status_code == 401:
-                            why += " (check --link-token: the other board's control token)"
+                            why = msg(
+                                "{why} (check {option}: the other board's control token)",
+                                why=why,
+                                option="--link-token",
+                            )
                         raise LinkRefused(
-                            f"{self.url} refused the link ({response.status_code}): {why}"
+                            msg(
+                                "{url} refused the link ({status}): {why}",
+                                url=self.url,
+                                status=str(response.status_code),
+                                why=why,
+                            )
                         )
                     self._stream = response
                     for event in source.iter_sse():
@@ -204,9 +222,9 @@ class BoardLink:
             except Exception as exc:  # a closed stream, a refused connection, bad JSON
                 reason = why_not_connected(self.url, exc)
                 if not self._stop.is_set():
-                    logger.warning("link to %s: %s", self.url, reason)
+                    logger.warning("link to %s: %s", self.url, reason.render("en"))
             else:
-                reason = f"the other board at {self.url} closed the link"
+                reason = msg("the other board at {url} closed the link", url=self.url)
             finally:
                 self._stream = None
             if not self._stop.is_set():
@@ -239,15 +257,18 @@ class BoardLink:
             return
         if bare.status_code != 200:
             return  # a token is asked there: the stream's open, so the one given is right
-        note = (
-            f"--link-token is not checked: the board at {self.url} listens on its loopback, "
-            "where no token is asked (a token is needed only for a board listening beyond "
-            "loopback, e.g. --listen 0.0.0.0:8700)"
+        note = msg(
+            "{option} is not checked: the board at {url} listens on its loopback, where no "
+            "token is asked (a token is needed only for a board listening beyond loopback, e.g. "
+            "{example})",
+            option="--link-token",
+            url=self.url,
+            example="--listen 0.0.0.0:8700",
         )
-        logger.warning("link: %s", note)
+        logger.warning("link: %s", note.render("en"))
         self._call(lambda c, now: c.on_remote_link(True, now, player="board", note=note))
 
-    def _set_connected(self, up: bool, reason: str | None = None) -> None:
+    def _set_connected(self, up: bool, reason: Message | None = None) -> None:
         if up == self._connected and (up or reason == self.reason):
             return
         self._connected = up
@@ -255,7 +276,9 @@ class BoardLink:
         if up:
             logger.warning("link to %s up", self.url)
         else:
-            logger.warning("link to %s down: waiting (%s)", self.url, reason)
+            logger.warning(
+                "link to %s down: waiting (%s)", self.url, reason and reason.render("en")
+            )
             with self._lock:
                 self._theirs = None
                 self._sent = None  # what was posted may not have arrived: post it again
@@ -301,11 +324,12 @@ class BoardLink:
                 logger.exception("the link's sync failed; it tries again at the next change")
 
     def _sync(self, theirs: GameState) -> None:
-        step: Step | None = self._call(lambda c, now: _plan(c, theirs))
-        if step is not None and step.kind == "refused":
-            if step.reason != self._refused:
-                self._refused = reason = step.reason
-                logger.warning("link: %s", reason)
+        step: Step | Message | None = self._call(lambda c, now: _plan(c, theirs))
+        if isinstance(step, Message):
+            refused = step
+            if refused != self._refused:
+                self._refused = reason = refused
+                logger.warning("link: %s", reason.render("en"))
                 self._call(
                     lambda c, now: c.on_remote_link(
                         self._connected, now, player="board", reason=reason
@@ -319,7 +343,8 @@ class BoardLink:
             self._say(None)
             return
         if step.kind == "diverged":
-            self._say(f"the linked board's game differs: {step.reason}")
+            # The sync's words (morris.web.sync), as it gives them.
+            self._say(msg("the linked board's game differs: {why}", why=plain(step.reason)))
             return
         assert step.move is not None
         move = step.move
@@ -350,9 +375,10 @@ class BoardLink:
             why = str(response.json().get("error", response.text))
         except ValueError:
             why = response.text
-        self._say(f"the linked board refused {move}: {why}")
+        # The other board's words, in its language.
+        self._say(msg("the linked board refused {move}: {why}", move=move, why=plain(why)))
 
-    def _say(self, note: str | None) -> None:
+    def _say(self, note: Message | None) -> None:
         """Put a divergence (or a refusal) on the event line once, and forget it when mended."""
         if note == self._note:
             return
@@ -366,8 +392,8 @@ class BoardLink:
         try:
             return self.host.call(fn)
         except InputError as exc:
-            note = f"the linked board's turn is refused here: {exc}"
-            logger.warning("link: %s", note)
+            note = msg("the linked board's turn is refused here: {why}", why=exc.message)
+            logger.warning("link: %s", note.render("en"))
             self._note = note
             self.host.call(
                 lambda c, now: c.on_remote_link(self._connected, now, player="board", note=note)
@@ -385,32 +411,58 @@ def start_link(host: HostLike, config: Config) -> BoardLink | None:
     return link
 
 
-def _plan(controller: Controller, theirs: GameState) -> Step:
-    """The next step; ``refused`` for two boards that cannot share a game at all."""
+def _plan(controller: Controller, theirs: GameState) -> Step | Message:
+    """The next step, or why two boards cannot share a game at all (a refusal)."""
     if controller.mode != "remote":
-        return Step("refused", reason=f"this board is in mode {controller.mode}, not remote")
-    clash = link_clash(controller.human, theirs.mode, theirs.remote_color)
+        return not_remote_here(controller.mode)
+    clash = clash_message(controller.human, theirs.mode, theirs.remote_color)
     if clash is not None:
-        return Step("refused", reason=clash)
+        return clash
     local = WHITE if controller.human == "white" else BLACK
     return plan_sync(controller.board, local, theirs)
 
 
+def not_remote_here(mode: str) -> Message:
+    """Why a board in ``mode`` (not remote) cannot link."""
+    return msg("this board is in mode {mode}, not remote", mode=mode)
+
+
 def link_clash(plays: str, mode: str, remote_color: str | None) -> str | None:
     """Why a board whose person plays ``plays`` cannot link to one in ``mode`` whose remote
-    player plays ``remote_color`` (in the colours the persons gave), or ``None``.
+    player plays ``remote_color`` (in the colours the persons gave), or ``None``: the words of
+    :func:`clash_message` in the board's language.
 
     >>> print(link_clash("white", "remote", "black"))
     both boards play white at the board (--human white on both): start one with --human black
     >>> link_clash("white", "remote", "white") is None
     True
     """
+    clash = clash_message(plays, mode, remote_color)
+    return None if clash is None else clash.render()
+
+
+def clash_message(plays: str, mode: str, remote_color: str | None) -> Message | None:
+    """:func:`link_clash` as a message, to render in the reader's language.
+
+    >>> print(clash_message("black", "referee", None).render("de"))
+    das andere Brett ist im Modus referee, nicht remote (mit --mode remote starten)
+    """
     if mode != "remote":
-        return f"the other board is in mode {mode}, not remote: start it with --mode remote"
+        return msg(
+            "the other board is in mode {mode}, not remote: start it with {option}",
+            mode=mode,
+            option="--mode remote",
+        )
     if remote_color is not None and remote_color != plays:
-        other = "black" if plays == "white" else "white"
-        return (
-            f"both boards play {plays} at the board (--human {plays} on both): start one with "
-            f"--human {other}"
+        if plays == "white":
+            return msg(
+                "both boards play white at the board ({option} on both): start one with {fix}",
+                option="--human white",
+                fix="--human black",
+            )
+        return msg(
+            "both boards play black at the board ({option} on both): start one with {fix}",
+            option="--human black",
+            fix="--human white",
         )
     return None

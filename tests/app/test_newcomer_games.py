@@ -74,5 +74,5 @@ def test_the_end_of_a_game_is_said_in_words(tmp_path: Path) -> None:
         play(sim, "d2-d3", "g7-g4", "d3-d2", "g4-g7xb4")
         snapshot = sim.controller.snapshot(sim.now)
         assert snapshot.termination == "too-few-pieces"  # the machine field as it was
-        assert snapshot.outcome == "1-0 (white wins: black has only two pieces)"
+        assert str(snapshot.outcome) == "1-0 (white wins: black has only two pieces)"
         assert "too-few-pieces" not in sim.describe()

@@ -11,7 +11,7 @@ import pytest
 from morris.app.config import parse_config
 from morris.app.errors import ConfigError
 from morris.app.review import review_record
-from morris.app.values import describe_value
+from morris.app.values import describe_value, plain_value
 from morris.core import Board, GameRecord, Move
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import turn_values
@@ -82,14 +82,14 @@ def test_the_snapshot_carries_the_value_and_follows_the_game(
     tmp_path: Path, solution: Solution
 ) -> None:
     with resumed(tmp_path, Board(WON), solution=solution) as sim:
-        value = sim.controller.snapshot(sim.now).solution
+        value = plain_value(sim.controller.snapshot(sim.now).solution)  # its words as text
         assert value == {
             "value": "win", "distance": 5, "plies": 5, "wins_in": 3, "for": "white",
             "text": "white wins in 3",
         }  # fmt: skip
         play(sim, "a4-d6")
         assert moves(sim) == ["a4-d6"]
-        after = sim.controller.snapshot(sim.now).solution
+        after = plain_value(sim.controller.snapshot(sim.now).solution)
         assert after is not None and after["for"] == "black" and after["text"] == "draw"
 
 
