@@ -3,7 +3,7 @@
 ``d6`` toggles a piece on d6, ``a1-a4`` lifts the piece on a1 and puts it down on a4, ``xg7``
 takes the piece off g7, ``clear`` takes every piece off; several in one line are a turn apart.
 The word typed (``clear``) is the same in every language; the errors are
-in the board's language (:mod:`morris.i18n`).
+messages of the catalogs (:mod:`morris.i18n`), read in the board's language.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from device import POINT_NAMES
 from morris.app.errors import InputError
-from morris.i18n import _
+from morris.i18n import msg
 
 #: The word that takes every piece off, typed as it is in every language.
 CLEAR = "clear"
@@ -48,7 +48,7 @@ def parse_actions(text: str, present: frozenset[str], now: float) -> list[HandAc
         return [HandAction(now, "lift", name) for name in POINT_NAMES if name in present]
     tokens = [t for t in re.split(r"[\s,;]+|(?=x)", text.strip().lower()) if t]
     if not tokens:
-        raise InputError(_("type a point (d6), a move (a1-a4) or a removal (xg7)"))
+        raise InputError(msg("type a point (d6), a move (a1-a4) or a removal (xg7)"))
     on_board = set(present)
     actions: list[HandAction] = []
     at = now
@@ -57,12 +57,10 @@ def parse_actions(text: str, present: frozenset[str], now: float) -> list[HandAc
         if name not in _POINT_SET:
             if re.fullmatch(r"[a-g][1-7]", name):
                 raise InputError(
-                    _("{name} is not a point of the board (in '{token}')").format(
-                        name=name, token=token
-                    )
+                    msg("{name} is not a point of the board (in '{token}')", name=name, token=token)
                 )
             raise InputError(
-                _("'{name}' is not a point: points are a1 .. g7, as at the edges").format(name=name)
+                msg("'{name}' is not a point: points are a1 .. g7, as at the edges", name=name)
             )
         return name
 
@@ -73,13 +71,11 @@ def parse_actions(text: str, present: frozenset[str], now: float) -> list[HandAc
             origin, target = point(m[1], token), point(m[2], token)
             if origin not in on_board:
                 raise InputError(
-                    _("{token}: there is no piece on {point} to move").format(
-                        token=token, point=origin
-                    )
+                    msg("{token}: there is no piece on {point} to move", token=token, point=origin)
                 )
             if target in on_board:
                 raise InputError(
-                    _("{token}: {point} already has a piece").format(token=token, point=target)
+                    msg("{token}: {point} already has a piece", token=token, point=target)
                 )
             on_board.discard(origin)
             on_board.add(target)
@@ -89,8 +85,8 @@ def parse_actions(text: str, present: frozenset[str], now: float) -> list[HandAc
             name = point(m[1], token)
             if name not in on_board:
                 raise InputError(
-                    _("{token}: there is no piece on {point} to take off").format(
-                        token=token, point=name
+                    msg(
+                        "{token}: there is no piece on {point} to take off", token=token, point=name
                     )
                 )
             on_board.discard(name)
@@ -102,8 +98,9 @@ def parse_actions(text: str, present: frozenset[str], now: float) -> list[HandAc
             actions.append(HandAction(at, kind, name))
         else:
             raise InputError(
-                _(
-                    "cannot read '{token}': type a point (d6), a move (a1-a4) or a removal (xg7)"
-                ).format(token=token)
+                msg(
+                    "cannot read '{token}': type a point (d6), a move (a1-a4) or a removal (xg7)",
+                    token=token,
+                )
             )
     return actions
