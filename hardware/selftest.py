@@ -12,6 +12,10 @@ on the command line (``morris selftest``), :class:`ScriptedBuilder` on a simulat
 >>> report = run_selftest(sim.device, ScriptedBuilder(sim), wait=sim.wait)
 >>> [f.kind for f in report.faults]
 ['sensors crossed', 'sensors crossed']
+
+What it says is English until :func:`hardware.words.set_translation` gives it a catalog
+(``morris selftest`` hands it the board's). A fault's :attr:`Fault.kind` stays the English id;
+it is translated where it is shown.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from device import POINT_NAMES, ButtonName, ButtonPress, Signal, StatusLight
+from hardware.words import N_, _, ngettext
 
 if TYPE_CHECKING:
     from hardware.board import GpioBoard
@@ -44,16 +49,35 @@ __all__ = [
 LED_SETTLE = 1.1
 
 
+#: The kinds of fault (:attr:`Fault.kind`), marked for the catalogs.
+FAULT_KINDS = (
+    N_("LED stuck on"),
+    N_("LED dead"),
+    N_("LEDs crossed"),
+    N_("LED short"),
+    N_("sensor stuck"),
+    N_("sensor dead"),
+    N_("sensors crossed"),
+    N_("sensor short"),
+    N_("button dead"),
+    N_("buttons crossed"),
+)
+
+
 @dataclass(frozen=True)
 class Fault:
-    """One wiring fault: what (``kind``), where (``name``) and which pin to check (``detail``)."""
+    """One wiring fault: what (``kind``, one of :data:`FAULT_KINDS`), where (``name``) and which
+    pin to check (``detail``, in the language of the test)."""
 
     kind: str
     name: str
     detail: str
 
     def __str__(self) -> str:
-        return f"{self.kind} at {self.name}: {self.detail}"
+        # TRANSLATORS: a wiring fault: its kind ("LED dead"), the point or button, the detail.
+        return _("{kind} at {name}: {detail}").format(
+            kind=_(self.kind), name=self.name, detail=self.detail
+        )
 
 
 @dataclass
@@ -71,8 +95,10 @@ class SelftestReport:
     def format(self) -> str:
         """A human-readable summary, one fault per line."""
         if self.ok:
-            return f"All good: {', '.join(self.checked)} checked, no fault found."
-        lines = [f"{len(self.faults)} fault(s) found:"]
+            checked = ", ".join(_(part) for part in self.checked)
+            return _("All good: {checked} checked, no fault found.").format(checked=checked)
+        n = len(self.faults)
+        lines = [ngettext("{n} fault found:", "{n} faults found:", n).format(n=n)]
         lines += [f"  - {fault}" for fault in self.faults]
         return "\n".join(lines)
 
@@ -121,24 +147,31 @@ class TerminalBuilder:
     def lit(self) -> set[str]:
         while True:
             answer = self.ask(
-                "Which lights are lit? (points like a7, or turn/thinking/error/game_over; "
-                "Enter for none): "
+                # TRANSLATORS: the names (a7, turn, thinking, error, game_over) are typed as
+                # they are.
+                _(
+                    "Which lights are lit? (points like a7, or turn/thinking/error/game_over; "
+                    "Enter for none): "
+                )
             )
             names = {n.lower() for n in answer.replace(",", " ").split()}
             unknown = names - _LIGHT_NAMES
             if not unknown:
                 return names
-            self.tell(f"Unknown name(s): {', '.join(sorted(unknown))}")
+            self.tell(_("Unknown names: {names}").format(names=", ".join(sorted(unknown))))
 
     def place(self, point: str) -> bool:
-        answer = self.ask(f"Put a magnet on {point} (lit if its LED works), then Enter (s: skip): ")
+        # TRANSLATORS: "s" is typed as it is.
+        question = _("Put a magnet on {point} (lit if its LED works), then Enter (s: skip): ")
+        answer = self.ask(question.format(point=point))
         return answer.strip().lower() != "s"
 
     def lift(self, point: str) -> None:
-        self.ask(f"Take the magnet off {point}, then Enter: ")
+        self.ask(_("Take the magnet off {point}, then Enter: ").format(point=point))
 
     def press(self, button: ButtonName) -> None:
-        self.tell(f"Press the {button.value} button now.")
+        # TRANSLATORS: {button} is the button's name as the profile has it (new_game, hint).
+        self.tell(_("Press the {button} button now.").format(button=button.value))
 
 
 class ScriptedBuilder:
@@ -228,14 +261,15 @@ def _check_leds(
     device: GpioBoard, builder: Builder, wait: Callable[[float], None], report: SelftestReport
 ) -> None:
     profile = device.profile
-    builder.say("LED test: I light one LED at a time; tell me which light you see.")
+    builder.say(_("LED test: I light one LED at a time; tell me which light you see."))
     _all_dark(device)
     wait(LED_SETTLE)
     stuck = builder.lit()
     for name in sorted(stuck):
         wire = profile.leds.get(name) or profile.status.get(StatusLight(name))
-        where = profile.describe_output(wire) if wire is not None else "not in the profile"
-        report.faults.append(Fault("LED stuck on", name, f"lit with every output off; {where}"))
+        where = profile.describe_output(wire) if wire is not None else _("not in the profile")
+        detail = _("lit with every output off; {where}").format(where=where)
+        report.faults.append(Fault("LED stuck on", name, detail))
     targets: list[str] = [*POINT_NAMES, *(s.value for s in profile.status)]
     for name in targets:
         if name in stuck:
@@ -256,24 +290,22 @@ def _check_leds(
         if seen == {name}:
             continue
         if not seen:
-            report.faults.append(Fault("LED dead", name, f"does not light; check {where}"))
+            detail = _("does not light; check {where}").format(where=where)
+            report.faults.append(Fault("LED dead", name, detail))
         elif name not in seen:
             other = sorted(seen)
-            report.faults.append(
-                Fault(
-                    "LEDs crossed",
-                    name,
-                    f"lights {', '.join(other)} instead; check {where} against the LED at "
-                    f"{other[0]}",
-                )
+            detail = _("lights {points} instead; check {where} against the LED at {point}").format(
+                points=", ".join(other), where=where, point=other[0]
             )
+            report.faults.append(Fault("LEDs crossed", name, detail))
         else:
             extra = sorted(seen - {name})
-            report.faults.append(
-                Fault("LED short", name, f"also lights {', '.join(extra)}; check {where}")
+            detail = _("also lights {points}; check {where}").format(
+                points=", ".join(extra), where=where
             )
+            report.faults.append(Fault("LED short", name, detail))
     device.show({})
-    report.checked.append("LEDs")
+    report.checked.append(N_("LEDs"))
 
 
 def _check_sensors(
@@ -284,14 +316,14 @@ def _check_sensors(
     report: SelftestReport,
 ) -> None:
     profile = device.profile
-    builder.say("Sensor test: take every piece off the board.")
+    builder.say(_("Sensor test: take every piece off the board."))
     _all_dark(device)
     wait(settle)
     stuck = set(device.sensors())
     builder.say(render_board(stuck))
     for name in sorted(stuck):
         where = profile.describe_input(profile.sensors[name])
-        detail = f"reads a piece on an empty board; {where}"
+        detail = _("reads a piece on an empty board; {where}").format(where=where)
         report.faults.append(Fault("sensor stuck", name, detail))
     for name in POINT_NAMES:
         if name in stuck:
@@ -308,29 +340,23 @@ def _check_sensors(
         if seen == {name}:
             continue
         if not seen:
-            report.faults.append(Fault("sensor dead", name, f"reads nothing; check {where}"))
+            detail = _("reads nothing; check {where}").format(where=where)
+            report.faults.append(Fault("sensor dead", name, detail))
         elif name not in seen:
             other = sorted(seen)
             other_where = profile.describe_input(profile.sensors[other[0]])
-            report.faults.append(
-                Fault(
-                    "sensors crossed",
-                    name,
-                    f"a piece here reads as {', '.join(other)}; check {where} "
-                    f"against {other_where}",
-                )
+            detail = _("a piece here reads as {points}; check {where} against {other}").format(
+                points=", ".join(other), where=where, other=other_where
             )
+            report.faults.append(Fault("sensors crossed", name, detail))
         else:
             extra = sorted(seen - {name})
-            report.faults.append(
-                Fault(
-                    "sensor short",
-                    name,
-                    f"also reads {', '.join(extra)} (a missing diode or a short); check {where}",
-                )
+            detail = _("also reads {points} (a missing diode or a short); check {where}").format(
+                points=", ".join(extra), where=where
             )
+            report.faults.append(Fault("sensor short", name, detail))
     device.show({})
-    report.checked.append("sensors")
+    report.checked.append(N_("sensors"))
 
 
 def _check_buttons(
@@ -358,17 +384,17 @@ def _check_buttons(
             if got == {button}:
                 continue
             if not got:
-                report.faults.append(
-                    Fault("button dead", button.value, f"no press within {timeout:g} s; {where}")
+                detail = _("no press within {seconds} s; {where}").format(
+                    seconds=f"{timeout:g}", where=where
                 )
+                report.faults.append(Fault("button dead", button.value, detail))
             else:
                 names = ", ".join(sorted(b.value for b in got))
-                report.faults.append(
-                    Fault("buttons crossed", button.value, f"reads as {names}; check {where}")
-                )
+                detail = _("reads as {names}; check {where}").format(names=names, where=where)
+                report.faults.append(Fault("buttons crossed", button.value, detail))
     finally:
         device.when_pressed = previous
-    report.checked.append("buttons")
+    report.checked.append(N_("buttons"))
 
 
 def demo_miswired_board(profile_name: str = "shift-register", seed: int = 0) -> SimulatedBoard:

@@ -25,6 +25,7 @@ from typing import Any
 
 from device import POINT_NAMES, ButtonName, StatusLight
 from hardware.exc import ProfileError
+from hardware.words import _
 
 __all__ = [
     "DEFAULT_PROFILE",
@@ -127,9 +128,15 @@ class Profile:
         if isinstance(wire, Crossing):
             assert self.input_matrix is not None
             m = self.input_matrix
-            return (
-                f"row {wire.row} (GPIO{m.rows[wire.row]}) x column {wire.column} "
-                f"(GPIO{m.columns[wire.column]}) and its diode"
+            # TRANSLATORS: a crossing of the sensor matrix; {row} and {column} are the
+            # profile's names of them, {row_pin} and {column_pin} GPIO numbers.
+            return _(
+                "row {row} (GPIO{row_pin}) x column {column} (GPIO{column_pin}) and its diode"
+            ).format(
+                row=wire.row,
+                row_pin=m.rows[wire.row],
+                column=wire.column,
+                column_pin=m.columns[wire.column],
             )
         return f"GPIO{wire}"
 
@@ -137,13 +144,19 @@ class Profile:
         """Where to look for an output: a pin, a crossing of the LED matrix or a 595 output."""
         if isinstance(wire, ChainOutput):
             register, bit = divmod(wire.index, 8)
-            return f"74HC595 #{register} pin Q{bit} (chain output Q{wire.index})"
+            # TRANSLATORS: a shift register's output: Q0..Q7 of register #n, and its number
+            # in the whole chain.
+            return _("74HC595 #{register} pin Q{bit} (chain output Q{index})").format(
+                register=register, bit=bit, index=wire.index
+            )
         if isinstance(wire, Crossing):
             assert self.output_matrix is not None
             m = self.output_matrix
-            return (
-                f"LED row {wire.row} (GPIO{m.rows[wire.row]}) x column {wire.column} "
-                f"(GPIO{m.columns[wire.column]})"
+            return _("LED row {row} (GPIO{row_pin}) x column {column} (GPIO{column_pin})").format(
+                row=wire.row,
+                row_pin=m.rows[wire.row],
+                column=wire.column,
+                column_pin=m.columns[wire.column],
             )
         return f"GPIO{wire}"
 

@@ -57,8 +57,11 @@ def run(args: argparse.Namespace) -> int:
     """Run the self-test; exit code 0 when no fault is found, 1 otherwise, 2 on a bad profile."""
     from hardware.exc import ProfileError
     from hardware.profiles import DEFAULT_PROFILE, load_profile
+    from hardware.words import set_translation
     from morris.app.errors import HardwareUnavailable
+    from morris.i18n import ngettext
 
+    set_translation(_, ngettext)  # the device layer knows no morris: it is given the catalog
     name = args.profile or DEFAULT_PROFILE
     try:
         profile = load_profile(name)

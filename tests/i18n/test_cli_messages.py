@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -173,3 +174,14 @@ def test_the_puzzles_json_stays_english_and_the_text_follows_the_language(
     assert main(["--lang", "de", *argv, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["title"] == "white to move wins in 1" and "solutions" in data
+
+
+def test_the_selftest_reports_its_faults_in_finnish(capsys: pytest.CaptureFixture[str]) -> None:
+    """The device layer is handed the catalog: its questions, faults and pins in Finnish."""
+    assert main(["--lang", "fi", "selftest", "--sim", "--miswired", "--no-leds"]) == 1
+    out = capsys.readouterr().out
+    assert "Anturien testi: ota kaikki nappulat pois laudalta." in out
+    assert "4 vikaa löytyi:" in out
+    assert "  - anturi ei toimi (kohta g1): ei havaitse mitään; tarkista rivi outer (GPIO17)" in out
+    words = [line for line in out.splitlines() if not re.fullmatch(r"[a-g1-7#|\- ]*", line)]
+    assert english_left_in("\n".join(words), "fi") == []  # the board's drawing aside
