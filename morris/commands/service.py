@@ -12,6 +12,7 @@ needs systemd 253, Raspberry Pi OS bookworm has 252).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import signal
@@ -22,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from morris import i18n
 from morris.commands.run import listen_argument
 from morris.commands.words import either, error
 from morris.i18n import N_, _, ngettext
@@ -138,6 +140,14 @@ def register(subparsers: Any) -> None:
         help=_(
             "the daemon's state directory (default: look in $STATE_DIRECTORY, /var/lib/morris "
             "and ~/.local/state/morris, and show the daemon that runs)"
+        ),
+    )
+    status.add_argument(
+        "--json",
+        action="store_true",
+        help=_(
+            "print it as JSON, the same in every language: service, status_file, running and "
+            "status (the status file's object)"
         ),
     )
     status.set_defaults(run=run_status)
@@ -297,23 +307,22 @@ def run_uninstall(args: argparse.Namespace) -> int:
     return 0
 
 
-def _service_state() -> str | None:
-    """``systemctl is-active morris`` ("active", "failed", ...); ``None`` if systemd cannot tell."""
+def _service_state() -> tuple[str | None, str | None]:
+    """``systemctl is-active morris`` ("active", "failed", ...), or ``None`` if systemd cannot
+    tell, and why it cannot when systemd was asked and did not answer (else ``None``)."""
     if shutil.which("systemctl") is None:
-        return None
+        return None, None
     try:
         result = subprocess.run(
             ["systemctl", "is-active", "morris"], capture_output=True, text=True, timeout=10
         )
     except (OSError, subprocess.TimeoutExpired):
-        return None
+        return None, None
     if not result.stdout.strip():
         # No answer from systemd at all (not booted with systemd, no D-Bus): say so, don't guess.
         reason = result.stderr.strip().splitlines()
-        said = reason[0] if reason else _("systemctl said nothing")
-        _row(_("service"), _("unknown ({reason})").format(reason=said))
-        return None
-    return result.stdout.strip()
+        return None, reason[0] if reason else _("systemctl said nothing")
+    return result.stdout.strip(), None
 
 
 def _process_alive(pid: int) -> bool:
@@ -398,9 +407,9 @@ def run_status(args: argparse.Namespace) -> int:
     from morris.app.paths import daemon_state_dirs
     from morris.daemon.status_file import STATUS_FILE_NAME
 
-    state = _service_state()
-    if state is not None:
-        _row(_("service"), f"{state} (systemctl is-active morris)")
+    if args.json:
+        i18n.set_language("en")  # the JSON's texts (an error) are English in every language
+    state, unknown = _service_state()
     if args.state_dir is not None:
         paths = [args.state_dir / STATUS_FILE_NAME]
     else:
@@ -408,17 +417,44 @@ def run_status(args: argparse.Namespace) -> int:
     try:
         path, status = _running_status(paths)
     except StatusFileError as exc:
-        print(_("no game status: {reason}").format(reason=exc))
+        if args.json:
+            print(json.dumps({"service": state, "status_file": None, "error": str(exc)}))
+        else:
+            _print_service(state, unknown)
+            print(_("no game status: {reason}").format(reason=exc))
         return STATUS_NOT_RUNNING if state not in (None, "active", "reloading") else STATUS_UNKNOWN
-    if len(paths) > 1:
-        _row(_("status file"), path)
-    now = datetime.now(UTC)
     alive = _process_alive(status.pid)
-    for name, value in _status_rows(status, alive, now):
-        _row(name, value)
+    if args.json:
+        data = {"service": state, "status_file": str(path), "running": alive}
+        print(json.dumps({**data, "status": status.to_json()}, indent=2))
+    else:
+        _print_status(state, unknown, path if len(paths) > 1 else None, status, alive)
     if state is not None and state != "active":
         return STATUS_NOT_RUNNING
     return STATUS_RUNNING if alive else STATUS_NOT_RUNNING
+
+
+def _print_service(state: str | None, unknown: str | None) -> None:
+    if state is not None:
+        _row(_("service"), f"{state} (systemctl is-active morris)")
+    elif unknown is not None:
+        _row(_("service"), _("unknown ({reason})").format(reason=unknown))
+
+
+def _print_status(
+    state: str | None,
+    unknown: str | None,
+    path: Path | None,
+    status: ServiceStatus,
+    alive: bool,
+) -> None:
+    """``morris status``'s lines, in the board's language."""
+    _print_service(state, unknown)
+    if path is not None:
+        _row(_("status file"), path)
+    now = datetime.now(UTC)
+    for name, value in _status_rows(status, alive, now):
+        _row(name, value)
 
 
 def _game_text(status: ServiceStatus) -> str:

@@ -185,3 +185,19 @@ def test_the_selftest_reports_its_faults_in_finnish(capsys: pytest.CaptureFixtur
     assert "  - anturi ei toimi (kohta g1): ei havaitse mitään; tarkista rivi outer (GPIO17)" in out
     words = [line for line in out.splitlines() if not re.fullmatch(r"[a-g1-7#|\- ]*", line)]
     assert english_left_in("\n".join(words), "fi") == []  # the board's drawing aside
+
+
+def test_morris_status_json_is_the_same_in_every_language(
+    tmp_path: Path, no_systemctl: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_status(tmp_path / "status.json", _status())
+    assert main(["--lang", "fi", "status", "--state-dir", str(tmp_path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["running"] is True and data["service"] is None
+    assert data["status_file"] == str(tmp_path / "status.json")
+    assert data["status"]["board"] == "does not match the game"
+    assert data["status"]["remote"] == "up (page)" and data["status"]["move_count"] == 1
+    missing = tmp_path / "none"
+    assert main(["--lang", "de", "status", "--state-dir", str(missing), "--json"]) == 4
+    data = json.loads(capsys.readouterr().out)
+    assert data["status_file"] is None and data["error"].startswith("cannot read ")
