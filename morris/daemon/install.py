@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 from morris.app.errors import InstallError
-from morris.i18n import msg, nmsg
+from morris.i18n import _, msg, nmsg
 
 __all__ = [
     "SERVICE_NAME",
@@ -335,19 +335,23 @@ def plan_install(options: InstallOptions, host: Host) -> list[Step]:
     steps: list[Step] = []
     for group in options.groups:
         if host.group_exists(group):
-            steps.append(Note(f"group {group} exists"))
+            steps.append(Note(_("group {group} exists").format(group=group)))
             continue
         # systemd refuses to start a unit whose SupplementaryGroups= names a missing group.
-        steps.append(RunCommand(("groupadd", "--system", group), f"create group {group}"))
+        why = _("create group {group}").format(group=group)
+        steps.append(RunCommand(("groupadd", "--system", group), why))
         if group == "gpio":
+            rule = 'SUBSYSTEM=="gpio", GROUP="gpio", MODE="0660"'
             steps.append(
                 Note(
-                    "this is not Raspberry Pi OS (no gpio group): a udev rule must give the gpio"
-                    ' group /dev/gpiochip*, e.g. SUBSYSTEM=="gpio", GROUP="gpio", MODE="0660"'
+                    _(
+                        "this is not Raspberry Pi OS (no gpio group): a udev rule must give the "
+                        "gpio group /dev/gpiochip*, e.g. {rule}"
+                    ).format(rule=rule)
                 )
             )
     if host.user_exists(options.user):
-        steps.append(Note(f"user {options.user} exists"))
+        steps.append(Note(_("user {user} exists").format(user=options.user)))
     else:
         steps.append(
             RunCommand(
@@ -356,35 +360,42 @@ def plan_install(options: InstallOptions, host: Host) -> list[Step]:
                     "--home-dir", str(STATE_DIR), "--shell", "/usr/sbin/nologin",
                     "--comment", "morris board daemon", options.user,
                 ),
-                f"create system user {options.user}",
+                _("create system user {user}").format(user=options.user),
             )
         )  # fmt: skip
     template = find_service_file("morris.service").read_text(encoding="utf-8")
-    steps.append(WriteFile(UNIT_PATH, render_unit(template, options), "install the unit"))
+    steps.append(WriteFile(UNIT_PATH, render_unit(template, options), _("install the unit")))
     default_config = find_service_file("config.toml").read_text(encoding="utf-8")
     steps.append(
         WriteFile(
-            options.config_path, default_config, "write the default configuration", overwrite=False
+            options.config_path,
+            default_config,
+            _("write the default configuration"),
+            overwrite=False,
         )
     )
     if not options.executable.exists():
         steps.append(
-            Note(f"{options.executable} does not exist yet: pip install the package there")
+            Note(
+                _("{path} does not exist yet: pip install the package there").format(
+                    path=options.executable
+                )
+            )
         )
     if not host.has_systemctl:
-        steps.append(Note("no systemctl here: the unit is written but not enabled or started"))
+        steps.append(Note(_("no systemctl here: the unit is written but not enabled or started")))
         return steps
-    steps.append(_systemctl("daemon-reload", why="make systemd read the new unit"))
+    steps.append(_systemctl("daemon-reload", why=_("make systemd read the new unit")))
     if options.start:
-        steps.append(_systemctl("enable", SERVICE_NAME, why="start at boot"))
+        steps.append(_systemctl("enable", SERVICE_NAME, why=_("start at boot")))
         # `enable --now` leaves a running service on its old unit: an install again (after
         # changing [web], or an update) must restart it to take the new one. The game in
         # progress is saved on SIGTERM and resumed.
-        why = "start now (a running service restarts on the new unit)"
+        why = _("start now (a running service restarts on the new unit)")
         steps.append(_systemctl("restart", SERVICE_NAME, why=why))
     else:
-        steps.append(_systemctl("enable", SERVICE_NAME, why="start at boot"))
-    steps.append(Note("logs: journalctl -u morris -f; game and health: morris status"))
+        steps.append(_systemctl("enable", SERVICE_NAME, why=_("start at boot")))
+    steps.append(Note(_("logs: journalctl -u morris -f; game and health: morris status")))
     return steps
 
 
@@ -393,19 +404,23 @@ def plan_uninstall(host: Host, *, purge: bool = False, user: str = "morris",
     """The steps of ``morris uninstall-service``; ``purge`` also removes config, games and user."""
     steps: list[Step] = []
     if host.has_systemctl:
-        steps.append(_systemctl("disable", "--now", SERVICE_NAME, why="stop it, not at boot"))
-    steps.append(RemovePath(UNIT_PATH, "remove the unit"))
+        why = _("stop it, not at boot")
+        steps.append(_systemctl("disable", "--now", SERVICE_NAME, why=why))
+    steps.append(RemovePath(UNIT_PATH, _("remove the unit")))
     if host.has_systemctl:
-        steps.append(_systemctl("daemon-reload", why="make systemd forget the unit"))
-        steps.append(_systemctl("reset-failed", SERVICE_NAME, why="clear its failed state"))
+        steps.append(_systemctl("daemon-reload", why=_("make systemd forget the unit")))
+        steps.append(_systemctl("reset-failed", SERVICE_NAME, why=_("clear its failed state")))
     if purge:
-        steps.append(RemovePath(config_dir, "remove the configuration"))
-        steps.append(RemovePath(STATE_DIR, "remove the saved game and status"))
+        steps.append(RemovePath(config_dir, _("remove the configuration")))
+        steps.append(RemovePath(STATE_DIR, _("remove the saved game and status")))
         if host.user_exists(user):
-            steps.append(RunCommand(("userdel", user), f"remove user {user}"))
+            steps.append(RunCommand(("userdel", user), _("remove user {user}").format(user=user)))
     else:
-        steps.append(Note(f"kept {config_dir}, {STATE_DIR} and user {user} (--purge removes them)"))
-    steps.append(Note("groups gpio and dialout are left alone: other programs use them"))
+        kept = _("kept {config}, {state} and user {user} (--purge removes them)").format(
+            config=config_dir, state=STATE_DIR, user=user
+        )
+        steps.append(Note(kept))
+    steps.append(Note(_("groups gpio and dialout are left alone: other programs use them")))
     return steps
 
 
@@ -414,7 +429,11 @@ def _describe(step: Step) -> str:
         case RunCommand(argv, why):
             return f"{why}: {shlex.join(argv)}"
         case WriteFile(path, _text, why, mode, overwrite):
-            how = "unless it exists" if not overwrite else f"mode {mode:o}"
+            how = (
+                _("unless it exists")
+                if not overwrite
+                else _("mode {mode}").format(mode=f"{mode:o}")
+            )
             return f"{why}: {path} ({how})"
         case RemovePath(path, why):
             return f"{why}: {path}"
@@ -446,15 +465,18 @@ def apply(
     for step in steps:
         text = _describe(step)
         if isinstance(step, Note):
-            print(f"  note: {text}", file=out)
+            # TRANSLATORS: a line of install-service's plan: a remark, no change.
+            print("  " + _("note: {text}").format(text=text), file=out)
             continue
         if dry_run:
-            print(f"  would {text}", file=out)
+            # TRANSLATORS: a step of install-service --dry-run: what it would do ("install the
+            # unit: /etc/...").
+            print("  " + _("would {step}").format(step=text), file=out)
             continue
         match step:
             case RunCommand(argv):
                 if root is not None:
-                    print(f"  skipped (--root): {text}", file=out)
+                    print("  " + _("skipped (--root): {step}").format(step=text), file=out)
                     continue
                 print(f"  {text}", file=out)
                 try:
@@ -471,7 +493,8 @@ def apply(
             case WriteFile(path, content, _why, mode, overwrite):
                 target = _under(root, path)
                 if target.exists() and not overwrite:
-                    print(f"  kept {path}: it exists and is not overwritten", file=out)
+                    kept = _("kept {path}: it exists and is not overwritten").format(path=path)
+                    print(f"  {kept}", file=out)
                     continue
                 print(f"  {text}", file=out)
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -482,7 +505,9 @@ def apply(
             case RemovePath(path):
                 target = _under(root, path)
                 if not target.exists() and not target.is_symlink():
-                    print(f"  nothing to do: {path} does not exist", file=out)
+                    print(
+                        "  " + _("nothing to do: {path} does not exist").format(path=path), file=out
+                    )
                     continue
                 print(f"  {text}", file=out)
                 if target.is_dir() and not target.is_symlink():

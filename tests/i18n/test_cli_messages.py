@@ -130,6 +130,10 @@ def test_the_service_commands_speak_german(
     out = capsys.readouterr().out
     assert out.startswith("Plan zur Installation des morris-Dienstes:")
     assert out.rstrip().endswith("Nichts wurde geändert (--dry-run).")
+    assert "  würde die Unit installieren: /etc/systemd/system/morris.service (Modus 644)" in out
+    # The commands shown are run as they are (useradd, systemctl daemon-reload).
+    words = re.sub(r": (groupadd|useradd|systemctl) .*$", "", out, flags=re.MULTILINE)
+    assert english_left_in(words, "de") == []
 
 
 def test_reload_of_no_process_is_said_in_finnish(capsys: pytest.CaptureFixture[str]) -> None:
