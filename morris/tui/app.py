@@ -32,6 +32,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Input, Label, Static
@@ -497,6 +498,14 @@ class SimulatorApp(App[None]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    def action_command_palette(self) -> None:
+        """Textual's command palette (ctrl+p), its prompt and keys in the board's language."""
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            palette = CommandPalette(placeholder=_("Search for commands…"), id="--command-palette")
+            self.push_screen(palette)
+            # Its widgets (the search line, the list) exist once it is mounted.
+            self.call_after_refresh(localize_tree, palette)
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's palette commands (theme, keys, screenshot ...) in the board's language."""
         for command in super().get_system_commands(screen):
@@ -561,7 +570,10 @@ class SimulatorApp(App[None]):
         views = point_views(snap.pieces, self._present(), snap.lights, snap.lights_since, now)
         if not self._drawn:
             return
-        board_view = self.query_one(BoardView)
+        boards = self.query(BoardView)
+        if not boards:  # the app is closing (a tick after its widgets were taken down)
+            return
+        board_view = boards.first()
         if board_view.variant != snap.variant:  # a variant chosen at the board (mode, hint, new)
             board_view.set_links(self.sim.board)
         board_view.show(views)

@@ -112,6 +112,14 @@ TEXTUAL_TEXTS = (
     N_("Last"),
     N_("Select"),
     N_("Dismiss menu"),
+    N_("Search for commands…"),
+    N_("Go to bottom"),
+    N_("Go to top"),
+    N_("Next command"),
+    N_("Previous command"),
+    N_("Exit the command palette"),
+    N_("Next page"),
+    N_("Previous page"),
 )
 
 

@@ -4,7 +4,8 @@ of the catalog (:func:`tests.i18n.leftovers_kit.english_left_in`), and show the 
 words.
 
 One stepped app per language (``autoplay=False``, virtual time, as in tests/tui): a turn each,
-then the quit question, the help and the new game dialog opened over the board, and a bad line.
+then the quit question, the help, the new game dialog and Textual's command palette opened over
+the board, and a bad line.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import io
 
 import pytest
 from rich.console import Console
+from textual.command import CommandPalette
 from textual.pilot import Pilot
 
 from morris import i18n
@@ -77,6 +79,12 @@ def seen_in(code: str) -> tuple[list[str], str]:
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)
         shown.append(screen_text(app))
+        await pilot.press("escape", "ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.pause(0.3)  # its commands are gathered by a worker
+        shown.append(screen_text(app))
+        shown.extend(b.description for _, b, _, _ in app.screen.active_bindings.values())
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press(*"z9", "enter")
