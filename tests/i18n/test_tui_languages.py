@@ -10,6 +10,7 @@ the board, and a bad line.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import io
 
@@ -20,6 +21,7 @@ from textual.pilot import Pilot
 
 from morris import i18n
 from morris.app.config import Config
+from morris.commands import sim as sim_command
 from morris.core import VARIANT_NAMES
 from morris.tui.app import SimulatorApp
 from morris.tui.dialogs import HelpScreen, NewGameScreen, QuitScreen, variant_choice
@@ -113,3 +115,18 @@ def test_the_simulator_speaks_the_boards_language(code: str) -> None:
     for words in KNOWN[code]:
         assert words in text
     assert ERRORS[code] in error
+
+
+def test_morris_sim_lang_fi_starts_the_simulator_in_finnish(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    started: list[SimulatorApp] = []
+    monkeypatch.setattr(SimulatorApp, "run", lambda self: started.append(self))
+    monkeypatch.setattr(sim_command, "_log_to_file", lambda path: None)  # leave pytest's log
+    parser = argparse.ArgumentParser(prog="morris")
+    sim_command.register(parser.add_subparsers(dest="command"))
+    assert sim_command.run(parser.parse_args(["sim", "--lang", "fi", "--no-save"])) == 0
+    app = started.pop()
+    keys = {binding.description for _, binding in app._bindings}
+    assert {"Uusi peli", "Vihje", "Ohje"} <= keys
+    assert app.sub_title == "Mylly simuloidulla laudalla"
