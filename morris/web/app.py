@@ -61,6 +61,7 @@ from starlette.routing import Route
 from device import ButtonName
 from morris.app.controller import Controller
 from morris.app.errors import InputError, ServiceError
+from morris.i18n import Message, msg, plain
 from morris.web.events import Hub
 from morris.web.games import GameList
 from morris.web.host import Host, HostError, NoHands
@@ -104,7 +105,20 @@ BUTTONS = tuple(b.value for b in ButtonName)
 
 
 class WebError(HTTPException, ServiceError, ValueError):
-    """A request refused with a 4xx and a JSON error ``{"error": detail}``."""
+    """A request refused with a 4xx and a JSON error ``{"error": detail}`` (a
+    :class:`~morris.i18n.Message` is rendered in the request's language)."""
+
+    def __init__(self, status_code: int, detail: str | Message) -> None:
+        super().__init__(status_code, detail)  # type: ignore[arg-type]
+        self.words = detail
+
+    def __str__(self) -> str:
+        return str(self.words)
+
+
+def _no_answer(exc: Exception) -> Message:
+    why = exc.message if isinstance(exc, ServiceError) else plain(str(exc) or type(exc).__name__)
+    return msg("the game does not answer: {why}", why=why)
 
 
 def error(status: int, message: str) -> JSONResponse:
@@ -195,20 +209,20 @@ class Companion:
         try:
             return await asyncio.wait_for(asyncio.wrap_future(self.host.submit(fn)), 5.0)
         except InputError as exc:
-            raise WebError(400, str(exc)) from None
+            raise WebError(400, exc.message) from None
         except (HostError, TimeoutError) as exc:
-            raise WebError(503, f"the game does not answer: {exc}") from None
+            raise WebError(503, _no_answer(exc)) from None
 
     async def _off_loop(self, fn: Callable[[], T]) -> T:
         """A blocking host call, in a worker thread (the event loop goes on)."""
         try:
             return await asyncio.get_running_loop().run_in_executor(None, fn)
         except InputError as exc:
-            raise WebError(400, str(exc)) from None
+            raise WebError(400, exc.message) from None
         except NoHands as exc:
-            raise WebError(404, str(exc)) from None
+            raise WebError(404, exc.message) from None
         except HostError as exc:
-            raise WebError(503, f"the game does not answer: {exc}") from None
+            raise WebError(503, _no_answer(exc)) from None
 
     async def _http_error(self, request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
@@ -216,6 +230,8 @@ class Companion:
             message = f"no such route: {request.method} {request.url.path}"
         elif exc.status_code == 405 and not isinstance(exc, WebError):
             message = f"method {request.method} not allowed on {request.url.path}"
+        elif isinstance(exc, WebError) and isinstance(exc.words, Message):
+            message = exc.words.render(self.language(request))
         else:
             message = str(exc.detail)
         return error(exc.status_code, message)

@@ -33,7 +33,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from morris.i18n import _
+from morris import i18n
+from morris.i18n import N_
 from morris.web.picture import COLOURS
 
 logger = logging.getLogger(__name__)
@@ -111,6 +112,8 @@ class Chart:
     points: tuple[ChartPoint, ...]
     #: The title (who played, the result).
     title: str
+    #: The language of its words (``None``: the board's).
+    lang: str | None = None
 
     @property
     def mid(self) -> float:
@@ -153,14 +156,20 @@ class Chart:
         return strips
 
 
-def band_word(result: str) -> str:
-    """A known result's words, in the board's language (:mod:`morris.i18n`)."""
-    return {"white": _("White wins"), "draw": _("drawn"), "black": _("Black wins")}[result]
+def _tr(lang: str | None, message: str) -> str:
+    """``message`` in language ``lang`` (``None``: the board's)."""
+    return i18n.translations(lang or i18n.language()).gettext(message)
 
 
-def axis_words() -> tuple[str, str, str]:
-    """The chart's three labels: White's edge, Black's edge, the band (the board's language)."""
-    return _("W"), _("B"), _("solved")
+def band_word(result: str, lang: str | None = None) -> str:
+    """A known result's words, in language ``lang`` (``None``: the board's; :mod:`morris.i18n`)."""
+    words = {"white": N_("White wins"), "draw": N_("drawn"), "black": N_("Black wins")}
+    return _tr(lang, words[result])
+
+
+def axis_words(lang: str | None = None) -> tuple[str, str, str]:
+    """The chart's three labels: White's edge, Black's edge, the band (in language ``lang``)."""
+    return _tr(lang, N_("W")), _tr(lang, N_("B")), _tr(lang, N_("solved"))
 
 
 def white_score(score: int | None, mover: str) -> int | None:
@@ -208,9 +217,12 @@ def _known(turn: Mapping[str, Any] | None, when: str, mover: str) -> tuple[str |
     return None, None
 
 
-def chart_of_review(review: Mapping[str, Any], *, width: float = WIDTH) -> Chart:
+def chart_of_review(
+    review: Mapping[str, Any], *, width: float = WIDTH, lang: str | None = None
+) -> Chart:
     """The chart of a review's JSON (or of its outline while it runs: positions without scores
-    are drawn without a point), ``width`` units wide. Raises :class:`ValueError` for JSON that
+    are drawn without a point), ``width`` units wide, its words in language ``lang`` (``None``:
+    the board's). Raises :class:`ValueError` for JSON that
     is not a review, or a width outside :data:`MIN_CHART_WIDTH` .. :data:`MAX_CHART_WIDTH`."""
     if not MIN_CHART_WIDTH <= width <= MAX_CHART_WIDTH:
         raise ValueError(
@@ -256,30 +268,35 @@ def chart_of_review(review: Mapping[str, Any], *, width: float = WIDTH) -> Chart
             )
         )
     tags = review.get("tags") or {}
-    title = _("{white} vs {black}: {result}, the score over the game").format(
+    title = _tr(lang, N_("{white} vs {black}: {result}, the score over the game")).format(
         white=tags.get("White", "white"),
         black=tags.get("Black", "black"),
         result=review.get("result", "*"),
     )
-    return Chart(width, HEIGHT, tuple(points), title)
+    return Chart(width, HEIGHT, tuple(points), title, lang)
 
 
-def describe_point(point: ChartPoint) -> str:
-    """A point's tooltip: the turn, White's score, the known result, a thrown result."""
-    from morris.app.review import format_score
+def describe_point(point: ChartPoint, lang: str | None = None) -> str:
+    """A point's tooltip: the turn, White's score, the known result, a thrown result (in
+    language ``lang``, ``None``: the board's)."""
+    from morris.app.review import score_words
 
-    head = _("the start") if point.ply == 0 else f"{point.label} {point.move}"
-    text = _("{turn}: {score} (White's score)").format(turn=head, score=format_score(point.score))
+    head = _tr(lang, N_("the start")) if point.ply == 0 else f"{point.label} {point.move}"
+    text = _tr(lang, N_("{turn}: {score} (White's score)")).format(
+        turn=head, score=score_words(point.score).render(lang)
+    )
     if point.known is not None:
         source = {
-            "solution": _("by the solved game"),
-            "tables": _("by the endgame tables"),
-            "end": _("the game is over"),
-        }.get(point.known_by or "", "")
-        text += ", " + _("{result} ({source})").format(result=band_word(point.known), source=source)
+            "solution": N_("by the solved game"),
+            "tables": N_("by the endgame tables"),
+            "end": N_("the game is over"),
+        }.get(point.known_by or "")
+        text += ", " + _tr(lang, N_("{result} ({source})")).format(
+            result=band_word(point.known, lang), source=_tr(lang, source) if source else ""
+        )
     if point.threw is not None:
-        first = _("the first turn that threw a result away")
-        text += ", " + (first if point.first else _("a turn that threw a result away"))
+        first = N_("the first turn that threw a result away")
+        text += ", " + _tr(lang, first if point.first else N_("a turn that threw a result away"))
     return text
 
 
@@ -346,7 +363,7 @@ def render_chart_svg(chart: Chart, *, cursor: int | None = None) -> str:
         f'<rect class="frame" x="{_num(x0)}" y="{_num(TOP)}" width="{_num(x1 - x0)}" '
         f'height="{_num(PLOT_BOTTOM - TOP)}"/>'
     )
-    white_edge, black_edge, band = (html.escape(word) for word in axis_words())
+    white_edge, black_edge, band = (html.escape(word) for word in axis_words(chart.lang))
     out.append(f'<text class="axis" x="4" y="{_num(TOP + 6)}">{white_edge}</text>')
     out.append(f'<text class="axis" x="4" y="{_num(PLOT_BOTTOM - 6)}">{black_edge}</text>')
     out.append(f'<text class="axis" x="4" y="{_num(BAND_TOP + BAND_HEIGHT / 2)}">{band}</text>')
@@ -354,7 +371,7 @@ def render_chart_svg(chart: Chart, *, cursor: int | None = None) -> str:
         out.append(
             f'<rect class="band {result}" x="{_num(bx0)}" y="{_num(BAND_TOP)}" '
             f'width="{_num(bx1 - bx0)}" height="{_num(BAND_HEIGHT)}">'
-            f"<title>{html.escape(band_word(result))}</title></rect>"
+            f"<title>{html.escape(band_word(result, chart.lang))}</title></rect>"
         )
     for point in chart.points:
         if point.threw is None:
@@ -388,7 +405,7 @@ def render_chart_svg(chart: Chart, *, cursor: int | None = None) -> str:
         out.append(
             f'<rect class="hit" x="{_num(hx0)}" y="0" width="{_num(hx1 - hx0)}" '
             f'height="{h}" data-ply="{point.ply}" data-x="{_num(point.x)}">'
-            f"<title>{html.escape(describe_point(point))}</title></rect>"
+            f"<title>{html.escape(describe_point(point, chart.lang))}</title></rect>"
         )
     out.append("</svg>")
     return "".join(out)

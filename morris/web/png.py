@@ -233,7 +233,7 @@ def render_chart_png(chart: Chart, *, width: int = DEFAULT_WIDTH) -> bytes:
     )
     font = ImageFont.load_default(size=11 * k)
     frame = _rgb(colours["frame"])
-    white_edge, black_edge, band = c.axis_words()
+    white_edge, black_edge, band = c.axis_words(chart.lang)
     draw.text(xy(4, c.TOP + 6), white_edge, fill=frame, font=font, anchor="lm")
     draw.text(xy(4, c.PLOT_BOTTOM - 6), black_edge, fill=frame, font=font, anchor="lm")
     draw.text(xy(4, c.BAND_TOP + c.BAND_HEIGHT / 2), band, fill=frame, font=font, anchor="lm")

@@ -20,6 +20,7 @@ from starlette.routing import Route
 
 from morris.app.errors import InputError, NotNowError
 from morris.engine.errors import SolutionError
+from morris.i18n import Message
 
 if TYPE_CHECKING:
     from morris.app.controller import Controller
@@ -57,29 +58,29 @@ class PuzzleRoutes:
             data.get("men"),
         )
 
-        def source(controller: Controller, now: float) -> Solution | str:
+        def source(controller: Controller, now: float) -> Solution | Message:
             try:
                 return controller.puzzle_source()
             except NotNowError as exc:  # no solved game: say what to build
-                return str(exc)
+                return exc.message
 
         solution = await self.companion.run(source)
-        if isinstance(solution, str):
+        if isinstance(solution, Message):
             raise WebError(409, solution)
         try:
             puzzle: Puzzle = await asyncio.get_running_loop().run_in_executor(
                 None, make_puzzle, solution, wins_in, seed, men
             )
         except InputError as exc:
-            raise WebError(400, str(exc)) from None
+            raise WebError(400, exc.message) from None
         except SolutionError as exc:  # a damaged file, now dropped from the solution (logged)
             raise WebError(409, f"no puzzle: {exc}") from None
 
-        def begin(controller: Controller, now: float) -> str | None:
+        def begin(controller: Controller, now: float) -> Message | None:
             try:
                 controller.start_puzzle(puzzle, solution, now)
             except NotNowError as exc:
-                return str(exc)
+                return exc.message
             return None
 
         refused = await self.companion.run(begin)

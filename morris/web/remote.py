@@ -38,6 +38,7 @@ from starlette.routing import Route
 
 from morris.app.errors import NotNowError
 from morris.core import COLOR_NAMES
+from morris.i18n import Message
 from morris.web.link import LINK_HEADER, PLAYS_HEADER, link_clash
 
 if TYPE_CHECKING:
@@ -207,12 +208,12 @@ def routes(companion: Companion) -> list[Route]:
     ]
 
 
-def _not_now(fn: Callable[[str, float], None], move: str, now: float) -> str | None:
+def _not_now(fn: Callable[[str, float], None], move: str, now: float) -> Message | None:
     """Run ``fn``; a :class:`NotNowError` comes back as its message (the route's 409)."""
     try:
         fn(move, now)
     except NotNowError as exc:
-        return str(exc)
+        return exc.message
     return None
 
 

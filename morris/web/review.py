@@ -39,6 +39,7 @@ from starlette.routing import Route
 from morris.app.errors import ReviewError
 from morris.web.games import GameList
 from morris.web.host import HostError
+from morris.web.language import request_language
 from morris.web.picture import scene_of_query
 
 if TYPE_CHECKING:
@@ -69,6 +70,31 @@ def _review_json(
 
     review = review_text(text, tables=tables, solution=solution, progress=progress, stop=stop)
     return review.to_json()
+
+
+def in_language(review: Review, code: str) -> Review:
+    """``review`` (its JSON) with the solved values' words (``text``) in language ``code``: a
+    review is made once, in the board's language, and each page reads it in its own."""
+    from morris.app.values import value_words
+
+    def value(v: Any) -> Any:
+        return {**v, "text": value_words(v).render(code)} if isinstance(v, dict) else v
+
+    turns = [
+        {
+            **turn,
+            "solution_before": value(turn.get("solution_before")),
+            "solution_after": value(turn.get("solution_after")),
+        }
+        if isinstance(turn, dict)
+        else turn
+        for turn in review.get("turns") or []
+    ]
+    return {**review, "turns": turns}
+
+
+def _language(request: Request) -> str:
+    return request_language(request.query_params, request.cookies, request.headers)
 
 
 def _outline_json(text: str, solution: Solution | None = None) -> Review:
@@ -279,13 +305,21 @@ class ReviewRoutes:
                 return _error(422, f"game {game_id!r} cannot be reviewed: {exc}")
             done, total = (job.done, job.total) if job is not None else (0, 0)
             return JSONResponse(
-                {**outline, "id": game_id, "status": "running", "done": done, "total": total},
+                {
+                    **in_language(outline, _language(request)),
+                    "id": game_id,
+                    "status": "running",
+                    "done": done,
+                    "total": total,
+                },
                 status_code=202,
             )
         answer = await self._finished(game_id)
         if isinstance(answer, JSONResponse):
             return answer
-        return JSONResponse({**answer, "id": game_id, "status": "done"})
+        return JSONResponse(
+            {**in_language(answer, _language(request)), "id": game_id, "status": "done"}
+        )
 
     async def chart_svg(self, request: Request) -> Response:
         """``GET /api/games/{id}/chart.svg[?turn=k&width=w]``: the game's graph, its cursor on
@@ -304,7 +338,7 @@ class ReviewRoutes:
         if isinstance(answer, JSONResponse):
             return answer
         try:
-            chart = chart_of_review(answer, width=width)
+            chart = chart_of_review(answer, width=width, lang=_language(request))
         except ValueError as exc:
             return _error(400, str(exc))
         svg = render_chart_svg(chart, cursor=None if turn is None else int(turn))
@@ -323,7 +357,7 @@ class ReviewRoutes:
         answer = await self._finished(request.path_params["game_id"])
         if isinstance(answer, JSONResponse):
             return answer
-        chart = chart_of_review(answer)
+        chart = chart_of_review(answer, lang=_language(request))
 
         def draw() -> bytes:
             with self._drawing:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -19,7 +20,11 @@ from morris.web.language import (
     parse_accept_language,
     request_language,
 )
+from morris.web.review import Reviewer
 from tests.i18n.leftovers_kit import english_left_in
+from tests.web.review_kit import client as review_client
+from tests.web.review_kit import companion as review_companion
+from tests.web.review_kit import save
 from tests.web.web_kit import web
 
 
@@ -131,3 +136,32 @@ def test_an_announcement_is_encoded_once_per_language() -> None:
         assert data == {"id": 1, "kind": "turn", "rank": 3, "text": "Pi pelaa b4", "lang": "fi-FI"}
         de = json.loads(hub.encode_announcement(1, said, "de").decode().split("data: ", 1)[1])
         assert de["text"] == "Pi spielt b4" and de["lang"] == "de-DE"
+
+
+def test_the_review_s_graph_is_in_the_page_s_language(tmp_path: Path) -> None:
+    """The graph's title, its band's words and tooltips follow the request's language (the
+    board stays English)."""
+    game_id = save(tmp_path)
+    companion = review_companion(tmp_path)
+    companion.reviews.reviewer = Reviewer(tables_dir=tmp_path / "no-tables")
+    with review_client(companion) as http:
+        english = http.get(f"/api/games/{game_id}/chart.svg").text
+        german = http.get(
+            f"/api/games/{game_id}/chart.svg", headers={"Accept-Language": "de-DE"}
+        ).text
+        review = http.get(f"/api/games/{game_id}/review", params={"lang": "fi"})
+    assert "Ann vs Bob: 0-1, the score over the game" in english and "Black wins" in english
+    assert "Ann gegen Bob: 0-1, die Bewertung über die Partie" in german
+    assert "Schwarz gewinnt" in german and "Black wins" not in german
+    assert review.status_code == 200
+
+
+def test_an_error_of_the_game_is_said_in_the_page_s_language() -> None:
+    """A refusal of the controller (here: a remote player's turn sent while the Pi plays, not a
+    remote player) comes in the reader's language."""
+    with web(mode="vs-ai", level=1) as w:
+        english = w.client.post("/api/remote/move", json={"move": "d6"})
+        german = w.client.post("/api/remote/move", json={"move": "d6"}, params={"lang": "de"})
+    assert english.status_code == german.status_code == 409
+    assert english.json()["error"] != german.json()["error"]
+    assert english_left_in(german.json()["error"], "de") == []
