@@ -319,17 +319,17 @@ function languageSelector() {
 }
 
 // A language remembered here that the server did not get (its cookie gone): hand it over once.
+// (Once a session: a browser that keeps no cookie must not reload for ever.)
 (() => {
-  let stored = null;
   try {
-    stored = localStorage.getItem(LANG_KEY);
+    const stored = localStorage.getItem(LANG_KEY);
+    const languages = CATALOG.languages || {};
+    if (stored && stored !== LANG && stored in languages && !sessionStorage.getItem("morris-lang-sent")) {
+      sessionStorage.setItem("morris-lang-sent", "1");
+      chooseLanguage(stored);
+    }
   } catch (error) {
-    stored = null;
-  }
-  const languages = CATALOG.languages || {};
-  if (stored && stored !== LANG && stored in languages && !sessionStorage.getItem("morris-lang-sent")) {
-    sessionStorage.setItem("morris-lang-sent", "1");
-    chooseLanguage(stored);
+    // storage off: the page stays in the language the server chose
   }
 })();
 
