@@ -312,6 +312,7 @@ class TuiHost(_BoardHands):
             follow(self.app.sim.controller)
 
         hooks = self.app.snapshot_hooks
+
         def start(controller: Controller, now: float) -> None:
             follow(controller)
             hooks.append(on_snapshot)
