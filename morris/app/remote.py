@@ -38,7 +38,7 @@ def check_remote_move(
     try:
         move = Move.parse(text.strip())
     except InvalidMoveError as exc:
-        raise InputError(msg("not a move: {problem}", problem=str(exc))) from None
+        raise InputError(msg("not a move: {problem}", problem=exc.message)) from None
     if mode != "remote":
         raise NotNowError(
             msg("remote move {move}: the mode is {mode}, not remote", move=move, mode=mode)

@@ -16,10 +16,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from morris.core.points import POINT_NAMES, Point, parse_point
+from morris.i18n import Message, msg, plain
 
 
 class MorrisError(Exception):
-    """Root of the errors the rules core raises."""
+    """Root of the errors the rules core raises.
+
+    One raised with a :class:`~morris.i18n.Message` is English as text (``str()``: the journal's,
+    the engine protocol's) and gives its words to render in a person's language as
+    :attr:`message`.
+    """
+
+    def __str__(self) -> str:
+        if len(self.args) == 1 and isinstance(self.args[0], Message):
+            return self.args[0].render("en")
+        return super().__str__()
+
+    @property
+    def message(self) -> Message:
+        """The error's words as a message of the catalogs (plain text: the same in every
+        language).
+
+        >>> error = InvalidMoveError(msg("a slide needs two points: {text}", text="'a1-'"))
+        >>> str(error), error.message.render("de")
+        ("a slide needs two points: 'a1-'", "ein Zug braucht zwei Punkte: 'a1-'")
+        """
+        if len(self.args) == 1 and isinstance(self.args[0], Message):
+            return self.args[0]
+        return plain(str(self))
 
 
 class InvalidMoveError(MorrisError, ValueError):
@@ -60,9 +84,13 @@ class Move:
         if second is not None:
             first = self.remove
             if first is None:
-                raise InvalidMoveError(f"a second removal ({POINT_NAMES[second]}) needs a first")
+                raise InvalidMoveError(
+                    msg("a second removal ({point}) needs a first", point=POINT_NAMES[second])
+                )
             if first == second:
-                raise InvalidMoveError(f"the same piece removed twice: {POINT_NAMES[first]}")
+                raise InvalidMoveError(
+                    msg("the same piece removed twice: {point}", point=POINT_NAMES[first])
+                )
             if first > second:
                 object.__setattr__(self, "remove", second)
                 object.__setattr__(self, "second_remove", first)
@@ -103,32 +131,45 @@ class Move:
         Raises :class:`InvalidMoveError` when the text is not a turn in that notation.
         """
         if not isinstance(text, str):
-            raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
+            raise InvalidMoveError(msg("a move must be text, not {kind}", kind=type(text).__name__))
         raw = text.strip().lower()
+        quoted = repr(text)
         action, *removed = raw.split("x")
         if len(removed) > 2:
-            raise InvalidMoveError(f"at most two removals in a turn: {text!r}")
+            raise InvalidMoveError(msg("at most two removals in a turn: {text}", text=quoted))
         if any(not r.strip() for r in removed):
-            raise InvalidMoveError(f"no point after 'x' in move {text!r}")
+            raise InvalidMoveError(msg("no point after 'x' in move {text}", text=quoted))
         origin, dash, target = action.partition("-")
-        try:
-            if dash:
-                if not origin or not target:
-                    raise InvalidMoveError(f"a slide needs two points: {text!r}")
-                from_point: Point | None = parse_point(origin)
-                to_point = parse_point(target)
-                if from_point == to_point:
-                    raise InvalidMoveError(f"a move cannot end where it starts: {text!r}")
-            else:
-                from_point = None
-                to_point = parse_point(origin)
-            taken = [parse_point(r) for r in removed]
-        except InvalidMoveError:
-            raise
-        except ValueError as exc:
-            raise InvalidMoveError(f"invalid move {text!r}: {exc}") from None
+        if dash:
+            if not origin or not target:
+                raise InvalidMoveError(msg("a slide needs two points: {text}", text=quoted))
+            from_point: Point | None = _point(origin, quoted)
+            to_point = _point(target, quoted)
+            if from_point == to_point:
+                raise InvalidMoveError(
+                    msg("a move cannot end where it starts: {text}", text=quoted)
+                )
+        else:
+            from_point = None
+            to_point = _point(origin, quoted)
+        taken = [_point(r, quoted) for r in removed]
         if len(taken) == 2 and taken[0] == taken[1]:
-            raise InvalidMoveError(f"the same piece removed twice in move {text!r}")
+            raise InvalidMoveError(msg("the same piece removed twice in move {text}", text=quoted))
         first = taken[0] if taken else None
         second = taken[1] if len(taken) == 2 else None
         return cls(from_point, to_point, first, second)
+
+
+def _point(name: str, quoted: str) -> Point:
+    """The point ``name`` of the move ``quoted``; :class:`InvalidMoveError` naming both if there
+    is no such point."""
+    try:
+        return parse_point(name)
+    except ValueError:
+        raise InvalidMoveError(
+            msg(
+                "invalid move {text}: not a point of the board: {name}",
+                text=quoted,
+                name=repr(name),
+            )
+        ) from None
