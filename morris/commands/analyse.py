@@ -9,6 +9,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from morris.i18n import _, ngettext
+
 logger = logging.getLogger(__name__)
 
 #: Exit code of bad input (a position, a record, an option).
@@ -19,21 +21,25 @@ def register(subparsers: Any) -> None:
     """Add ``morris analyse``."""
     parser = subparsers.add_parser(
         "analyse",
-        help="values of every turn from the solved game",
-        description="Analyse a position, the start position or a game record with the solved "
-        "game of K men's morris (build it with `morris tables build --men K`).",
+        help=_("values of every turn from the solved game"),
+        # TRANSLATORS: {command} is a command, typed as it is.
+        description=_(
+            "Analyse a position, the start position or a game record with the solved game of K "
+            "men's morris (build it with {command})."
+        ).format(command="`morris tables build --men K`"),
     )
     parser.add_argument(
         "target",
         metavar="POSITION|startpos|RECORD",
-        help="a position string (7 fields, quoted), startpos, or a game record file",
+        # TRANSLATORS: startpos is typed as it is.
+        help=_("a position string (7 fields, quoted), startpos, or a game record file"),
     )
     parser.add_argument(
         "--men",
         type=int,
         default=None,
         metavar="K",
-        help="pieces a side (3..9; default: the most built in the directory)",
+        help=_("pieces a side (3..9; default: the most built in the directory)"),
     )
     parser.add_argument(
         "--solution",
@@ -42,8 +48,11 @@ def register(subparsers: Any) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="solution directory (default: --config's engine.solution, else solution in the "
-        "tables' data directory)",
+        # TRANSLATORS: engine.solution is a configuration key, "solution" a directory's name.
+        help=_(
+            "solution directory (default: --config's engine.solution, else solution in the "
+            "tables' data directory)"
+        ),
     )
     from morris.commands.tables import add_config_option
 
@@ -56,14 +65,23 @@ def _describe(result: Any) -> str:
     from morris.app.values import winner_turns
 
     if result is None:
-        return "unknown"
+        # TRANSLATORS: a value the solved game does not know (a position it does not cover).
+        return _("unknown")
     if result.value.value == "draw":
-        return "draw"
-    return f"{result.value.value} in {winner_turns(result.distance)}"
+        return _("draw")
+    turns = winner_turns(result.distance)
+    if result.value.value == "win":
+        # TRANSLATORS: the side to move wins in {n} of its own turns.
+        return ngettext("win in {n}", "win in {n}", turns).format(n=turns)
+    # TRANSLATORS: the side to move loses in {n} of the winner's turns.
+    return ngettext("loss in {n}", "loss in {n}", turns).format(n=turns)
 
 
-#: The last line of an analysis: what its numbers count.
-UNITS = "win/loss in N: the winner's N turns to the end with perfect play (as puzzles count them)"
+def units() -> str:
+    """The last line of an analysis: what its numbers count."""
+    return _(
+        "win/loss in N: the winner's N turns to the end with perfect play (as puzzles count them)"
+    )
 
 
 def _removal(solution: Any, board: Any, move: Any) -> str:
@@ -74,7 +92,7 @@ def _removal(solution: Any, board: Any, move: Any) -> str:
     from morris.engine.solution.analyse import sector_of
 
     if move is not None and move.remove is not None and board.pieces_in_hand(board.turn) == 0:
-        return "  removal in 1 ply"
+        return "  " + removal_in(1)
     if move is not None:
         board.push(move)
     try:
@@ -86,7 +104,7 @@ def _removal(solution: Any, board: Any, move: Any) -> str:
             solved = solution.probe_key(key, mover, other)
             drawn = rule is not None and rule.value == "draw" and solved is not None
             if drawn and solved.value.value != "draw":
-                return f"  the {solution.removal_limit}-turn rule draws it"
+                return "  " + rule_draws(solution.removal_limit)
             return ""
         found = solution.removal_result(key, mover, other)
     finally:
@@ -97,8 +115,21 @@ def _removal(solution: Any, board: Any, move: Any) -> str:
     distance = found.distance + (move is not None)
     limit = solution.removal_limit
     if found.distance > limit:
-        return f"  removal in {distance} plies: the {limit}-turn rule draws it"
-    return f"  removal in {distance} {'ply' if distance == 1 else 'plies'}"
+        return f"  {removal_in(distance)}: {rule_draws(limit)}"
+    return "  " + removal_in(distance)
+
+
+def removal_in(plies: int) -> str:
+    """How far the next removal is, in plies: "removal in 9 plies"."""
+    # TRANSLATORS: the next removal (after a mill) comes {n} plies (single moves of either
+    # side) from now.
+    return ngettext("removal in {n} ply", "removal in {n} plies", plies).format(n=plies)
+
+
+def rule_draws(limit: int) -> str:
+    """The no-removal rule (``limit`` turns) draws the value: "the 100-turn rule draws it"."""
+    # TRANSLATORS: the no-removal rule: {limit} turns without a removal draw the game.
+    return _("the {limit}-turn rule draws it").format(limit=limit)
 
 
 def built_men(directory: Path) -> int | None:
@@ -114,9 +145,9 @@ def built_men(directory: Path) -> int | None:
 def run_analyse(args: argparse.Namespace) -> int:
     """Print the analysis; 2 for bad input, 1 when the solution is missing or damaged."""
     from rich.console import Console
-    from rich.markup import escape
 
-    from morris.commands.solution import missing_solution, solution_dir
+    from morris.commands.solution import men_range_text, missing_solution, solution_dir
+    from morris.commands.tables import colour_word, say_error
     from morris.engine.solution import Solution, SolutionError
     from morris.engine.solution.analyse import analyse_game, read_target, turn_values, value_of
     from morris.engine.solution.sectors import MAX_MEN, MIN_MEN
@@ -125,71 +156,95 @@ def run_analyse(args: argparse.Namespace) -> int:
     directory = solution_dir(args)
     men = args.men
     if men is not None and not MIN_MEN <= men <= MAX_MEN:
-        console.print(f"[red]--men must be {MIN_MEN}..{MAX_MEN}, not {men}[/red]")
+        say_error(console, men_range_text(men))
         return BAD_INPUT
     fields = args.target.split()
     if len(fields) == 1 and fields[0] != "startpos" and not Path(fields[0]).exists():
-        console.print(
-            f"[red]{fields[0]}: no such file (give a game record file, startpos or a position)"
-            "[/red]"
+        # TRANSLATORS: startpos is typed as it is.
+        say_error(
+            console,
+            _("{path}: no such file (give a game record file, startpos or a position)").format(
+                path=fields[0]
+            ),
         )
         return BAD_INPUT
     missing = missing_solution(directory, men)
     if missing is not None:
-        console.print(f"[red]{escape(missing)}[/red]")
+        say_error(console, missing)
         return 1
     if men is None:
         men = built_men(directory)
         if men is None:
-            console.print(
-                f"[red]no whole solved game in {directory}: build one with "
-                f"`morris tables build --men K --dir {directory}`[/red]"
+            say_error(
+                console,
+                _("no whole solved game in {path}: build one with {command}").format(
+                    path=directory, command=f"`morris tables build --men K --dir {directory}`"
+                ),
             )
             return 1
     try:
         board, moves = read_target(args.target, men)
     except SolutionError as exc:
-        console.print(f"[red]{exc}[/red]")
+        say_error(console, str(exc))
         return BAD_INPUT
     try:
         # No whole-file SHA-256 (gigabytes for 9 men's): every block read is checked by its
         # CRC-32, as when the engine plays; `morris tables verify` checks the files whole.
         solution = Solution.load(directory, men, check=False)
     except SolutionError as exc:
-        console.print(f"[red]{exc}[/red]")
+        say_error(console, str(exc))
         return 1
     try:
         if moves is None:
-            side = "white" if board.turn else "black"
-            console.print(f"{men} men's morris: {board.position()}")
+            console.print(
+                _("{men} men's morris: {position}").format(men=men, position=board.position()),
+                markup=False,
+            )
             here = _removal(solution, board, None)
-            console.print(f"{side} to move: {_describe(value_of(solution, board))}{here}")
+            value = _describe(value_of(solution, board)) + here
+            to_move = _("white to move: {value}") if board.turn else _("black to move: {value}")
+            console.print(to_move.format(value=value), markup=False)
             for move, result in turn_values(solution, board):
                 after = _removal(solution, board, move)
-                console.print(f"  {move!s:<10} {_describe(result):<12}{after}", soft_wrap=True)
-            console.print(UNITS)
+                console.print(f"  {move!s:<10} {_describe(result):<12}{after}", markup=False)
+            console.print(units(), markup=False)
             return 0
         turns = analyse_game(solution, board, moves)  # its turns are legal (read_game)
     except SolutionError as exc:  # a damaged block, refused by its CRC-32 as it was read
-        console.print(f"[red]{exc}[/red]", soft_wrap=True)  # the file's path in one piece
+        say_error(console, str(exc))  # the file's path in one piece
         return 1
     first = None
+    width = max(len(colour_word("white")), len(colour_word("black")))
     for turn in turns:
         mark = ""
         if turn.threw_away:
-            mark = "  <- threw a result away"
+            # TRANSLATORS: marks the turn of a game that threw its result away.
+            mark = "  " + _("<- threw a result away")
             first = first or turn
+        values = _("before {before} after {after}").format(
+            before=f"{_describe(turn.before):<12}", after=_describe(turn.after)
+        )
         console.print(
-            f"{turn.ply:>4}. {turn.colour:<5} {turn.move!s:<10} before {_describe(turn.before):<12}"
-            f" after {_describe(turn.after)}{mark}",
-            soft_wrap=True,
+            f"{turn.ply:>4}. {colour_word(turn.colour):<{width}} {turn.move!s:<10} {values}{mark}",
+            markup=False,
         )
     if first is None:
-        console.print("No turn threw a result away.")
+        console.print(_("No turn threw a result away."), markup=False)
     else:
-        console.print(
-            f"First turn that threw a result away: {first.ply}. {first.colour} {first.move} "
-            f"({_describe(first.before)} -> {_describe(first.after)})"
+        # TRANSLATORS: {ply} is the turn's number, {colour} its player ("white"), then the
+        # value before and after the turn.
+        text = _(
+            "First turn that threw a result away: {ply}. {colour} {move} ({before} -> {after})"
         )
-    console.print(UNITS)
+        console.print(
+            text.format(
+                ply=first.ply,
+                colour=colour_word(first.colour),
+                move=first.move,
+                before=_describe(first.before),
+                after=_describe(first.after),
+            ),
+            markup=False,
+        )
+    console.print(units(), markup=False)
     return 0

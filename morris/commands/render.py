@@ -14,8 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from morris.app.errors import ServiceError
+from morris.commands.words import either, error
+from morris.i18n import _, ngettext
 
 __all__ = ["Picture", "RenderError", "picture_of", "register", "run"]
+
+
+#: The prefix of the command's errors on stderr.
+COMMAND = "morris render"
 
 
 class RenderError(ServiceError, ValueError):
@@ -26,47 +32,51 @@ def register(subparsers: Any) -> None:
     """Add ``morris render``."""
     parser = subparsers.add_parser(
         "render",
-        help="draw a position or a turn of a game record as SVG or PNG",
-        description=(
+        help=_("draw a position or a turn of a game record as SVG or PNG"),
+        # TRANSLATORS: {example} is a position text, typed as it is.
+        description=_(
             "Draw the board picture of the web companion: a position text (quote it: "
-            "'......../......../........ w 9 9 0 1 -') or a game record file, at its end or "
-            "after --turn N turns, the last turn marked. Exit code 2 for a position, record, "
-            "turn or option that cannot be drawn, and for an -o file that is no .svg or .png."
-        ),
+            "{example}) or a game record file, at its end or after --turn N turns, the last "
+            "turn marked. Exit code 2 for a position, record, turn or option that cannot be "
+            "drawn, and for an -o file that is no .svg or .png."
+        ).format(example="'......../......../........ w 9 9 0 1 -'"),
     )
     parser.add_argument(
         "source",
         metavar="POSITION|startpos|RECORD",
-        help="a position text, startpos (the variant's empty board), or a game record file",
+        # TRANSLATORS: startpos is typed as it is.
+        help=_("a position text, startpos (the variant's empty board), or a game record file"),
     )
     parser.add_argument(
         "--turn",
         type=int,
         default=None,
         metavar="N",
-        help="with a record: the position after its first N turns (0: the start; default: the end)",
+        help=_(
+            "with a record: the position after its first N turns (0: the start; default: the end)"
+        ),
     )
     parser.add_argument(
         "--format",
         choices=("svg", "png"),
         default=None,
-        help="picture format (default: from the -o file's suffix, else svg)",
+        help=_("picture format (default: from the -o file's suffix, else svg)"),
     )
-    parser.add_argument("--flip", action="store_true", help="seen from black's side")
+    parser.add_argument("--flip", action="store_true", help=_("seen from black's side"))
     parser.add_argument(
         "--variant",
         default="standard",
-        help="with a position: its variant (a record names its own; default standard)",
+        help=_("with a position: its variant (a record names its own; default standard)"),
     )
     parser.add_argument(
         "--width",
         type=int,
         default=None,
         metavar="PX",
-        help="PNG width and height in pixels (default 720)",
+        help=_("PNG width and height in pixels (default {width})").format(width=720),
     )
     parser.add_argument(
-        "-o", "--output", type=Path, default=None, metavar="FILE", help="write here, not stdout"
+        "-o", "--output", type=Path, default=None, metavar="FILE", help=_("write here, not stdout")
     )
     parser.set_defaults(run=run)
 
@@ -91,34 +101,50 @@ def picture_of(source: str, *, turn: int | None = None, variant: str = "standard
             record = read_game(text)
             board = record.start_board()
         except UnicodeDecodeError:
-            raise RenderError(f"{source}: not a game record (not UTF-8 text)") from None
+            raise RenderError(not_utf8(source)) from None
         except OSError as exc:
-            raise RenderError(f"cannot read {source}: {exc.strerror or exc}") from None
+            raise RenderError(cannot_read(source, exc)) from None
         except GameRecordError as exc:
-            raise RenderError(f"{source}: not a valid game record: {exc}") from None
+            # TRANSLATORS: {problem} is the record reader's reason (English).
+            raise RenderError(
+                _("{path}: not a valid game record: {problem}").format(path=source, problem=exc)
+            ) from None
         count = len(record.moves) if turn is None else turn
         if not 0 <= count <= len(record.moves):
+            n = len(record.moves)
             raise RenderError(
-                f"--turn {turn}: {source} has {len(record.moves)} turns (0..{len(record.moves)})"
+                ngettext(
+                    "{option}: {path} has {n} turn ({range})",
+                    "{option}: {path} has {n} turns ({range})",
+                    n,
+                ).format(option=f"--turn {turn}", path=source, n=n, range=f"0..{n}")
             )
         for move in record.moves[:count]:
             board.push(move)
         last = str(record.moves[count - 1]) if count else None
         return Picture(board.position(), record.tags.get("Variant", "standard"), last)
     if turn is not None:
-        raise RenderError("--turn is for a game record; a position is drawn as it is")
+        raise RenderError(_("--turn is for a game record; a position is drawn as it is"))
     try:
         cls = find_variant(variant)
-    except (KeyError, ValueError) as exc:
-        raise RenderError(f"--variant: {exc}") from None
+    except (KeyError, ValueError):
+        from morris.commands.tables import unknown_variant
+
+        raise RenderError(f"--variant: {unknown_variant(variant)}") from None
     if source.strip() == "startpos":  # as in `morris analyse` and the engine protocol
         return Picture(cls().position(), variant, None)
     if len(source.split()) < 6:
-        raise RenderError(f"{source!r} is neither startpos, a game record file nor a position text")
+        # TRANSLATORS: startpos is typed as it is.
+        raise RenderError(
+            _("{text} is neither startpos, a game record file nor a position text").format(
+                text=repr(source)
+            )
+        )
     try:
         board = cls.from_position(source)
     except ValueError as exc:
-        raise RenderError(f"not a position: {exc}") from None
+        # TRANSLATORS: {problem} is the position reader's reason (English).
+        raise RenderError(_("not a position: {problem}").format(problem=exc)) from None
     return Picture(board.position(), variant, None)
 
 
@@ -139,10 +165,15 @@ def output_format(given: str | None, output: Path | None) -> tuple[str, str | No
     """
     suffix = "" if output is None else output.suffix.lower()
     if suffix and suffix not in FORMATS:
-        return given or "svg", f"{output}: cannot write {suffix}; give a file ending .svg or .png"
+        return given or "svg", _(
+            "{path}: cannot write {suffix}; give a file ending {formats}"
+        ).format(path=output, suffix=suffix, formats=either([".svg", ".png"]))
     implied = FORMATS.get(suffix)
     if given is not None and implied is not None and given != implied:
-        return given, f"--format {given}, but {output} is named for {implied.upper()}: give one"
+        # TRANSLATORS: {format} is a picture format's name ("PNG").
+        return given, _("{option}, but {path} is named for {format}: give one").format(
+            option=f"--format {given}", path=output, format=implied.upper()
+        )
     return given or implied or "svg", None
 
 
@@ -153,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
 
     fmt, problem = output_format(args.format, args.output)
     if problem is not None:
-        print(f"morris render: {problem}", file=sys.stderr)
+        error(problem, command=COMMAND)
         return 2
     try:
         picture = picture_of(args.source, turn=args.turn, variant=args.variant)
@@ -166,11 +197,11 @@ def run(args: argparse.Namespace) -> int:
             else render_svg(scene).encode()
         )
     except (RenderError, ValueError) as exc:
-        print(f"morris render: {exc}", file=sys.stderr)
+        error(str(exc), command=COMMAND)
         return 2
     if args.output is None:
         if fmt == "png" and sys.stdout.isatty():
-            print("morris render: a PNG is not for the terminal: use -o FILE", file=sys.stderr)
+            error(_("a PNG is not for the terminal: use -o FILE"), command=COMMAND)
             return 2
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
@@ -178,6 +209,21 @@ def run(args: argparse.Namespace) -> int:
     try:
         args.output.write_bytes(data)
     except OSError as exc:
-        print(f"morris render: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        error(cannot_write(args.output, exc), command=COMMAND)
         return 2
     return 0
+
+
+def not_utf8(name: object) -> str:
+    """Why the file ``name`` is no game record: it is not UTF-8 text."""
+    return _("{path}: not a game record (not UTF-8 text)").format(path=name)
+
+
+def cannot_read(name: object, exc: OSError) -> str:
+    """Why the file ``name`` cannot be read (``exc``'s reason, the system's words)."""
+    return _("cannot read {path}: {reason}").format(path=name, reason=exc.strerror or exc)
+
+
+def cannot_write(name: object, exc: OSError) -> str:
+    """Why the file ``name`` cannot be written (``exc``'s reason, the system's words)."""
+    return _("cannot write {path}: {reason}").format(path=name, reason=exc.strerror or exc)

@@ -13,11 +13,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from morris.commands.tables import add_tables_options, solution_from_args, tables_from_args
+from morris.commands.words import error
+from morris.i18n import N_, _
 
 if TYPE_CHECKING:
     from morris.app.review import Review, TurnReview
 
 __all__ = ["register", "run"]
+
+#: The prefix of the command's errors on stderr.
+COMMAND = "morris review"
 
 
 def register(subparsers: Any) -> None:
@@ -26,39 +31,42 @@ def register(subparsers: Any) -> None:
 
     parser = subparsers.add_parser(
         "review",
-        help="score every turn of a saved game and find the first that threw a result away",
-        description=(
+        help=_("score every turn of a saved game and find the first that threw a result away"),
+        # TRANSLATORS: {command} is a command, typed as it is; 'win N', 'loss N', 'white wins
+        # in 6' and 'draw' are what the review's table shows (translate them as there).
+        description=_(
             "Review a game record: for each turn the engine's score before and after it (the "
             "mover's, in pieces; 'win N' / 'loss N': a forced result the winner's N turns away), "
-            "and where the "
-            "endgame tables know the position, win/draw/loss before and after, and where the "
-            "solved game (`morris tables build --men K`) covers it, its value ('white wins in "
-            "6', 'draw') before and after. The first turn that threw a result away is marked: by "
-            "the solved game or the tables where they know both sides of the turn, else by the "
-            f"engine's judgement (the mover's score fell by {THRESHOLD / 100:g} "
-            "pieces or more). Exit code 2 for a record that cannot be read, or a --solution or "
-            "--tables directory that holds nothing to read."
-        ),
+            "and where the endgame tables know the position, win/draw/loss before and after, and "
+            "where the solved game ({command}) covers it, its value ('white wins in 6', 'draw') "
+            "before and after. The first turn that threw a result away is marked: by the solved "
+            "game or the tables where they know both sides of the turn, else by the engine's "
+            "judgement (the mover's score fell by {pieces} pieces or more). Exit code 2 for a "
+            "record that cannot be read, or a --solution or --tables directory that holds "
+            "nothing to read."
+        ).format(command="`morris tables build --men K`", pieces=f"{THRESHOLD / 100:g}"),
     )
-    parser.add_argument("record", metavar="RECORD", help="a game record file ('-': standard input)")
+    parser.add_argument(
+        "record", metavar="RECORD", help=_("a game record file ('-': standard input)")
+    )
     parser.add_argument(
         "--depth",
         type=int,
         default=REVIEW_DEPTH,
-        help=f"turns the engine searches in each position (default {REVIEW_DEPTH})",
+        help=_("turns the engine searches in each position (default %(default)s)"),
     )
     parser.add_argument(
         "--nodes",
         type=int,
         default=REVIEW_NODES,
-        help=f"most nodes searched in each position (default {REVIEW_NODES})",
+        help=_("most nodes searched in each position (default %(default)s)"),
     )
-    parser.add_argument("--json", action="store_true", help="print the review as JSON")
+    parser.add_argument("--json", action="store_true", help=_("print the review as JSON"))
     parser.add_argument(
         "--svg",
         metavar="FILE",
         type=Path,
-        help=(
+        help=_(
             "also write the game's graph to FILE as SVG: White's score over the game, the solved "
             "result as a band where known, the turns that threw a result away marked (as on "
             "the companion's review page)"
@@ -74,12 +82,12 @@ def run(args: argparse.Namespace) -> int:
     from morris.app.review import review_text
 
     if args.depth < 1 or args.nodes < 1:
-        print("morris review: --depth and --nodes must be at least 1", file=sys.stderr)
+        error(_("--depth and --nodes must be at least 1"), command=COMMAND)
         return 2
     try:
         text = read_record_text(args.record)
     except ReviewError as exc:
-        print(f"morris review: {exc}", file=sys.stderr)
+        error(str(exc), command=COMMAND)
         return 2
     from morris.commands.tables import solution_problem, tables_problem
 
@@ -87,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         None if args.no_tables else tables_problem(args.tables)
     )
     if problem is not None:  # a directory named on purpose that holds nothing is no default
-        print(f"morris review: {problem}", file=sys.stderr)
+        error(problem, command=COMMAND)
         return 2
     tables = tables_from_args(args)
     solution = solution_from_args(args)
@@ -96,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             text, tables=tables, solution=solution, depth=args.depth, nodes=args.nodes
         )
     except ReviewError as exc:
-        print(f"morris review: {args.record}: {exc}", file=sys.stderr)
+        error(f"{args.record}: {exc}", command=COMMAND)
         return 2
     if args.svg is not None and (code := write_chart(review, args.svg)):
         return code
@@ -114,7 +122,9 @@ def write_chart(review: Review, path: Path) -> int:
     try:
         path.write_text(render_chart_svg(chart_of_review(review.to_json())), encoding="utf-8")
     except OSError as exc:
-        print(f"morris review: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        from morris.commands.render import cannot_write
+
+        error(cannot_write(path, exc), command=COMMAND)
         return 2
     return 0
 
@@ -125,74 +135,154 @@ def read_record_text(name: str) -> str:
     Raises :class:`~morris.app.errors.ReviewError` naming the file when it cannot be read.
     """
     from morris.app.errors import ReviewError
+    from morris.commands.render import cannot_read, not_utf8
 
     if name == "-":
         return sys.stdin.read()
     try:
         return Path(name).read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise ReviewError(f"{name}: not a game record (not UTF-8 text)") from None
+        raise ReviewError(not_utf8(name)) from None
     except OSError as exc:
-        raise ReviewError(f"cannot read {name}: {exc.strerror or exc}") from None
+        raise ReviewError(cannot_read(name, exc)) from None
+
+
+#: Whose judgement a turn threw a result away by (:attr:`TurnReview.threw`), in the mark column.
+JUDGES = {
+    # TRANSLATORS: the review's mark column: who judged that the turn threw a result away.
+    "solution": N_("solution"),
+    "tables": N_("tables"),
+    "engine": N_("engine"),
+}
 
 
 def _mark(turn: TurnReview) -> str:
     if turn.threw is None:
         return ""
-    return f"{'<< first' if turn.mistake else '<'} ({turn.threw})"
+    judge = _(JUDGES[turn.threw]) if turn.threw in JUDGES else turn.threw
+    if not turn.mistake:
+        return f"< ({judge})"  # a later turn that threw a result away
+    # TRANSLATORS: the mark of the first turn that threw a result away ("<< first (engine)");
+    # {judge} says by whose judgement.
+    return _("<< first ({judge})").format(judge=judge)
+
+
+def _mover(turn: TurnReview) -> str:
+    from morris.commands.tables import colour_word
+
+    return colour_word(turn.mover)
+
+
+def _column(name: str, width: int, align: str = "<") -> tuple[str, int, str]:
+    return name, max(width, len(name)), align
 
 
 def format_review(review: Review) -> str:
-    """The review as the lines ``morris review`` prints."""
+    """The review as the lines ``morris review`` prints, in the board's language."""
     from morris.app.review import THRESHOLD, format_score
     from morris.app.values import describe_value
 
     solved = review.solution
-    header = (
-        f"{'turn':<6} {'move':<9} {'best':<9} {'score':>8} {'after':>8} {'wdl':>8} {'after':>8}"
-    )
+    after = _("after")
+    # TRANSLATORS: the columns of morris review's table: the turn's number, its move, the
+    # engine's best move, the engine's score before and after the turn, the endgame tables'
+    # win/draw/loss before and after, the solved game's value before and after, the mark.
+    columns = [
+        _column(_("turn"), 6),
+        _column(_("move"), 9),
+        _column(_("best"), 9),
+        _column(_("score"), 8, ">"),
+        _column(after, 8, ">"),
+        _column(_("wdl"), 8, ">"),
+        _column(after, 8, ">"),
+    ]
     if solved:
-        header += f"  {'solved':<18} {'after':<18}"
-    lines = [header + "  mark"]
+        columns += [_column(_("solved"), 18), _column(after, 18)]
+    header = " ".join(f"{name:{align}{width}}" for name, width, align in columns[:7])
+    if solved:
+        header += "  " + " ".join(f"{name:{align}{width}}" for name, width, align in columns[7:])
+    lines = [header + "  " + _("mark")]
+    widths = [width for _name, width, _align in columns]
     for t in review.turns:
         wdl_before = "-" if t.wdl_before is None else str(t.wdl_before)
         wdl_after = "-" if t.wdl_after is None else str(t.wdl_after)
         line = (
-            f"{t.label:<6} {t.move:<9} {t.best or '-':<9} {format_score(t.score_before):>8} "
-            f"{format_score(t.score_after):>8} {wdl_before:>8} {wdl_after:>8}"
+            f"{t.label:<{widths[0]}} {t.move:<{widths[1]}} {t.best or '-':<{widths[2]}} "
+            f"{format_score(t.score_before):>{widths[3]}} "
+            f"{format_score(t.score_after):>{widths[4]}} {wdl_before:>{widths[5]}} "
+            f"{wdl_after:>{widths[6]}}"
         )
         if solved:
             line += (
-                f"  {describe_value(t.solution_before):<18} {describe_value(t.solution_after):<18}"
+                f"  {describe_value(t.solution_before):<{widths[7]}} "
+                f"{describe_value(t.solution_after):<{widths[8]}}"
             )
         lines.append(f"{line}  {_mark(t)}".rstrip())
     lines.append("")
     first = review.first_mistake
     if first is None:
-        lines.append("No turn threw a result away.")
-    elif first.threw == "solution":
-        lines.append(
-            f"First result thrown away: {first.label} {first.move} ({first.mover}): "
-            f"{describe_value(first.solution_before)} -> {describe_value(first.solution_after)}, "
-            "by the solved game."
+        lines.append(_("No turn threw a result away."))
+    else:
+        turn = {"label": first.label, "move": first.move, "mover": _mover(first)}
+        if first.threw == "solution":
+            lines.append(
+                # TRANSLATORS: {label} is the turn's number ("12..."), {mover} its player.
+                _(
+                    "First result thrown away: {label} {move} ({mover}): {before} -> {after}, "
+                    "by the solved game."
+                ).format(
+                    **turn,
+                    before=describe_value(first.solution_before),
+                    after=describe_value(first.solution_after),
+                )
+            )
+        elif first.threw == "tables":
+            lines.append(
+                _(
+                    "First result thrown away: {label} {move} ({mover}): {before} -> {after}, "
+                    "by the endgame tables."
+                ).format(**turn, before=first.wdl_before, after=first.wdl_after)
+            )
+        else:
+            lines.append(
+                _(
+                    "First result thrown away: {label} {move} ({mover}): {before} -> {after}, "
+                    "by the engine's judgement (a fall of {pieces} pieces or more)."
+                ).format(
+                    **turn,
+                    before=format_score(first.score_before),
+                    after=format_score(first.score_after),
+                    pieces=f"{THRESHOLD / 100:g}",
+                )
+            )
+    if review.tables and solved:
+        # TRANSLATORS: the review's last line; 'solved' is the name of a column above.
+        text = _(
+            "Scores are the mover's, in pieces (win/loss N, wins in N: the winner's N turns to "
+            "the end, as puzzles count); engine depth {depth}, at most {nodes} nodes a "
+            "position; endgame tables; solved values ('solved') where the solution covers the "
+            "position; {seconds} s."
         )
-    elif first.threw == "tables":
-        lines.append(
-            f"First result thrown away: {first.label} {first.move} ({first.mover}): "
-            f"{first.wdl_before} -> {first.wdl_after}, by the endgame tables."
+    elif review.tables:
+        text = _(
+            "Scores are the mover's, in pieces (win/loss N, wins in N: the winner's N turns to "
+            "the end, as puzzles count); engine depth {depth}, at most {nodes} nodes a "
+            "position; endgame tables; {seconds} s."
+        )
+    elif solved:
+        text = _(
+            "Scores are the mover's, in pieces (win/loss N, wins in N: the winner's N turns to "
+            "the end, as puzzles count); engine depth {depth}, at most {nodes} nodes a "
+            "position; no endgame tables; solved values ('solved') where the solution covers "
+            "the position; {seconds} s."
         )
     else:
-        lines.append(
-            f"First result thrown away: {first.label} {first.move} ({first.mover}): "
-            f"{format_score(first.score_before)} -> {format_score(first.score_after)}, by the "
-            f"engine's judgement (a fall of {THRESHOLD / 100:g} pieces or more)."
+        text = _(
+            "Scores are the mover's, in pieces (win/loss N, wins in N: the winner's N turns to "
+            "the end, as puzzles count); engine depth {depth}, at most {nodes} nodes a "
+            "position; no endgame tables; {seconds} s."
         )
-    tables = "endgame tables" if review.tables else "no endgame tables"
-    solution = "; solved values ('solved') where the solution covers the position" if solved else ""
     lines.append(
-        f"Scores are the mover's, in pieces (win/loss N, wins in N: the winner's N turns to "
-        f"the end, as puzzles count); engine depth "
-        f"{review.depth}, at most {review.nodes} nodes a position; {tables}{solution}; "
-        f"{review.elapsed:.1f} s."
+        text.format(depth=review.depth, nodes=review.nodes, seconds=f"{review.elapsed:.1f}")
     )
     return "\n".join(lines)

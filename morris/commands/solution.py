@@ -10,10 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from morris.commands.tables import (
+    colour_word,
+    headings,
     print_reports,
     progress_bar,
     progress_callback,
+    say_error,
 )
+from morris.i18n import N_, _, ngettext
 
 logger = logging.getLogger(__name__)
 
@@ -52,12 +56,30 @@ def missing_solution(directory: Path, men: int | None = None) -> str | None:
     from morris.commands.analyse import built_men
 
     built = built_men(directory)
-    has = f"{built} men's morris" if built is not None else "only some sectors"
-    return (
-        f"{directory} holds {has}, not {men} men's morris ({len(missing)} of its sectors are "
-        f"missing, {missing[0].name} the first): build it with `morris tables build --men {men} "
-        f"--dir {directory}` (it adds only what is missing)"
-    )
+    words = {
+        "path": directory,
+        "built": built,
+        "men": men,
+        "n": len(missing),
+        "first": missing[0].name,
+        "command": f"`morris tables build --men {men} --dir {directory}`",
+    }
+    if built is not None:
+        # TRANSLATORS: {first} is a sector's name ("3v3 h1/0"), {command} a command.
+        return ngettext(
+            "{path} holds {built} men's morris, not {men} men's morris ({n} of its sectors is "
+            "missing, {first} the first): build it with {command} (it adds only what is missing)",
+            "{path} holds {built} men's morris, not {men} men's morris ({n} of its sectors are "
+            "missing, {first} the first): build it with {command} (it adds only what is missing)",
+            len(missing),
+        ).format(**words)
+    return ngettext(
+        "{path} holds only some sectors, not {men} men's morris ({n} of its sectors is "
+        "missing, {first} the first): build it with {command} (it adds only what is missing)",
+        "{path} holds only some sectors, not {men} men's morris ({n} of its sectors are "
+        "missing, {first} the first): build it with {command} (it adds only what is missing)",
+        len(missing),
+    ).format(**words)
 
 
 def _check_men(console: Any, men: int) -> bool:
@@ -65,14 +87,23 @@ def _check_men(console: Any, men: int) -> bool:
 
     if MIN_MEN <= men <= MAX_MEN:
         return True
-    console.print(f"[red]--men must be {MIN_MEN}..{MAX_MEN}, not {men}[/red]")
+    say_error(console, men_range_text(men))
     return False
+
+
+def men_range_text(men: int) -> str:
+    """Why ``--men`` cannot be ``men``, in the board's language."""
+    from morris.engine.solution.sectors import MAX_MEN, MIN_MEN
+
+    return _("--men must be {low}..{high}, not {men}").format(low=MIN_MEN, high=MAX_MEN, men=men)
 
 
 def _at_least_one(console: Any, option: str, value: int | None) -> bool:
     if value is None or value >= 1:
         return True
-    console.print(f"[red]{option} must be at least 1, not {value}[/red]")
+    say_error(
+        console, _("{option} must be at least 1, not {value}").format(option=option, value=value)
+    )
     return False
 
 
@@ -95,10 +126,10 @@ def run_solution_build(args: argparse.Namespace) -> int:
     ):
         return BAD_INPUT
     if args.flying != "both" or args.max_pieces != 7:
-        console.print("[red]--flying and --max-pieces are for the endgame tables, not --men[/red]")
+        say_error(console, _("--flying and --max-pieces are for the endgame tables, not --men"))
         return BAD_INPUT
     if args.memory is not None and args.memory <= 0:
-        console.print(f"[red]--memory must be positive, not {args.memory}[/red]")
+        say_error(console, _("--memory must be positive, not {memory}").format(memory=args.memory))
         return BAD_INPUT
     directory = solution_dir(args)
     memory = None if args.memory is None else int(args.memory * 2**30)
@@ -128,25 +159,73 @@ def run_solution_build(args: argparse.Namespace) -> int:
                 progress=report,
             )
     except SolutionError as exc:
-        console.print(f"[red]{exc}[/red]")
+        say_error(console, str(exc))
         return 1
     size = sum(i.nbytes for i in result.infos)
     wdl = sum(i.wdl_bytes for i in result.infos)
     moving = sum(i.nbytes for i in result.removals if not i.key.placing)
     placing = sum(i.nbytes for i in result.removals if i.key.placing)
     console.print(
-        f"{len(result.infos)} sectors of {args.men} men's morris in {directory} "
-        f"({len(result.solved)} solved now): {size / 1e6:.1f} MB, of which "
-        f"{wdl / 1e6:.2f} MB win/draw/loss; removal distances {moving / 1e6:.1f} MB, "
-        f"placing values under the rule {placing / 1e6:.1f} MB"
+        ngettext(
+            "{n} sector of {men} men's morris in {path} ({solved} solved now): {size} MB, of "
+            "which {wdl} MB win/draw/loss; removal distances {moving} MB, placing values under "
+            "the rule {placing} MB",
+            "{n} sectors of {men} men's morris in {path} ({solved} solved now): {size} MB, of "
+            "which {wdl} MB win/draw/loss; removal distances {moving} MB, placing values under "
+            "the rule {placing} MB",
+            len(result.infos),
+        ).format(
+            n=len(result.infos),
+            men=args.men,
+            path=directory,
+            solved=len(result.solved),
+            size=f"{size / 1e6:.1f}",
+            wdl=f"{wdl / 1e6:.2f}",
+            moving=f"{moving / 1e6:.1f}",
+            placing=f"{placing / 1e6:.1f}",
+        ),
+        markup=False,
     )
     return 0
+
+
+#: A value of the solved game for the side to move, in a word ("win", "draw", "loss").
+VALUE_WORDS = {"win": N_("win"), "draw": N_("draw"), "loss": N_("loss")}
+
+
+def start_text(value: str, distance: int | None) -> str:
+    """The solved value of the start position, white to move, in the board's language: "win
+    for white in 12 of white's turns (23 plies)", "draw for white"."""
+    from morris.app.values import winner_turns
+
+    if value == "draw" or distance is None:
+        return {
+            "win": _("The start position: win for white"),
+            "loss": _("The start position: loss for white"),
+            "draw": _("The start position: draw for white"),
+        }[value]
+    turns = winner_turns(distance)
+    plies = ngettext("{n} ply", "{n} plies", distance).format(n=distance)
+    if value == "win":
+        # TRANSLATORS: {turns} of the winner's own turns; {plies} says them as plies ("23
+        # plies"), white's and black's together.
+        text = ngettext(
+            "The start position: win for white in {turns} of white's turns ({plies})",
+            "The start position: win for white in {turns} of white's turns ({plies})",
+            turns,
+        )
+    else:
+        text = ngettext(
+            "The start position: loss for white in {turns} of black's turns ({plies})",
+            "The start position: loss for white in {turns} of black's turns ({plies})",
+            turns,
+        )
+    return text.format(turns=turns, plies=plies)
 
 
 def run_solution_info(args: argparse.Namespace) -> int:
     """Print each sector (by colour) with its positions and won/drawn/lost, and the start."""
     from rich.console import Console
-    from rich.markup import escape
 
     from morris.engine.solution import Solution, SolutionError, start_sector
 
@@ -156,21 +235,35 @@ def run_solution_info(args: argparse.Namespace) -> int:
     directory = solution_dir(args)
     missing = missing_solution(directory, args.men)
     if missing is not None:
-        console.print(f"[red]{escape(missing)}[/red]", soft_wrap=True)
+        say_error(console, missing)
         return 1
     try:
         solution = Solution.load(directory, args.men, check=False)
     except SolutionError as exc:
-        console.print(f"[red]{exc}[/red]")
+        say_error(console, str(exc))
         return 1
-    console.print(f"{args.men} men's morris, solved, in {directory}")
     console.print(
-        f"{'white':>5} {'black':>5} {'w hand':>6} {'b hand':>6} {'to move':>7} {'positions':>14}"
-        f" {'won':>14} {'drawn':>14} {'lost':>14} {'longest win':>11} {'to removal':>10}"
-        f" {'bytes':>11}",
-        highlight=False,
-        soft_wrap=True,
+        _("{men} men's morris, solved, in {path}").format(men=args.men, path=directory),
+        markup=False,
     )
+    line, widths = headings(
+        # TRANSLATORS: the columns of morris tables info --men K: white's and black's pieces on
+        # the board, then in hand, the side to move, the counts of positions, the longest win,
+        # the longest distance to the next removal, the sector file's size.
+        (_("white"), 5),
+        (_("black"), 5),
+        (_("w hand"), 6),
+        (_("b hand"), 6),
+        (_("to move"), 7),
+        (_("positions"), 14),
+        (_("won"), 14),
+        (_("drawn"), 14),
+        (_("lost"), 14),
+        (_("longest win"), 11),
+        (_("to removal"), 10),
+        (_("bytes"), 11),
+    )
+    console.print(line, highlight=False, soft_wrap=True, markup=False)
     rows: list[tuple[tuple[int, int, int, int, str], Any]] = []
     for key in solution.keys:
         info = solution.info(key)
@@ -179,12 +272,25 @@ def run_solution_info(args: argparse.Namespace) -> int:
     for (white, black, white_hand, black_hand, side), info in rows:
         removals = None if info.key.placing else solution.removal_data(info.key)
         to_removal = "-" if removals is None else str(removals.info.longest)
+        cells = (
+            str(white),
+            str(black),
+            str(white_hand),
+            str(black_hand),
+            colour_word(side),
+            f"{info.placements:,}",
+            f"{info.won:,}",
+            f"{info.drawn:,}",
+            f"{info.lost:,}",
+            str(info.longest_win),
+            to_removal,
+            f"{info.nbytes:,}",
+        )
         console.print(
-            f"{white:>5} {black:>5} {white_hand:>6} {black_hand:>6} {side:>7}"
-            f" {info.placements:>14,} {info.won:>14,} {info.drawn:>14,} {info.lost:>14,}"
-            f" {info.longest_win:>11} {to_removal:>10} {info.nbytes:>11,}",
+            " ".join(f"{cell:>{width}}" for cell, width in zip(cells, widths, strict=True)),
             highlight=False,
             soft_wrap=True,
+            markup=False,
         )
     start = solution.probe_key(start_sector(args.men), 0, 0)
     entries = sum(solution.info(k).entries for k in solution.keys)
@@ -194,43 +300,75 @@ def run_solution_info(args: argparse.Namespace) -> int:
     found = [r for k in solution.keys if (r := solution.removal_data(k)) is not None]
     moving = [r for r in found if not r.info.key.placing]
     placing = [r for r in found if r.info.key.placing]
+    # TRANSLATORS: the summary under the table: {rows} the table's rows (a sector for each
+    # colour to move), the rest counts of positions, entries, bytes and sectors.
+    summary = ngettext(
+        "{n} stored sector ({rows} by colour), {positions} positions over every placement, "
+        "{entries} stored entries (symmetry-reduced), {size} bytes on disk, of which {wdl} "
+        "win/draw/loss; removal distances of {moving} moving-phase sectors, {moving_size} "
+        "bytes; values under the rule of {placing} placing sectors, {placing_size} bytes.",
+        "{n} stored sectors ({rows} by colour), {positions} positions over every placement, "
+        "{entries} stored entries (symmetry-reduced), {size} bytes on disk, of which {wdl} "
+        "win/draw/loss; removal distances of {moving} moving-phase sectors, {moving_size} "
+        "bytes; values under the rule of {placing} placing sectors, {placing_size} bytes.",
+        len(solution.keys),
+    )
     console.print(
-        f"{len(solution.keys)} stored sectors ({len(rows)} by colour), {placements:,} positions "
-        f"over every placement, {entries:,} stored entries (symmetry-reduced), "
-        f"{size:,} bytes on disk, of which {wdl:,} win/draw/loss; removal distances of "
-        f"{len(moving)} moving-phase sectors, {sum(r.info.nbytes for r in moving):,} bytes; "
-        f"values under the rule of {len(placing)} placing sectors, "
-        f"{sum(r.info.nbytes for r in placing):,} bytes."
+        summary.format(
+            n=len(solution.keys),
+            rows=len(rows),
+            positions=f"{placements:,}",
+            entries=f"{entries:,}",
+            size=f"{size:,}",
+            wdl=f"{wdl:,}",
+            moving=len(moving),
+            moving_size=f"{sum(r.info.nbytes for r in moving):,}",
+            placing=len(placing),
+            placing_size=f"{sum(r.info.nbytes for r in placing):,}",
+        ),
+        markup=False,
     )
     if found:
         limit = found[0].info.limit
-        for phase, these in (("moving-phase", moving), ("placing-phase", placing)):
+        for these in (moving, placing):
             drawn = sum(r.info.rule_drawn for r in these)
-            if these:
-                console.print(
-                    f"Under the {limit}-turn no-removal rule {drawn:,} stored {phase} entries "
-                    "that the solution wins or loses are draws from a count of 0"
-                    + (" (see 'to removal')." if phase == "moving-phase" else "."),
-                    highlight=False,
+            if not these:
+                continue
+            if these is moving:
+                # TRANSLATORS: 'to removal' is the name of a column of the table above.
+                text = ngettext(
+                    "Under the {limit}-turn no-removal rule {n} stored moving-phase entry that "
+                    "the solution wins or loses is a draw from a count of 0 (see 'to removal').",
+                    "Under the {limit}-turn no-removal rule {n} stored moving-phase entries that "
+                    "the solution wins or loses are draws from a count of 0 (see 'to removal').",
+                    drawn,
                 )
+            else:
+                text = ngettext(
+                    "Under the {limit}-turn no-removal rule {n} stored placing-phase entry that "
+                    "the solution wins or loses is a draw from a count of 0.",
+                    "Under the {limit}-turn no-removal rule {n} stored placing-phase entries that "
+                    "the solution wins or loses are draws from a count of 0.",
+                    drawn,
+                )
+            console.print(text.format(limit=limit, n=f"{drawn:,}"), highlight=False, markup=False)
     if start is not None:
-        tail = ""
-        if start.value.value != "draw" and start.distance is not None:
-            from morris.app.values import winner_turns
-
-            winner = "white" if start.value.value == "win" else "black"
-            tail = (
-                f" in {winner_turns(start.distance)} of {winner}'s turns ({start.distance} plies)"
-            )
+        line = start_text(start.value.value, start.distance)
         rule = solution.placing_rule_value(start_sector(args.men), 0, 0)
-        under = "" if rule is None else f" (under the no-removal rule: {rule.value})"
-        console.print(f"The start position: {start.value.value} for white{tail}{under}.")
+        if rule is not None:
+            line += " " + _("(under the no-removal rule: {value})").format(
+                value=_(VALUE_WORDS[rule.value])
+            )
+        console.print(line + ".", markup=False)
     console.print(
-        "Counts are over every placement of the pieces, for the side to move; the longest win is"
-        " in turns (plies); 'to removal' is the longest distance to the next removal (moving"
-        " phase: what the no-removal rule counts); bytes are the sector file's on disk (a"
-        " moving-phase sector's file serves both colours' rows). The draw rules are not part of"
-        " the solution."
+        _(
+            "Counts are over every placement of the pieces, for the side to move; the longest win"
+            " is in turns (plies); 'to removal' is the longest distance to the next removal"
+            " (moving phase: what the no-removal rule counts); bytes are the sector file's on"
+            " disk (a moving-phase sector's file serves both colours' rows). The draw rules are"
+            " not part of the solution."
+        ),
+        markup=False,
     )
     return 0
 
@@ -238,7 +376,6 @@ def run_solution_info(args: argparse.Namespace) -> int:
 def run_solution_verify(args: argparse.Namespace) -> int:
     """Check local consistency of every sector; exit 1 on any disagreement."""
     from rich.console import Console
-    from rich.markup import escape
 
     from morris.engine.solution import Solution, SolutionError, verify_solution
 
@@ -248,12 +385,12 @@ def run_solution_verify(args: argparse.Namespace) -> int:
     directory = solution_dir(args)
     missing = missing_solution(directory, args.men)
     if missing is not None:
-        console.print(f"[red]{escape(missing)}[/red]", soft_wrap=True)
+        say_error(console, missing)
         return 1
     try:
         solution = Solution.load(directory, args.men)
     except SolutionError as exc:
-        console.print(f"[red]{exc}[/red]")
+        say_error(console, str(exc))
         return 1
     keys = None
     if args.new_only:
@@ -269,8 +406,19 @@ def run_solution_verify(args: argparse.Namespace) -> int:
             keys=keys,
         )
     lines = [
-        f"{r.name or r.key.name:<24} {r.checked:>12,} entries checked "
-        f"({'all' if r.complete else f'sample of {r.entries:,}'})"
+        f"{r.name or r.key.name:<24} "
+        + ngettext("{n} entry checked", "{n} entries checked", r.checked).format(
+            n=f"{r.checked:>12,}"
+        )
+        + " "
+        + (
+            # TRANSLATORS: after "N entries checked": all of the sector's, or a sample of them.
+            _("(all)")
+            if r.complete
+            else ngettext("(sample of {n})", "(sample of {n})", r.entries).format(
+                n=f"{r.entries:,}"
+            )
+        )
         for r in reports
     ]
     return print_reports(console, reports, lines)

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from morris.i18n import _, ngettext
+
 if TYPE_CHECKING:
     from morris.app.config import Config
     from morris.engine.solution import Solution
@@ -52,8 +54,11 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
         type=_config_file,
         default=None,
         metavar="FILE",
-        help="take the default directory from this configuration (engine.tables; with --men "
-        "engine.solution)",
+        # TRANSLATORS: engine.tables and engine.solution are configuration keys.
+        help=_(
+            "take the default directory from this configuration (engine.tables; with --men "
+            "engine.solution)"
+        ),
     )
 
 
@@ -75,15 +80,17 @@ SOLUTION_OPTION = "--solution DIR"
 def no_solution_text(directory: Path) -> str:
     """Why ``directory`` gives no solved game, and the option that points elsewhere."""
     if not directory.exists():
-        why = f"{directory}: no such directory"
+        why = _("{path}: no such directory").format(path=directory)
     elif not directory.is_dir():
-        why = f"{directory} is not a directory"
+        why = _("{path} is not a directory").format(path=directory)
     else:
-        why = f"no solved game in {directory}"
-    return (
-        f"{why}: build one with `morris tables build --men K --dir DIR` and give "
-        f"{SOLUTION_OPTION} (or set [engine] solution in the configuration)"
-    )
+        why = _("no solved game in {path}").format(path=directory)
+    # TRANSLATORS: {why} is what is wrong with the directory; {command} a command, {option} an
+    # option (typed as they are); "[engine] solution" is a configuration key.
+    return _(
+        "{why}: build one with {command} and give {option} (or set [engine] solution in the "
+        "configuration)"
+    ).format(why=why, command="`morris tables build --men K --dir DIR`", option=SOLUTION_OPTION)
 
 
 def solution_problem(directory: Path | None) -> str | None:
@@ -91,13 +98,13 @@ def solution_problem(directory: Path | None) -> str | None:
     when ``directory`` holds sector files (or none was named)."""
     if directory is None or (directory.is_dir() and any(directory.glob("sector-*.msol"))):
         return None
+    option = f"--solution {directory}"
     if not directory.exists():
-        return f"--solution {directory}: no such directory"
+        return _("{option}: no such directory").format(option=option)
     if not directory.is_dir():
-        return f"--solution {directory}: not a directory"
-    return (
-        f"--solution {directory}: no solved game there (build one with `morris tables build "
-        f"--men K --dir {directory}`)"
+        return _("{option}: not a directory").format(option=option)
+    return _("{option}: no solved game there (build one with {command})").format(
+        option=option, command=f"`morris tables build --men K --dir {directory}`"
     )
 
 
@@ -108,11 +115,11 @@ def tables_problem(directory: Path | None) -> str | None:
 
     if directory is None or (directory / MANIFEST_NAME).is_file():
         return None
+    option = f"--tables {directory}"
     if not directory.exists():
-        return f"--tables {directory}: no such directory"
-    return (
-        f"--tables {directory}: no endgame tables there (build them with `morris tables build "
-        f"--dir {directory}`)"
+        return _("{option}: no such directory").format(option=option)
+    return _("{option}: no endgame tables there (build them with {command})").format(
+        option=option, command=f"`morris tables build --dir {directory}`"
     )
 
 
@@ -125,14 +132,18 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
         "--dir",
         dest="solution",
         metavar="DIR",
-        help="the solved game's directory (what `morris tables build --men K --dir DIR` made): "
-        "the Pi's play, the hints, the values shown and the puzzles; default: [engine] solution, "
-        "else solution in the tables' data directory",
+        # TRANSLATORS: {command} is a command; "[engine] solution" a configuration key, and
+        # "solution" the name of a directory.
+        help=_(
+            "the solved game's directory (what {command} made): the Pi's play, the hints, the "
+            "values shown and the puzzles; default: [engine] solution, else solution in the "
+            "tables' data directory"
+        ).format(command="`morris tables build --men K --dir DIR`"),
     )
     parser.add_argument(
         "--tables",
         metavar="DIR",
-        help="the endgame tables' directory (default: [engine] tables, else the data directory)",
+        help=_("the endgame tables' directory (default: [engine] tables, else the data directory)"),
     )
 
 
@@ -151,16 +162,20 @@ def data_problem(args: argparse.Namespace) -> str | None:
 def add_tables_options(parser: argparse.ArgumentParser, *, solution: bool = False) -> None:
     """``--tables DIR`` and ``--no-tables``, for the commands that run the engine; with
     ``solution`` also ``--solution DIR`` and ``--no-solution`` (the solved game)."""
-    what = {"tables": "endgame table directory", "solution": "the solved game's directory"}
+    texts = {
+        "tables": (
+            _("endgame table directory (default: the data directory's, if built there)"),
+            _("do not use the tables"),
+        ),
+        "solution": (
+            _("the solved game's directory (default: the data directory's, if built there)"),
+            _("do not use the solution"),
+        ),
+    }
     for name in ("tables", "solution") if solution else ("tables",):
-        parser.add_argument(
-            f"--{name}",
-            type=Path,
-            default=None,
-            metavar="DIR",
-            help=f"{what[name]} (default: the data directory's, if built there)",
-        )
-        parser.add_argument(f"--no-{name}", action="store_true", help=f"do not use the {name}")
+        where, without = texts[name]
+        parser.add_argument(f"--{name}", type=Path, default=None, metavar="DIR", help=where)
+        parser.add_argument(f"--no-{name}", action="store_true", help=without)
 
 
 def tables_from_args(args: argparse.Namespace) -> EndgameTables | None:
@@ -179,10 +194,15 @@ def solution_from_args(args: argparse.Namespace) -> Solution | None:
 
 def register(subparsers: Any) -> None:
     """Add ``morris tables build|info|verify``."""
+    from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
+
     parser = subparsers.add_parser(
         "tables",
-        help="endgame tables: build, info, verify",
-        description="Endgame tables (3v3, 4v3, 3v4 and up): exact values by retrograde analysis.",
+        # TRANSLATORS: build, info and verify are the actions' names, typed as they are.
+        help=_("endgame tables: build, info, verify"),
+        description=_(
+            "Endgame tables (3v3, 4v3, 3v4 and up): exact values by retrograde analysis."
+        ),
     )
     sub = parser.add_subparsers(dest="tables_command", metavar="ACTION", required=True)
 
@@ -191,40 +211,48 @@ def register(subparsers: Any) -> None:
             "--dir",
             type=Path,
             default=None,
-            help="table directory; with --men the solution's (default: $MORRIS_DATA_DIR or "
-            "$XDG_DATA_HOME/morris/tables, and solution in it; or --config's)",
+            # TRANSLATORS: $MORRIS_DATA_DIR and $XDG_DATA_HOME are environment variables;
+            # "solution" is the name of a directory.
+            help=_(
+                "table directory; with --men the solution's (default: $MORRIS_DATA_DIR or "
+                "$XDG_DATA_HOME/morris/tables, and solution in it; or --config's)"
+            ),
         )
         p.add_argument(
             "--solution",
             type=Path,
             default=None,
             metavar="DIR",
-            help="with --men: the solution's directory (the same as --dir; the name every "
-            "command that reads the solved game takes)",
+            help=_(
+                "with --men: the solution's directory (the same as --dir; the name every "
+                "command that reads the solved game takes)"
+            ),
         )
         p.add_argument(
             "--tables",
             type=Path,
             default=None,
             metavar="DIR",
-            help="without --men: the tables' directory (the same as --dir)",
+            help=_("without --men: the tables' directory (the same as --dir)"),
         )
 
-    build = sub.add_parser("build", help="solve the tables (skips those already built)")
+    build = sub.add_parser("build", help=_("solve the tables (skips those already built)"))
     add_dir(build)
     add_config_option(build)
-    build.add_argument("--flying", choices=sorted(_FLYING), default="both", help="flying rule")
+    build.add_argument("--flying", choices=sorted(_FLYING), default="both", help=_("flying rule"))
     build.add_argument(
         "--max-pieces",
         type=int,
         default=7,
         metavar="N",
-        help="most pieces on the board in all (7: 3v3, 4v3, 3v4; 8 adds 4v4, 5v3, 3v5)",
+        help=_("most pieces on the board in all (7: 3v3, 4v3, 3v4; 8 adds 4v4, 5v3, 3v5)"),
     )
     build.add_argument(
-        "--force", action="store_true", help="rebuild tables (or with --men, sectors) already built"
+        "--force",
+        action="store_true",
+        help=_("rebuild tables (or with --men, sectors) already built"),
     )
-    build.add_argument("--quiet", action="store_true", help="no progress bar")
+    build.add_argument("--quiet", action="store_true", help=_("no progress bar"))
     add_men(build)
     where = build.add_mutually_exclusive_group()
     where.add_argument(
@@ -232,49 +260,59 @@ def register(subparsers: Any) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="with --men: local Dask workers (default: one per core)",
+        # TRANSLATORS: Dask is the name of the library that spreads the work.
+        help=_("with --men: local Dask workers (default: one per core)"),
     )
     where.add_argument(
         "--scheduler",
         default=None,
         metavar="ADDRESS",
-        help="with --men: a running Dask scheduler (its workers declare --resources MEMORY=bytes)",
+        # TRANSLATORS: "--resources MEMORY=bytes" is typed as it is.
+        help=_(
+            "with --men: a running Dask scheduler (its workers declare --resources MEMORY=bytes)"
+        ),
     )
     build.add_argument(
         "--memory",
         type=float,
         default=None,
         metavar="GIB",
-        help="with --men --workers: memory the local workers share (default: what is available)",
+        help=_("with --men --workers: memory the local workers share (default: what is available)"),
     )
     build.add_argument(
         "--split",
         type=int,
         default=None,
         metavar="ENTRIES",
-        help="with --men: a placing sector of more entries is solved in ranges of at most this "
-        "many, each a task (default: 4194304)",
+        help=_(
+            "with --men: a placing sector of more entries is solved in ranges of at most this "
+            "many, each a task (default: {split})"
+        ).format(split=4194304),  # morris.engine.solution.ranges.DEFAULT_SPLIT, not imported
     )
     build.add_argument(
         "--no-removal-limit",
         type=int,
         default=None,
         metavar="N",
-        help="with --men: the no-removal limit the removal files are for (the moving phase's "
-        "distances to the next removal, the placing phase's values under the rule; default: "
-        "100, the rules' default; games with another limit use the solution without them)",
+        help=_(
+            "with --men: the no-removal limit the removal files are for (the moving phase's "
+            "distances to the next removal, the placing phase's values under the rule; default: "
+            "{limit}, the rules' default; games with another limit use the solution without them)"
+        ).format(limit=DEFAULT_NO_REMOVAL_LIMIT),
     )
     build.add_argument(
         "--threads",
         type=int,
         default=None,
         metavar="N",
-        help="with --men: threads of each moving-phase task (default: every core of the machine "
-        "the task runs on)",
+        help=_(
+            "with --men: threads of each moving-phase task (default: every core of the machine "
+            "the task runs on)"
+        ),
     )
     build.set_defaults(run=run_build)
 
-    info = sub.add_parser("info", help="won/drawn/lost counts and the longest win of each table")
+    info = sub.add_parser("info", help=_("won/drawn/lost counts and the longest win of each table"))
     add_dir(info)
     add_config_option(info)
     add_men(info)
@@ -282,24 +320,28 @@ def register(subparsers: Any) -> None:
         "--variant",
         default=None,
         metavar="NAME",
-        help="say only whether the tables serve this variant, and why not (exit 1 if not)",
+        help=_("say only whether the tables serve this variant, and why not (exit 1 if not)"),
     )
     info.set_defaults(run=run_info)
 
-    verify = sub.add_parser("verify", help="check every value against its successors")
+    verify = sub.add_parser("verify", help=_("check every value against its successors"))
     add_dir(verify)
     add_config_option(verify)
     add_men(verify)
     verify.add_argument(
-        "--sample", type=int, default=None, metavar="N", help="check N random positions per table"
+        "--sample",
+        type=int,
+        default=None,
+        metavar="N",
+        help=_("check N random positions per table"),
     )
-    verify.add_argument("--seed", type=int, default=0, help="seed of the sample")
+    verify.add_argument("--seed", type=int, default=0, help=_("seed of the sample"))
     verify.add_argument(
         "--new-only",
         action="store_true",
-        help="with --men K: check only the sectors that K - 1 men's morris does not have",
+        help=_("with --men K: check only the sectors that K - 1 men's morris does not have"),
     )
-    verify.add_argument("--quiet", action="store_true", help="no progress bar")
+    verify.add_argument("--quiet", action="store_true", help=_("no progress bar"))
     verify.set_defaults(run=run_verify)
 
 
@@ -310,8 +352,11 @@ def add_men(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="K",
-        help="the whole solved game of K (3..9) men's morris, in --dir (default: solution in "
-        "the tables' directory)",
+        # TRANSLATORS: "solution" is the name of a directory.
+        help=_(
+            "the whole solved game of K (3..9) men's morris, in --dir (default: solution in "
+            "the tables' directory)"
+        ),
     )
 
 
@@ -320,12 +365,27 @@ def wrong_dir_option(args: argparse.Namespace) -> str | None:
     ``--solution`` without ``--men``, ``--tables`` with it, or two of them at once."""
     given = [f"--{name}" for name in ("dir", "solution", "tables") if getattr(args, name)]
     if len(given) > 1:
-        return f"{' and '.join(given)} name the same directory: give one"
+        # TRANSLATORS: {options} are two or three options ("--dir and --solution").
+        return _("{options} name the same directory: give one").format(options=both(given))
     if args.solution and args.men is None:
-        return "--solution DIR is the solved game's directory: give --men K too"
+        return _("--solution DIR is the solved game's directory: give --men K too")
     if args.tables and args.men is not None:
-        return "--tables DIR is the endgame tables' directory: with --men K give --solution DIR"
+        return _("--tables DIR is the endgame tables' directory: with --men K give --solution DIR")
     return None
+
+
+def both(items: Sequence[str]) -> str:
+    """``items`` all together in the board's language: ``a and b``, ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    # TRANSLATORS: all of several things: "{items}" is the first ones joined by ", ", then the
+    # last ("--dir, --solution and --tables").
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
+
+
+def say_error(console: Any, text: str) -> None:
+    """Print ``text`` (translated; a path in it may hold brackets) in red, in one line."""
+    console.print(text, style="red", markup=False, highlight=False, soft_wrap=True)
 
 
 def progress_bar(quiet: bool) -> Any:
@@ -353,10 +413,22 @@ def progress_callback(progress: Any) -> Any:
 
     def update(description: str, done: int, total: int) -> None:
         if description not in tasks:
-            tasks[description] = progress.add_task(description, total=total)
+            tasks[description] = progress.add_task(progress_label(description), total=total)
         progress.update(tasks[description], completed=done, total=total)
 
     return update
+
+
+def progress_label(description: str) -> str:
+    """A progress bar's label in the board's language: the engine's ``verify 3v3`` (a table's
+    or a sector's name, which stays as it is), the solved game's ``all sectors``."""
+    if description.startswith("verify "):
+        # TRANSLATORS: a progress bar's label: checking the table or sector {name} ("3v3").
+        return _("verify {name}").format(name=description.removeprefix("verify "))
+    if description == "all sectors":
+        # TRANSLATORS: a progress bar's label: the build of the solved game's sectors.
+        return _("all sectors")
+    return description
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -368,7 +440,7 @@ def run_build(args: argparse.Namespace) -> int:
     console = Console()
     wrong = wrong_dir_option(args)
     if wrong is not None:
-        Console().print(f"[red]{wrong}[/red]", soft_wrap=True)
+        say_error(console, wrong)
         return 2
     if args.men is not None:
         from morris.commands.solution import run_solution_build
@@ -376,15 +448,16 @@ def run_build(args: argparse.Namespace) -> int:
         return run_solution_build(args)
     options = ("workers", "scheduler", "memory", "split", "threads", "no_removal_limit")
     if any(getattr(args, o) is not None for o in options):
-        console.print(
-            "[red]--workers, --scheduler, --memory, --split, --threads and --no-removal-limit "
-            "need --men K[/red]",
-            soft_wrap=True,  # one line however narrow the terminal: it names them all
+        names = ["--workers", "--scheduler", "--memory", "--split", "--threads"]
+        # One line however narrow the terminal (say_error): it names them all.
+        say_error(
+            console,
+            _("{options} need --men K").format(options=both([*names, "--no-removal-limit"])),
         )
         return 2
     directory = tables_dir_of(args)
     if args.max_pieces < 6:
-        console.print("[red]--max-pieces must be at least 6 (3 against 3)[/red]")
+        say_error(console, _("--max-pieces must be at least 6 (3 against 3)"))
         return 2
     try:
         with progress_bar(args.quiet) as progress:
@@ -396,10 +469,16 @@ def run_build(args: argparse.Namespace) -> int:
                 progress=progress_callback(progress),
             )
     except TableError as exc:
-        console.print(f"[red]{exc}[/red]")
+        say_error(console, str(exc))
         return 1
     size = sum(i.nbytes for i in infos)
-    console.print(f"{len(infos)} tables, {size / 1e6:.1f} MB in {directory}")
+    console.print(
+        ngettext(
+            "{n} table, {size} MB in {path}", "{n} tables, {size} MB in {path}", len(infos)
+        ).format(n=len(infos), size=f"{size / 1e6:.1f}", path=directory),
+        markup=False,
+        highlight=False,
+    )
     return 0
 
 
@@ -412,8 +491,23 @@ def variant_lines() -> list[str]:
     for cls in BOARD_CLASSES:
         why = table_refusal(cls.variant)
         name = cls.variant.name
-        lines.append(f"{name}: used" if why is None else f"{name}: not used ({why})")
+        if why is None:
+            # TRANSLATORS: {variant} is a variant's name as --variant takes it ("lasker").
+            lines.append(_("{variant}: used").format(variant=name))
+        else:
+            # TRANSLATORS: {why} is the engine's reason (English).
+            lines.append(_("{variant}: not used ({why})").format(variant=name, why=why))
     return lines
+
+
+def unknown_variant(name: str) -> str:
+    """Why ``name`` is no variant, with the names there are (as :func:`find_variant` says it),
+    in the board's language."""
+    from morris.core import VARIANT_NAMES
+
+    return _("unknown variant {name} (known: {names})").format(
+        name=repr(name), names=", ".join(VARIANT_NAMES)
+    )
 
 
 def _run_variant(name: str) -> int:
@@ -426,15 +520,43 @@ def _run_variant(name: str) -> int:
     console = Console(highlight=False, soft_wrap=True)
     try:
         rules = find_variant(name).variant
-    except ValueError as exc:
-        console.print(f"[red]{exc}[/red]")
+    except ValueError:
+        say_error(console, unknown_variant(name))
         return 2
     why = table_refusal(rules)
     if why is not None:
-        console.print(f"the endgame tables are not used for {rules.name}: {why}")
+        console.print(
+            _("the endgame tables are not used for {variant}: {why}").format(
+                variant=rules.name, why=why
+            ),
+            markup=False,
+        )
         return 1
-    console.print(f"the endgame tables are used for {rules.name} (from its moving phase on)")
+    console.print(
+        _("the endgame tables are used for {variant} (from its moving phase on)").format(
+            variant=rules.name
+        ),
+        markup=False,
+    )
     return 0
+
+
+def headings(*columns: tuple[str, int]) -> tuple[str, list[int]]:
+    """A table's heading line of translated ``(name, width)`` columns, right-aligned, and each
+    column's width: at least its name's (a translation may be longer than the English)."""
+    widths = [max(width, len(name)) for name, width in columns]
+    line = " ".join(
+        f"{name:>{width}}" for (name, _width), width in zip(columns, widths, strict=True)
+    )
+    return line, widths
+
+
+def colour_word(side: str) -> str:
+    """``"white"`` or ``"black"`` in the board's language."""
+    from morris.app.narration import COLOUR_WORDS
+    from morris.core import BLACK, WHITE
+
+    return _(COLOUR_WORDS[WHITE if side == "white" else BLACK])
 
 
 def run_info(args: argparse.Namespace) -> int:
@@ -443,9 +565,10 @@ def run_info(args: argparse.Namespace) -> int:
 
     from morris.engine.tables import TableError, read_manifest
 
+    console = Console()
     wrong = wrong_dir_option(args)
     if wrong is not None:
-        Console().print(f"[red]{wrong}[/red]", soft_wrap=True)
+        say_error(console, wrong)
         return 2
     if args.men is not None:
         from morris.commands.solution import run_solution_info
@@ -453,23 +576,34 @@ def run_info(args: argparse.Namespace) -> int:
         return run_solution_info(args)
     if args.variant is not None:
         return _run_variant(args.variant)
-    console = Console()
     directory = tables_dir_of(args)
     try:
         infos = read_manifest(directory)
     except TableError as exc:
-        console.print(f"[red]{exc}[/red]")
+        say_error(console, str(exc))
         return 1
     if not infos:
-        console.print(f"no tables in {directory} (build them with `morris tables build`)")
+        console.print(
+            _("no tables in {path} (build them with {command})").format(
+                path=directory, command="`morris tables build`"
+            ),
+            markup=False,
+        )
         return 1
-    console.print(f"Endgame tables in {directory}")
-    console.print(
-        f"{'pieces':>6} {'flying':>6} {'to move':>7} {'positions':>12} {'won':>12} {'drawn':>12}"
-        f" {'lost':>12} {'longest win':>11}",
-        highlight=False,
-        soft_wrap=True,
+    console.print(_("Endgame tables in {path}").format(path=directory), markup=False)
+    line, widths = headings(
+        # TRANSLATORS: the columns of morris tables info: the pieces ("4v3"), whether flying
+        # is on, the side to move, then the counts of positions and the longest win.
+        (_("pieces"), 6),
+        (_("flying"), 6),
+        (_("to move"), 7),
+        (_("positions"), 12),
+        (_("won"), 12),
+        (_("drawn"), 12),
+        (_("lost"), 12),
+        (_("longest win"), 11),
     )
+    console.print(line, highlight=False, soft_wrap=True, markup=False)
     rows = []
     for info in infos.values():
         k = info.key
@@ -477,22 +611,40 @@ def run_info(args: argparse.Namespace) -> int:
         # pieces, or black to move with black having them.
         rows.append((k.mover, k.opponent, k.flying, "white", info))
         rows.append((k.opponent, k.mover, k.flying, "black", info))
+    on, off = _("on"), _("off")
     for white, black, flying, side, info in sorted(
         rows, key=lambda r: (not r[2], r[0] + r[1], -r[0], r[3])
     ):
+        cells = (
+            f"{white}v{black}",
+            on if flying else off,
+            colour_word(side),
+            f"{info.key.size:,}",
+            f"{info.won:,}",
+            f"{info.drawn:,}",
+            f"{info.lost:,}",
+            str(info.longest_win),
+        )
         console.print(
-            f"{f'{white}v{black}':>6} {'on' if flying else 'off':>6} {side:>7}"
-            f" {info.key.size:>12,} {info.won:>12,} {info.drawn:>12,} {info.lost:>12,}"
-            f" {info.longest_win:>11}",
+            " ".join(f"{cell:>{width}}" for cell, width in zip(cells, widths, strict=True)),
             highlight=False,
             soft_wrap=True,
+            markup=False,
         )
     console.print(
-        "pieces: white v black. Counts are over every placement of the pieces (no symmetry"
-        " reduction), for the side to move; the longest win is in turns (plies). The draw rules"
-        " are not part of the tables."
+        _(
+            "pieces: white v black. Counts are over every placement of the pieces (no symmetry"
+            " reduction), for the side to move; the longest win is in turns (plies). The draw"
+            " rules are not part of the tables."
+        ),
+        markup=False,
     )
-    console.print("Variants: " + "; ".join(variant_lines()), highlight=False, soft_wrap=True)
+    console.print(
+        _("Variants: {variants}").format(variants="; ".join(variant_lines())),
+        highlight=False,
+        soft_wrap=True,
+        markup=False,
+    )
     return 0
 
 
@@ -502,42 +654,56 @@ def run_verify(args: argparse.Namespace) -> int:
 
     from morris.engine.tables import EndgameTables, TableError, verify_tables
 
+    console = Console()
     wrong = wrong_dir_option(args)
     if wrong is not None:
-        Console().print(f"[red]{wrong}[/red]", soft_wrap=True)
+        say_error(console, wrong)
         return 2
     if args.men is not None:
         from morris.commands.solution import run_solution_verify
 
         return run_solution_verify(args)
-    console = Console()
     if args.new_only:
-        console.print("[red]--new-only is for the solved game: give --men K[/red]")
+        say_error(console, _("--new-only is for the solved game: give --men K"))
         return 2
     directory = tables_dir_of(args)
     try:
         tables = EndgameTables.load(directory)
     except TableError as exc:
-        console.print(f"[red]{exc}[/red]")
+        say_error(console, str(exc))
         return 1
     if not tables.keys:
-        console.print(f"no tables in {directory}")
+        console.print(_("no tables in {path}").format(path=directory), markup=False)
         return 1
     with progress_bar(args.quiet) as progress:
         reports = verify_tables(
             tables, sample=args.sample, seed=args.seed, progress=progress_callback(progress)
         )
-    lines = [f"{r.key.name:<16} {r.checked:>12,} positions checked" for r in reports]
+    lines = [
+        f"{r.key.name:<16} "
+        + ngettext("{n} position checked", "{n} positions checked", r.checked).format(
+            n=f"{r.checked:>12,}"
+        )
+        for r in reports
+    ]
     return print_reports(console, reports, lines)
 
 
 def print_reports(console: Any, reports: Sequence[Any], lines: Sequence[str]) -> int:
     """Print each verify report's line with its status and examples; the exit code (1: errors)."""
+    from rich.markup import escape
+
     ok = True
     for report, line in zip(reports, lines, strict=True):
-        status = "[green]ok[/green]" if report.ok else f"[red]{report.errors} errors[/red]"
-        console.print(f"{line}  {status}")
+        if report.ok:
+            # TRANSLATORS: a table or sector checked without an error.
+            passed = _("ok")
+            status = f"[green]{escape(passed)}[/green]"
+        else:
+            errors = ngettext("{n} error", "{n} errors", report.errors).format(n=report.errors)
+            status = f"[red]{escape(errors)}[/red]"
+        console.print(f"{escape(line)}  {status}")
         for example in report.examples:
-            console.print(f"  {example}")
+            console.print(f"  {example}", markup=False)
         ok = ok and report.ok
     return 0 if ok else 1
