@@ -73,7 +73,7 @@ def parse_position(game: Board, text: object) -> Board:
             msg(
                 "not a position of {variant}: {problem}",
                 variant=game.variant_name,
-                problem=str(exc),
+                problem=exc.message,
             )
         ) from None
     outcome = board.outcome()

@@ -39,7 +39,7 @@ from morris.core.rules import (
     Rules,
     UnsupportedVariant,
 )
-from morris.i18n import Message, msg
+from morris.i18n import Message, msg, nmsg
 
 Color: TypeAlias = bool
 WHITE: Final[Color] = True
@@ -103,16 +103,23 @@ _LOW, _MID, _HIGH = _BYTE_POINTS
 MAX_FIELD_DIGITS = 9
 
 
-def _field_number(name: str, value: str, what: str = "a number") -> int:
+def _field_number(name: Message, value: str, what: Message | None = None) -> int:
     """The number in a position's field ``name``: ASCII digits only, at most 9 of them.
 
     ``str.isdigit`` also accepts digits such as ``'²'`` that ``int()`` refuses with a bare
     ``ValueError``; here every such text is an :class:`InvalidPositionError`.
     """
+    what = msg("a number") if what is None else what
     if not (value.isascii() and value.isdigit()) or len(value) > MAX_FIELD_DIGITS:
         shown = value if len(value) <= 20 else f"{value[:20]}... ({len(value)} characters)"
         raise InvalidPositionError(
-            f"{name} must be {what}, not {shown!r} (at most {MAX_FIELD_DIGITS} digits 0-9)"
+            msg(
+                "{field} must be {what}, not {value} (at most {digits} digits 0-9)",
+                field=name,
+                what=what,
+                value=repr(shown),
+                digits=MAX_FIELD_DIGITS,
+            )
         )
     return int(value)
 
@@ -919,12 +926,18 @@ class Board:
 
     def _set_position(self, text: str) -> None:
         if not isinstance(text, str):
-            raise InvalidPositionError(f"a position must be text, not {type(text).__name__}")
+            raise InvalidPositionError(
+                msg("a position must be text, not {kind}", kind=type(text).__name__)
+            )
         fields = text.split()
         if len(fields) not in ((6, 7, 8) if self.return_mill_barred else (6, 7)):
             raise InvalidPositionError(
-                f"a position has 7 fields (board, side, white hand, black hand, no-removal count, "
-                f"turn number, history), got {len(fields)}: {text!r}"
+                msg(
+                    "a position has 7 fields (board, side, white hand, black hand, no-removal "
+                    "count, turn number, history), got {count}: {text}",
+                    count=len(fields),
+                    text=repr(text),
+                )
             )
         board_field, side, hand_w, hand_b, count, fullmove = fields[:6]
         history_field = fields[6] if len(fields) >= 7 else "-"
@@ -932,7 +945,10 @@ class Board:
         rings = board_field.split("/")
         if len(rings) != 3 or any(len(r) != 8 for r in rings):
             raise InvalidPositionError(
-                f"board field must be three rings of 8 points separated by '/': {board_field!r}"
+                msg(
+                    "board field must be three rings of 8 points separated by '/': {field}",
+                    field=repr(board_field),
+                )
             )
         occ = [0, 0]
         for p, ch in enumerate("".join(rings)):
@@ -942,39 +958,76 @@ class Board:
                 occ[0] |= 1 << p
             elif ch != ".":
                 raise InvalidPositionError(
-                    f"board field: {ch!r} at {POINT_NAMES[p]} is not W, B or '.'"
+                    msg(
+                        "board field: {char} at {point} is not W, B or '.'",
+                        char=repr(ch),
+                        point=POINT_NAMES[p],
+                    )
                 )
             if ch != "." and not self.points_in_play >> p & 1:
                 raise InvalidPositionError(
-                    f"board field: a piece on {POINT_NAMES[p]}, which is not in play in "
-                    f"{self.variant.title}"
+                    msg(
+                        "board field: a piece on {point}, which is not in play in {variant}",
+                        point=POINT_NAMES[p],
+                        variant=msg(self.variant.title),
+                    )
                 )
         if side not in ("w", "b"):
-            raise InvalidPositionError(f"side to move must be 'w' or 'b', not {side!r}")
-        hands = [_field_number("white hand", hand_w), _field_number("black hand", hand_b)]
+            raise InvalidPositionError(
+                msg("side to move must be 'w' or 'b', not {side}", side=repr(side))
+            )
+        hands = [
+            _field_number(msg("white hand"), hand_w),
+            _field_number(msg("black hand"), hand_b),
+        ]
         for color, hand in zip((WHITE, BLACK), hands, strict=True):
             total = hand + occ[color].bit_count()
             if total > self.pieces_per_side:
+                on_board = occ[color].bit_count()
                 raise InvalidPositionError(
-                    f"{COLOR_NAMES[color]} hand: {hand} in hand and {occ[color].bit_count()} on "
-                    f"the board is more than {self.pieces_per_side} pieces"
+                    msg(
+                        "white hand: {hand} in hand and {board} on the board is more than {most} "
+                        "pieces",
+                        hand=hand,
+                        board=on_board,
+                        most=self.pieces_per_side,
+                    )
+                    if color == WHITE
+                    else msg(
+                        "black hand: {hand} in hand and {board} on the board is more than {most} "
+                        "pieces",
+                        hand=hand,
+                        board=on_board,
+                        most=self.pieces_per_side,
+                    )
                 )
-        removal_count = _field_number("no-removal count", count)
-        if _field_number("turn number", fullmove, "a number from 1") < 1:
-            raise InvalidPositionError(f"turn number must be a number from 1, not {fullmove!r}")
+        removal_count = _field_number(msg("no-removal count"), count)
+        if _field_number(msg("turn number"), fullmove, msg("a number from 1")) < 1:
+            raise InvalidPositionError(
+                msg("turn number must be a number from 1, not {value}", value=repr(fullmove))
+            )
         history: list[Move] = []
         if history_field != "-":
             for token in history_field.split(","):
                 try:
                     move = Move.parse(token)
                 except InvalidMoveError as exc:
-                    raise InvalidPositionError(f"history: {exc}") from None
+                    raise InvalidPositionError(
+                        msg("history: {problem}", problem=exc.message)
+                    ) from None
                 if move.from_point is None or move.remove is not None:
-                    raise InvalidPositionError(f"history: {token!r} is not a slide without removal")
+                    raise InvalidPositionError(
+                        msg("history: {turn} is not a slide without removal", turn=repr(token))
+                    )
                 history.append(move)
         if len(history) > removal_count:
             raise InvalidPositionError(
-                f"history: {len(history)} turns is more than the no-removal count {count}"
+                nmsg(
+                    "history: {n} turn is more than the no-removal count {count}",
+                    "history: {n} turns are more than the no-removal count {count}",
+                    len(history),
+                    count=count,
+                )
             )
         # Undo the history to find where it started, then replay it so that repetitions count.
         turn = side == "w"
@@ -983,9 +1036,19 @@ class Board:
             assert move.from_point is not None
             frm, to = move.from_point, move.to_point
             if not occ[color] >> to & 1 or (occ[0] | occ[1]) >> frm & 1:
+                names = {"turn": move, "to": POINT_NAMES[to], "origin": POINT_NAMES[frm]}
                 raise InvalidPositionError(
-                    f"history: {move} does not fit the board ({COLOR_NAMES[color]} must be on "
-                    f"{POINT_NAMES[to]} with {POINT_NAMES[frm]} empty)"
+                    msg(
+                        "history: {turn} does not fit the board (white must be on {to} with "
+                        "{origin} empty)",
+                        **names,
+                    )
+                    if color == WHITE
+                    else msg(
+                        "history: {turn} does not fit the board (black must be on {to} with "
+                        "{origin} empty)",
+                        **names,
+                    )
                 )
             occ[color] ^= (1 << frm) | (1 << to)
             color = not color
@@ -1003,9 +1066,11 @@ class Board:
         self._keys = [self._key()]
         self._rep_start = 0
         for move in history:
-            reason = self.illegal_reason(move)
+            reason = self.illegal_message(move)
             if reason is not None:
-                raise InvalidPositionError(f"history: {move} is not legal: {reason}")
+                raise InvalidPositionError(
+                    msg("history: {turn} is not legal: {reason}", turn=move, reason=reason)
+                )
             self.push(move)
         self.fullmove_number = int(fullmove)
         self._barred = self._read_bars(bars_field)
@@ -1017,22 +1082,36 @@ class Board:
             return barred
         if not self.return_mill_barred:
             raise InvalidPositionError(
-                f"barred returns {field!r}: {self.variant.title} bars no return into a mill"
+                msg(
+                    "barred returns {field}: {variant} bars no return into a mill",
+                    field=repr(field),
+                    variant=msg(self.variant.title),
+                )
             )
         for token in field.split(","):
             try:
                 move = Move.parse(token)
             except InvalidMoveError as exc:
-                raise InvalidPositionError(f"barred returns: {exc}") from None
+                raise InvalidPositionError(
+                    msg("barred returns: {problem}", problem=exc.message)
+                ) from None
             frm = move.from_point
             if frm is None or move.remove is not None:
-                raise InvalidPositionError(f"barred returns: {token!r} is not a slide")
+                raise InvalidPositionError(
+                    msg("barred returns: {turn} is not a slide", turn=repr(token))
+                )
             color = self.piece_at(frm)
             if color is None:
-                raise InvalidPositionError(f"barred returns: {token!r}: no piece on its point")
+                raise InvalidPositionError(
+                    msg("barred returns: {turn}: no piece on its point", turn=repr(token))
+                )
             if barred[color]:
                 raise InvalidPositionError(
-                    f"barred returns: {token!r}: {COLOR_NAMES[color]} has one barred already"
+                    msg("barred returns: {turn}: white has one barred already", turn=repr(token))
+                    if color == WHITE
+                    else msg(
+                        "barred returns: {turn}: black has one barred already", turn=repr(token)
+                    )
                 )
             barred[color] = _bar_code(frm, move.to_point)
         return barred

@@ -112,7 +112,7 @@ BAD_POSITIONS = [
     (SHUFFLE_POSITION[:-1] + "a1-zz", "history: invalid move 'a1-zz'"),
     (SHUFFLE_POSITION[:-1] + "d6", "history: 'd6' is not a slide without removal"),
     (SHUFFLE_POSITION[:-1] + "a1-a4xg7", "history: 'a1-a4xg7' is not a slide without removal"),
-    (f"{SHUFFLE_BOARD} w 0 0 1 20 a1-a4,g7-d7", "history: 2 turns is more than"),
+    (f"{SHUFFLE_BOARD} w 0 0 1 20 a1-a4,g7-d7", "history: 2 turns are more than"),
     (f"{SHUFFLE_BOARD} w 0 0 5 20 a1-a4", "history: a1-a4 does not fit the board"),
     (f"{SHUFFLE_BOARD} b 0 0 5 20 a7-a1", "history: a7-a1 is not legal"),
 ]

@@ -282,6 +282,41 @@ def test_why_a_move_is_illegal_is_said_in_each_language(code: str) -> None:
     assert mill in _illegal()[7].render(code)
 
 
+#: Position texts that are no position, each wrong in another field.
+BAD_POSITIONS = [
+    "x",
+    "......../......../........ w 9 9 0 1 -x -",
+    "......../......../.......Q w 9 9 0 1 -",
+    "......../......../........ x 9 9 0 1 -",
+    "WWWWWWWW/WW....../........ w 9 9 0 1 -",
+    "......../......../........ w 9 9 0 0 -",
+    "......../......../........ w 9 9 0 1 a1-a4",
+    "......../......../........ w 9 9 1 1 a1",
+    "......../......../........ w 9 9 1 1 zz-a4",
+    ".......W/......../........ b 8 9 1 1 a7-a1",
+    "......../......../........ w 9 9 0 x1 -",
+]
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_why_a_position_text_is_no_position_is_said_in_each_language(code: str) -> None:
+    from morris.core import InvalidPositionError
+
+    errors = []
+    for text in BAD_POSITIONS:
+        with pytest.raises(InvalidPositionError) as raised:
+            Board(text)
+        assert str(raised.value) == raised.value.message.render("en")  # English for the journal
+        errors.append(raised.value.message)
+    assert_all_translated(errors, code)
+    with pytest.raises(InputError) as refused:  # the setup page's refusal, around the core's words
+        from morris.app.board_setup import parse_position
+
+        parse_position(Board(), "......../......../.......Q w 9 9 0 1 -")
+    shown = assert_translated(refused.value.message, code)
+    assert "'Q'" in shown and "c4" in shown
+
+
 # -- the board link --------------------------------------------------------------------------------
 
 
