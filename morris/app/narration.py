@@ -49,6 +49,18 @@ VARIANT_TITLES: dict[str, str] = {
 }
 assert set(VARIANT_TITLES) == set(VARIANT_NAMES), "a variant without its name in the catalogs"
 
+#: What each variant is, in a few words (:attr:`morris.core.rules.Rules.summary`, the same
+#: English words: tests/i18n checks them against the core's), for the simulator's new-game
+#: dialog and the help of ``--variant``.
+VARIANT_SUMMARIES: dict[str, str] = {
+    "standard": N_("nine men's morris"),
+    "twelve": N_("twelve men's morris, diagonal lines"),
+    "morabaraba": N_("12 pieces, diagonal lines, no straight return into a mill"),
+    "lasker": N_("10 pieces, may move instead of placing"),
+    "six": N_("6 pieces on the middle and inner squares"),
+}
+assert set(VARIANT_SUMMARIES) == set(VARIANT_NAMES), "a variant without its summary here"
+
 
 def colour(color: Color) -> Message:
     """The colour's word."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from morris.app.narration import VARIANT_SUMMARIES
 from morris.core import VARIANT_NAMES, Rules
 from morris.i18n import N_, _, ngettext
 
@@ -119,18 +120,6 @@ def forget_notices() -> None:
     """Start a new run of ``morris`` (:func:`morris.cli.main`): :func:`notice_once` says
     everything again."""
     _said.clear()
-
-
-#: The variants' summaries (:attr:`morris.core.rules.Rules.summary`, the same English words:
-#: tests/i18n checks them against the core's), for the help of ``--variant``.
-VARIANT_SUMMARIES: dict[str, str] = {
-    "standard": N_("nine men's morris"),
-    "twelve": N_("twelve men's morris, diagonal lines"),
-    "morabaraba": N_("12 pieces, diagonal lines, no straight return into a mill"),
-    "lasker": N_("10 pieces, may move instead of placing"),
-    "six": N_("6 pieces on the middle and inner squares"),
-}
-assert set(VARIANT_SUMMARIES) == set(VARIANT_NAMES), "a variant without its summary here"
 
 
 def variants_help() -> str:

@@ -14,20 +14,10 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, RadioButton, RadioSet, Select
 
-from morris.app.narration import COLOUR_WORDS, VARIANT_TITLES
+from morris.app.narration import COLOUR_WORDS, VARIANT_SUMMARIES, VARIANT_TITLES
 from morris.core import BLACK, VARIANT_NAMES, VARIANTS, WHITE
 from morris.engine.levels import MAX_LEVEL
 from morris.i18n import N_, _
-
-#: What each variant is, in a few words (the core's :attr:`~morris.core.rules.Rules.summary`,
-#: the same English words, here for the catalogs).
-VARIANT_SUMMARIES: dict[str, str] = {
-    "standard": N_("nine men's morris"),
-    "twelve": N_("twelve men's morris, diagonal lines"),
-    "morabaraba": N_("12 pieces, diagonal lines, no straight return into a mill"),
-    "lasker": N_("10 pieces, may move instead of placing"),
-    "six": N_("6 pieces on the middle and inner squares"),
-}
 
 
 def colour_word(name: str) -> str:
