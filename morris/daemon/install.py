@@ -201,20 +201,7 @@ def render_unit(template: str, options: InstallOptions) -> str:
         "Group": options.user,
         "SupplementaryGroups": groups,
     }
-    text = template
-    for key, value in replacements.items():
-        # Escaped: the replacement is a template where a backslash would mean a group.
-        line = f"{key}={value}".replace("\\", "\\\\")
-        text, count = re.subn(rf"^{key}=.*$", line, text, flags=re.M)
-        if count != 1:
-            raise InstallError(
-                nmsg(
-                    "the unit template has {n} {key}= line, expected one",
-                    "the unit template has {n} {key}= lines, expected one",
-                    count,
-                    key=key,
-                )
-            )
+    text = _set_lines(template, replacements)
     devices = [EXTRA_GROUP_DEVICES[g] for g in options.groups if g in EXTRA_GROUP_DEVICES]
     if devices:
         allow = "".join(f"\nDeviceAllow={device} rw" for device in devices)
@@ -303,17 +290,7 @@ def _open_network(text: str, listen: str | None, link: str | None = None) -> str
         "RestrictAddressFamilies": families,
         "IPAddressDeny": f"any\nIPAddressAllow={' '.join(allowed)}\n{bind}SocketBindDeny=any",
     }
-    for key, value in replacements.items():
-        text, count = re.subn(rf"^{key}=.*$", f"{key}={value}", text, flags=re.M)
-        if count != 1:
-            raise InstallError(
-                nmsg(
-                    "the unit template has {n} {key}= line, expected one",
-                    "the unit template has {n} {key}= lines, expected one",
-                    count,
-                    key=key,
-                )
-            )
+    text = _set_lines(text, replacements)
     what = f"the web companion listens on {listen}" if listen is not None else ""
     if link is not None:
         what += (" and " if what else "") + f"the board is linked to {link}"
@@ -514,3 +491,22 @@ def apply(
                     shutil.rmtree(target)
                 else:
                     target.unlink()
+
+
+def _set_lines(text: str, replacements: dict[str, str]) -> str:
+    """``text`` (a unit) with its one ``KEY=`` line of each key set to ``KEY=value``;
+    :class:`InstallError` where the unit has no such line, or more than one."""
+    for key, value in replacements.items():
+        # Escaped: the replacement is a template where a backslash would mean a group.
+        line = f"{key}={value}".replace("\\", "\\\\")
+        text, count = re.subn(rf"^{key}=.*$", line, text, flags=re.M)
+        if count != 1:
+            raise InstallError(
+                nmsg(
+                    "the unit template has {n} {key}= line, expected one",
+                    "the unit template has {n} {key}= lines, expected one",
+                    count,
+                    key=key,
+                )
+            )
+    return text
