@@ -303,17 +303,16 @@ def _read_turn(board: Board, text: str, ask: Any, say: Any) -> Move | None:
     try:
         move = Move.parse(text)
     except InvalidMoveError as exc:
-        # TRANSLATORS: {reason} is the rules core's, in English; help is typed as it is.
-        say(_("Not a turn: {reason}. Type 'help' for the notation.").format(reason=exc))
+        # TRANSLATORS: {reason} says what is wrong with the text; help is typed as it is.
+        say(_("Not a turn: {reason}. Type 'help' for the notation.").format(reason=exc.message))
         return None
-    reason = board.illegal_reason(move)
+    reason = board.illegal_message(move)
     if reason is None:
         return move
     closes_mill = move.remove is None and any(
         m.from_point == move.from_point and m.to_point == move.to_point for m in board.legal_moves
     )
     if not closes_mill:
-        # TRANSLATORS: {reason} is the rules core's, in English.
         say(_("Illegal: {reason}.").format(reason=reason))
         return None
     due = board.removals_due(move)
@@ -330,11 +329,16 @@ def _read_turn(board: Board, text: str, ask: Any, say: Any) -> Move | None:
         if answer is None or answer.lower() in ("", "cancel", "undo", "quit"):
             say(_("{move} not played.").format(move=move))
             return None
-        try:
-            points = [parse_point(t.removeprefix("x")) for t in answer.lower().split()]
-        except ValueError as exc:
-            say(f"{exc}.")
+        names = [t.removeprefix("x") for t in answer.lower().split()]
+        wrong = [name for name in names if not _is_point(name)]
+        if wrong:
+            say(
+                _("'{name}' is not a point: points are a1 .. g7, as at the edges").format(
+                    name=wrong[0]
+                )
+            )
             continue
+        points = [parse_point(name) for name in names]
         if len(points) != due:
             named = len(points)
             say(
@@ -346,9 +350,9 @@ def _read_turn(board: Board, text: str, ask: Any, say: Any) -> Move | None:
         try:
             candidate = Move(move.from_point, move.to_point, *points)
         except InvalidMoveError as exc:
-            say(f"{exc}.")
+            say(f"{exc.message}.")
             continue
-        reason = board.illegal_reason(candidate)
+        reason = board.illegal_message(candidate)
         if reason is None:
             return candidate
         say(_("Cannot remove {points}: {reason}.").format(points=answer, reason=reason))
@@ -429,3 +433,12 @@ def _describe_ending(board: Board) -> str:
     if outcome.winner == WHITE:
         return _("Game over: white wins, {why}. Result {result}.").format(why=why, result=result)
     return _("Game over: black wins, {why}. Result {result}.").format(why=why, result=result)
+
+
+def _is_point(name: str) -> bool:
+    """Whether ``name`` is a point of the board (``a1`` .. ``g7``)."""
+    try:
+        parse_point(name)
+    except ValueError:
+        return False
+    return True

@@ -98,12 +98,16 @@ def test_a_game_at_the_terminal_in_finnish() -> None:
     from morris.commands.play import play_game
 
     out = io.StringIO()
-    turns = "d6\na7\nundo\nundo\nundo\nquit\n"
+    turns = "d6\na7\nundo\nundo\nundo\nd6\nd6\nzz\na1-a4\nquit\n"
     assert play_game(find_variant("standard")(), io.StringIO(turns), out) == 0
     text = out.getvalue()
+    # The rules' reasons in Finnish too, not only the sentence around them.
+    assert "Sääntöjen vastainen: kohta d6 on varattu." in text
+    assert "Ei siirto: virheellinen siirto 'zz'" in text
+    assert "joten sen on asetettava yksi." in text
     assert "Siirto 1: valkoinen asettaa nappulan." in text
     assert "Edellinen siirto: d6. Siirto 1: musta asettaa nappulan." in text
-    assert "Siirto a7 peruttiin." in text and "Perottavaa siirtoa ei ole." in text
+    assert "Siirto a7 peruttiin." in text and "Peruttavaa siirtoa ei ole." in text
     assert "musta> " in text and text.rstrip().endswith("Peli lopetettiin.")
     assert english_left_in(text, "fi") == []
 
