@@ -201,6 +201,13 @@ def _(message: str) -> str:
     return translations(_language).gettext(message)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the board's language, where the same English word means another thing
+    elsewhere (``pgettext("review column", "turn")`` is a turn's number, where the status light's
+    "turn" is whose turn it is): the catalog keeps the two apart by ``context`` (``msgctxt``)."""
+    return translations(_language).pgettext(context, message)
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of ``singular``/``plural`` for the number ``n`` in the board's language (its
     catalog's plural rule: Finnish and Dutch count otherwise than English in places)."""

@@ -107,7 +107,7 @@ def _translations(source: Path, code: str) -> dict[object, Message]:
     for path in sorted(source.rglob(f"{code}.po")):
         for message in read(path, code):
             if message.id and not message.fuzzy and _complete(message):
-                found[message.id] = message
+                found[(message.id, message.context)] = message
     return found
 
 
@@ -131,7 +131,7 @@ def update(source: Path | None) -> None:
             taken = _translations(source, code)
             used = 0
             for message in catalog:
-                given = taken.get(message.id)
+                given = taken.get((message.id, message.context))
                 if message.id and given is not None:
                     message.string = given.string
                     message.flags.discard("fuzzy")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from morris.commands.tables import add_tables_options, solution_from_args, tables_from_args
 from morris.commands.words import error
-from morris.i18n import N_, _
+from morris.i18n import N_, _, pgettext
 
 if TYPE_CHECKING:
     from morris.app.review import Review, TurnReview
@@ -188,10 +188,10 @@ def format_review(review: Review) -> str:
     # engine's best move, the engine's score before and after the turn, the endgame tables'
     # win/draw/loss before and after, the solved game's value before and after, the mark.
     columns = [
-        _column(_("turn"), 6),
+        _column(pgettext("review column", "turn"), 6),
         _column(_("move"), 9),
         _column(_("best"), 9),
-        _column(_("score"), 8, ">"),
+        _column(pgettext("review column", "score"), 8, ">"),
         _column(after, 8, ">"),
         _column(_("wdl"), 8, ">"),
         _column(after, 8, ">"),

@@ -168,7 +168,8 @@ def test_review_prints_its_table_in_german(
     out = capsys.readouterr().out
     assert _leftovers(out, "de") == []
     lines = out.splitlines()
-    assert lines[0].split()[:4] == ["am", "Zug", "Zug", "bester"]  # the columns' names
+    # The columns' names: the turn's number is no "am Zug" (the status light's word).
+    assert lines[0].split()[:5] == ["Nr.", "Zug", "bester", "Bewertung", "danach"]
     marked = [line for line in lines if "<< erster (Engine)" in line]
     assert len(marked) == 1 and marked[0].split()[:2] == ["8.", "g4xd1"]
     assert "Erstes verschenktes Ergebnis: 8. g4xd1 (Weiß):" in out
