@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from morris.app.values import value_of_board
+from morris.app.values import plain_value, value_of_board
 from morris.engine.errors import SolutionError
 from morris.engine.search import Engine
 from morris.engine.solution import Solution, SolutionResult
@@ -61,7 +61,8 @@ def test_a_position_in_a_damaged_sector_has_no_value_and_the_others_keep_theirs(
 ) -> None:
     solution = Solution.load(copy3, 3, check=False)
     board = new_board(3)
-    assert value_of_board(solution, board) == {
+    # Its words are a message, rendered in the reader's language (here English).
+    assert plain_value(value_of_board(solution, board), "en") == {
         "value": "win", "distance": 23, "plies": 23, "wins_in": 12, "for": "white",
         "text": "white wins in 12",
     }  # fmt: skip
