@@ -641,7 +641,7 @@ class Controller:
             puzzle = make_puzzle(solution, wins_in, self.config.engine.seed + self._board_puzzles)
             self.start_puzzle(puzzle, solution, now)
         except (InputError, SolutionError) as exc:
-            self.state.last_event = msg("no puzzle: {reason}", reason=plain(str(exc)))
+            self.state.last_event = msg("no puzzle: {reason}", reason=exc.message)
             logger.warning("%s", self.state.event.render("en"))
             if self._board_setup is not None:
                 self._board_setup.refused_until = now + REFUSED_DISPLAY_TIME
@@ -665,7 +665,7 @@ class Controller:
         why."""
         logger.warning("the puzzle ends: %s", exc)
         self._end_puzzle()
-        return msg("puzzle ended: {reason}", reason=plain(str(exc)))
+        return msg("puzzle ended: {reason}", reason=exc.message)
 
     def _quick_hints(self, now: float) -> bool:
         """Whether this hint press is the last of :data:`ENTER_PRESSES` quick ones."""

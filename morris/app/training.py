@@ -100,7 +100,7 @@ def make_puzzle(
     try:
         puzzles = generate_puzzles(solution, length, seed=seed_number, men=pieces)
     except PuzzleError as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(exc.message) from None
     if not puzzles:
         raise InputError(f"no puzzle wins in {length} was found for seed {seed}: try another seed")
     return puzzles[0]

@@ -185,14 +185,14 @@ def run_analyse(args: argparse.Namespace) -> int:
     try:
         board, moves = read_target(args.target, men)
     except SolutionError as exc:
-        say_error(console, str(exc))
+        say_error(console, str(exc.message))
         return BAD_INPUT
     try:
         # No whole-file SHA-256 (gigabytes for 9 men's): every block read is checked by its
         # CRC-32, as when the engine plays; `morris tables verify` checks the files whole.
         solution = Solution.load(directory, men, check=False)
     except SolutionError as exc:
-        say_error(console, str(exc))
+        say_error(console, str(exc.message))
         return 1
     try:
         if moves is None:
@@ -211,7 +211,7 @@ def run_analyse(args: argparse.Namespace) -> int:
             return 0
         turns = analyse_game(solution, board, moves)  # its turns are legal (read_game)
     except SolutionError as exc:  # a damaged block, refused by its CRC-32 as it was read
-        say_error(console, str(exc))  # the file's path in one piece
+        say_error(console, str(exc.message))  # the file's path in one piece
         return 1
     first = None
     width = max(len(colour_word("white")), len(colour_word("black")))

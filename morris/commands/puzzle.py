@@ -120,14 +120,14 @@ def run_puzzle(args: argparse.Namespace) -> int:
     try:
         solution = Solution.load(directory, check=False)
     except SolutionError as exc:
-        error(str(exc))
+        error(str(exc.message))
         return NO_SOLUTION
     try:
         puzzles = generate_puzzles(
             solution, args.wins_in, seed=args.seed, count=args.count, men=args.men
         )
     except PuzzleError as exc:
-        error(str(exc))
+        error(str(exc.message))
         return BAD_INPUT
     if not puzzles:
         n = args.wins_in

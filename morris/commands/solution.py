@@ -159,7 +159,7 @@ def run_solution_build(args: argparse.Namespace) -> int:
                 progress=report,
             )
     except SolutionError as exc:
-        say_error(console, str(exc))
+        say_error(console, str(exc.message))
         return 1
     size = sum(i.nbytes for i in result.infos)
     wdl = sum(i.wdl_bytes for i in result.infos)
@@ -240,7 +240,7 @@ def run_solution_info(args: argparse.Namespace) -> int:
     try:
         solution = Solution.load(directory, args.men, check=False)
     except SolutionError as exc:
-        say_error(console, str(exc))
+        say_error(console, str(exc.message))
         return 1
     console.print(
         _("{men} men's morris, solved, in {path}").format(men=args.men, path=directory),
@@ -390,7 +390,7 @@ def run_solution_verify(args: argparse.Namespace) -> int:
     try:
         solution = Solution.load(directory, args.men)
     except SolutionError as exc:
-        say_error(console, str(exc))
+        say_error(console, str(exc.message))
         return 1
     keys = None
     if args.new_only:

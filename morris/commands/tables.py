@@ -469,7 +469,7 @@ def run_build(args: argparse.Namespace) -> int:
                 progress=progress_callback(progress),
             )
     except TableError as exc:
-        say_error(console, str(exc))
+        say_error(console, str(exc.message))
         return 1
     size = sum(i.nbytes for i in infos)
     console.print(
@@ -580,7 +580,7 @@ def run_info(args: argparse.Namespace) -> int:
     try:
         infos = read_manifest(directory)
     except TableError as exc:
-        say_error(console, str(exc))
+        say_error(console, str(exc.message))
         return 1
     if not infos:
         console.print(
@@ -670,7 +670,7 @@ def run_verify(args: argparse.Namespace) -> int:
     try:
         tables = EndgameTables.load(directory)
     except TableError as exc:
-        say_error(console, str(exc))
+        say_error(console, str(exc.message))
         return 1
     if not tables.keys:
         console.print(_("no tables in {path}").format(path=directory), markup=False)

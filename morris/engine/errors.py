@@ -17,6 +17,7 @@ command or a table load, and ``except RuntimeError`` around an external engine, 
 from __future__ import annotations
 
 from morris.core.moves import MorrisError
+from morris.i18n import Message, plain
 
 __all__ = [
     "EngineCrashed",
@@ -26,6 +27,7 @@ __all__ = [
     "ProtocolError",
     "SolutionError",
     "TableError",
+    "reason_of",
 ]
 
 
@@ -56,3 +58,10 @@ class TableError(EngineError, ValueError):
 class SolutionError(EngineError, ValueError):
     """A sector of the solved game is missing, damaged or mismatched, or its build failed; the
     message names the file or the sector."""
+
+
+def reason_of(exc: BaseException) -> Message:
+    """``exc``'s words as a message to put inside another: a :class:`MorrisError`'s own message
+    (rendered in the reader's language), anything else's text as it is (an operating system's
+    or a library's words are no catalog entry)."""
+    return exc.message if isinstance(exc, MorrisError) else plain(str(exc))

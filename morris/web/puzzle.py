@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 from morris.app.errors import InputError, NotNowError
 from morris.engine.errors import SolutionError
-from morris.i18n import Message
+from morris.i18n import Message, msg
 
 if TYPE_CHECKING:
     from morris.app.controller import Controller
@@ -74,7 +74,7 @@ class PuzzleRoutes:
         except InputError as exc:
             raise WebError(400, exc.message) from None
         except SolutionError as exc:  # a damaged file, now dropped from the solution (logged)
-            raise WebError(409, f"no puzzle: {exc}") from None
+            raise WebError(409, msg("no puzzle: {reason}", reason=exc.message)) from None
 
         def begin(controller: Controller, now: float) -> Message | None:
             try:

@@ -14,10 +14,11 @@ from morris.core.board import WHITE, Board
 from morris.core.moves import Move
 from morris.core.record import GameRecordError, read_game
 from morris.core.rules import STANDARD
-from morris.engine.errors import SolutionError
+from morris.engine.errors import SolutionError, reason_of
 from morris.engine.solution.probe import Solution, SolutionResult, negate, preference
 from morris.engine.solution.sectors import SectorKey, check_men
 from morris.engine.tables.keys import Value
+from morris.i18n import msg
 
 #: The win of a turn that ends the game (the other side is left with two or is blocked).
 _ENDS_GAME = SolutionResult(Value.WIN, 1)
@@ -130,7 +131,15 @@ def analyse_game(solution: Solution, board: Board, moves: list[Move]) -> list[Ga
     for ply, move in enumerate(moves, start=1):
         reason = board.illegal_reason(move)
         if reason is not None:
-            raise SolutionError(f"turn {ply} ({move}): {reason}")
+            message = board.illegal_message(move)
+            raise SolutionError(
+                msg(
+                    "turn {n} ({move}): {reason}",
+                    n=ply,
+                    move=str(move),
+                    reason=reason if message is None else message,
+                )
+            )
         colour = "white" if board.turn == WHITE else "black"
         before = value_of(solution, board)
         board.push(move)
@@ -151,25 +160,32 @@ def read_target(text: str, men: int) -> tuple[Board, list[Move] | None]:
         try:
             return new_board(men, text.strip()), None
         except ValueError as exc:
-            raise SolutionError(f"position: {exc}") from None
+            raise SolutionError(msg("position: {reason}", reason=reason_of(exc))) from None
     if "\n" not in text and "[" not in text:
         path = Path(text)
         if not path.is_file():
             raise SolutionError(
-                f"{text!r} is neither startpos, a position (7 fields) nor a game record file"
+                msg(
+                    "{text} is neither startpos, a position (7 fields) nor a game record file",
+                    text=repr(text),
+                )
             )
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise SolutionError(f"{path}: unreadable game record: {exc}") from None
+            raise SolutionError(
+                msg("{path}: unreadable game record: {reason}", path=str(path), reason=str(exc))
+            ) from None
     try:
         record = read_game(text)
     except GameRecordError as exc:
-        raise SolutionError(f"game record: {exc}") from None
+        raise SolutionError(msg("game record: {reason}", reason=reason_of(exc))) from None
     try:
         board = new_board(men, record.tags.get("Position"))
     except ValueError as exc:
-        raise SolutionError(f"game record: tag Position: {exc}") from None
+        raise SolutionError(
+            msg("game record: tag Position: {reason}", reason=reason_of(exc))
+        ) from None
     return board, list(record.moves)
 
 

@@ -29,6 +29,7 @@ import numpy as np
 import zstandard
 
 from morris.engine.errors import SolutionError
+from morris.i18n import msg
 
 logger = logging.getLogger(__name__)
 
@@ -127,14 +128,20 @@ class Section:
         count = -(-entries // block) if block > 0 else -1
         need = table_bytes(count)
         if count < 0 or offset + need > len(data) or need > size:
-            raise SolutionError(f"{name}: block table missing or truncated; rebuild it")
+            raise SolutionError(
+                msg("{name}: block table missing or truncated; rebuild it", name=name)
+            )
         table = data[offset : offset + need]
         if zlib.crc32(table) != table_crc:
-            raise SolutionError(f"{name}: block table damaged (checksum); rebuild it")
+            raise SolutionError(
+                msg("{name}: block table damaged (checksum); rebuild it", name=name)
+            )
         starts = np.frombuffer(table, dtype=_OFFSET, count=count + 1).astype(np.uint64)
         crcs = np.frombuffer(table, dtype=_CRC, offset=_OFFSET.itemsize * (count + 1))
         if starts[0] != offset + need or starts[-1] != offset + size or np.any(np.diff(starts) < 0):
-            raise SolutionError(f"{name}: block table does not fit its section; rebuild it")
+            raise SolutionError(
+                msg("{name}: block table does not fit its section; rebuild it", name=name)
+            )
         return cls(name, data, entries, block, np.dtype(dtype), starts, crcs.astype(np.uint32))
 
     @property
@@ -154,7 +161,14 @@ class Section:
             if len(raw) != length * self.dtype.itemsize:
                 raise ValueError(f"{len(raw)} bytes, not {length * self.dtype.itemsize}")
         except (ValueError, zstandard.ZstdError) as exc:
-            raise SolutionError(f"{self.name}: block {b} damaged ({exc}); rebuild it") from None
+            raise SolutionError(
+                msg(
+                    "{name}: block {block} damaged ({reason}); rebuild it",
+                    name=self.name,
+                    block=b,
+                    reason=str(exc),
+                )
+            ) from None
         out = np.frombuffer(raw, dtype=self.dtype.newbyteorder("<"))
         if sys.byteorder == "little":
             return out.view(self.dtype.name)  # the same bytes in the native dtype: no copy

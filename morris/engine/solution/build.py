@@ -75,6 +75,7 @@ from morris.engine.solution.storage import (
     write_sector,
 )
 from morris.engine.solution.turns import index_of_key
+from morris.i18n import msg
 
 logger = logging.getLogger(__name__)
 
@@ -415,11 +416,13 @@ def build_solution(
     more memory than any worker has, or a task fails.
     """
     if threads is not None and threads < 1:
-        raise SolutionError(f"threads must be at least 1, not {threads}")
+        raise SolutionError(msg("threads must be at least 1, not {n}", n=threads))
     if split < 1:
-        raise SolutionError(f"the split must be at least 1 entry, not {split}")
+        raise SolutionError(msg("the split must be at least 1 entry, not {n}", n=split))
     if removal_limit < 1:
-        raise SolutionError(f"the no-removal limit must be at least 1, not {removal_limit}")
+        raise SolutionError(
+            msg("the no-removal limit must be at least 1, not {n}", n=removal_limit)
+        )
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     for stale in directory.glob(".sector-*.tmp"):
@@ -453,8 +456,13 @@ def build_solution(
             for task in tasks:
                 if task.memory > capacity:
                     raise SolutionError(
-                        f"sector {task.unit.name} needs {task.memory / 2**30:.1f} GiB, more than "
-                        f"any worker has ({capacity / 2**30:.1f} GiB)"
+                        msg(
+                            "sector {sector} needs {need} GiB, more than any worker has"
+                            " ({have} GiB)",
+                            sector=task.unit.name,
+                            need=format(task.memory / 2**30, ".1f"),
+                            have=format(capacity / 2**30, ".1f"),
+                        )
                     )
             # Parts of its sectors cut by another split, or finished since, are no use to it.
             sweep_parts(directory, [t.rng for t in tasks if t.rng is not None], own)
@@ -530,9 +538,20 @@ def _run_graph(
             except SolutionError:
                 raise
             except Exception as exc:
-                where = "" if task.rng is None else f" (entries {task.rng.start}..{task.rng.stop})"
                 raise SolutionError(
-                    f"sector {task.unit.name}{where}: the task failed: {exc}"
+                    msg(
+                        "sector {sector}: the task failed: {reason}",
+                        sector=task.unit.name,
+                        reason=str(exc),
+                    )
+                    if task.rng is None
+                    else msg(
+                        "sector {sector} (entries {start}..{stop}): the task failed: {reason}",
+                        sector=task.unit.name,
+                        start=task.rng.start,
+                        stop=task.rng.stop,
+                        reason=str(exc),
+                    )
                 ) from exc
             if task.removals:
                 removals[task.unit] = result
@@ -558,13 +577,13 @@ class _Bars:
 
     def event(self, event: Any) -> None:
         """A task's progress event."""
-        _, msg = event
-        name, done, total = str(msg["name"]), int(msg["done"]), int(msg["total"])
-        if "removals" in msg:
-            name = removals_bar(name, bool(msg.get("placing")))
+        _, report = event
+        name, done, total = str(report["name"]), int(report["done"]), int(report["total"])
+        if "removals" in report:
+            name = removals_bar(name, bool(report.get("placing")))
         with self._lock:
-            if "part" in msg:
-                self._part(name, int(msg["part"]), done, int(msg["sector"]))
+            if "part" in report:
+                self._part(name, int(report["part"]), done, int(report["sector"]))
             else:
                 self._totals[name] = total
                 self._report(name, done, total)
@@ -598,8 +617,11 @@ def _worker_memory(client: Any) -> int:
     amounts = [int(w.get("resources", {}).get(MEMORY, 0)) for w in workers]
     if not amounts or max(amounts) <= 0:
         raise SolutionError(
-            f"no worker of the scheduler declares the resource {MEMORY} (start them with "
-            f"--resources {MEMORY}=<bytes>)"
+            msg(
+                "no worker of the scheduler declares the resource {resource} (start them with"
+                " --resources {resource}=<bytes>)",
+                resource=MEMORY,
+            )
         )
     return max(amounts)
 
@@ -610,7 +632,7 @@ def _distributed() -> Any:
         return importlib.import_module("distributed")
     except ImportError:
         raise SolutionError(
-            "the build needs Dask distributed: pip install 'morris-board[solve]'"
+            msg("the build needs Dask distributed: pip install 'morris-board[solve]'")
         ) from None
 
 
@@ -625,7 +647,13 @@ def _client(workers: int | None, scheduler: str | None, memory: int | None) -> I
         try:
             client = Client(scheduler, timeout=10)
         except (OSError, TimeoutError, ValueError) as exc:
-            raise SolutionError(f"cannot reach the scheduler {scheduler!r}: {exc}") from None
+            raise SolutionError(
+                msg(
+                    "cannot reach the scheduler {scheduler}: {reason}",
+                    scheduler=repr(scheduler),
+                    reason=str(exc),
+                )
+            ) from None
         try:
             yield client
         finally:
@@ -633,7 +661,7 @@ def _client(workers: int | None, scheduler: str | None, memory: int | None) -> I
         return
     n = workers or os.cpu_count() or 1
     if n < 1:
-        raise SolutionError(f"--workers must be at least 1, not {n}")
+        raise SolutionError(msg("--workers must be at least 1, not {n}", n=n))
     if memory is None:
         import psutil
 

@@ -24,6 +24,7 @@ from morris.engine.solution.sectors import SectorKey, sector_keys
 from morris.engine.solution.storage import DRAW, LOSS, SectorData, SectorInfo, open_sector
 from morris.engine.solution.turns import index_of_key
 from morris.engine.tables.keys import MIN_PIECES, Value
+from morris.i18n import msg
 
 logger = logging.getLogger(__name__)
 
@@ -322,7 +323,7 @@ def _key_of(name: str) -> SectorKey:
         parts = [int(x) for x in name.removeprefix("sector-").removesuffix(".msol").split("-")]
         return SectorKey(*parts)
     except (TypeError, ValueError):
-        raise SolutionError(f"{name}: not a sector file name") from None
+        raise SolutionError(msg("{name}: not a sector file name", name=name)) from None
 
 
 def _next_key(key: SectorKey, turn: SolvedTurn, mover: int, other: int) -> SectorKey:

@@ -46,6 +46,7 @@ from morris.engine.solution.analyse import position_text, turn_values
 from morris.engine.solution.probe import Solution
 from morris.engine.solution.sectors import MAX_MEN, MIN_MEN, SectorKey
 from morris.engine.tables.keys import Value
+from morris.i18n import msg
 
 logger = logging.getLogger(__name__)
 
@@ -229,24 +230,37 @@ def generate_puzzles(
     loaded.
     """
     if isinstance(wins_in, bool) or not isinstance(wins_in, int) or wins_in < 1:
-        raise PuzzleError(f"wins in {wins_in!r}: give a number of turns from 1 up")
+        raise PuzzleError(
+            msg("wins in {wins_in}: give a number of turns from 1 up", wins_in=repr(wins_in))
+        )
     if count < 1:
-        raise PuzzleError(f"count {count!r}: ask for at least one puzzle")
+        raise PuzzleError(msg("count {count}: ask for at least one puzzle", count=repr(count)))
     sectors = puzzle_sectors(solution, men)
     if not sectors:
         raise PuzzleError(
-            "no moving-phase sector is loaded"
-            + ("" if men is None else f" for {men} men")
-            + ": build the solved game with `morris tables build --men K`"
+            msg(
+                "no moving-phase sector is loaded: build the solved game with"
+                " `morris tables build --men K`"
+            )
+            if men is None
+            else msg(
+                "no moving-phase sector is loaded for {men} men: build the solved game with"
+                " `morris tables build --men K`",
+                men=men,
+            )
         )
     distance = distance_of(wins_in)
     usable = [k for k in sectors if solution.info(k).longest_win >= distance]
     if not usable:
         longest = longest_puzzle(solution, men)
         raise PuzzleError(
-            f"no win in {wins_in} in the loaded sectors ("
-            + ", ".join(k.name for k in sectors)
-            + f"): the longest is a win in {longest}"
+            msg(
+                "no win in {wins_in} in the loaded sectors ({sectors}): the longest is a win in"
+                " {longest}",
+                wins_in=wins_in,
+                sectors=", ".join(k.name for k in sectors),
+                longest=longest,
+            )
         )
     rng = random.Random(f"puzzle:{seed}:{wins_in}:{men}")
     budget = tries if tries is not None else TRIES_PER_PUZZLE * count

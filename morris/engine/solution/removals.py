@@ -76,6 +76,7 @@ from morris.engine.solution.storage import (
 )
 from morris.engine.solution.symmetry import SymmetricIndex
 from morris.engine.tables.keys import Codes, ProgressCallback
+from morris.i18n import msg
 
 logger = logging.getLogger(__name__)
 
@@ -216,7 +217,13 @@ def removal_leaves(directory: Path, unit: Unit, limit: int) -> dict[SectorKey, C
     for d in unit.dependencies():
         target = open_removals(directory, d, read_info(Path(directory) / d.filename).sha256)
         if target is None or target.info.limit != limit:
-            raise SolutionError(f"{unit.name}: the removal file of {d.name} is not built")
+            raise SolutionError(
+                msg(
+                    "{unit}: the removal file of {sector} is not built",
+                    unit=unit.name,
+                    sector=d.name,
+                )
+            )
         out[d] = rule_leaves(d, target.dist, limit)  # decoded: nothing left mapped
     return out
 
@@ -236,8 +243,12 @@ def check_values(values: SectorData, codes: Codes, limit: int) -> int:
         bad = np.flatnonzero((want != have) & (have != DRAW))
         if bad.size:
             raise SolutionError(
-                f"{values.info.key.name}: the removal distances give entry {start + int(bad[0])}"
-                " another value than the sector file (a broken build)"
+                msg(
+                    "{sector}: the removal distances give entry {entry} another value than the"
+                    " sector file (a broken build)",
+                    sector=values.info.key.name,
+                    entry=start + int(bad[0]),
+                )
             )
         drawn += int(np.count_nonzero((want != DRAW) & (have == DRAW)))
     return drawn
@@ -277,17 +288,28 @@ def write_removals(
 
 def read_removal_info(path: Path) -> RemovalInfo:
     """The header of a removal file; :class:`SolutionError` naming the file if it is not one."""
-    data = read_header(path, MAGIC, "removal distance file")
+    data = read_header(path, MAGIC, msg("removal distance file"))
     if data.get("format") != FORMAT_VERSION:
         raise SolutionError(
-            f"{path}: removal file format {data.get('format')} is unknown, this version"
-            f" reads format {FORMAT_VERSION}; rebuild it (morris tables build --men K)"
+            msg(
+                "{path}: removal file format {found} is unknown, this version reads format"
+                " {version}; rebuild it (morris tables build --men K)",
+                path=str(path),
+                found=str(data.get("format")),
+                version=FORMAT_VERSION,
+            )
         )
     if not readable_codec(data.get("codec")) or data.get("rules") != RULES:
-        raise SolutionError(f"{path}: another codec or rules; rebuild it")
+        raise SolutionError(msg("{path}: another codec or rules; rebuild it", path=str(path)))
     info = info_from(RemovalInfo, RemovalInfo.__dataclass_fields__, path, data)
     if removal_filename(info.key) != path.name:
-        raise SolutionError(f"{path}: holds sector {info.key.name}, not what its name says")
+        raise SolutionError(
+            msg(
+                "{path}: holds sector {sector}, not what its name says",
+                path=str(path),
+                sector=info.key.name,
+            )
+        )
     return info
 
 
@@ -341,11 +363,26 @@ def open_removals(
         return None
     info = read_removal_info(path)
     if path.stat().st_size != info.nbytes:
-        raise SolutionError(f"{path}: {path.stat().st_size} bytes, its header says {info.nbytes}")
+        raise SolutionError(
+            msg(
+                "{path}: {size} bytes, its header says {expected}",
+                path=str(path),
+                size=path.stat().st_size,
+                expected=info.nbytes,
+            )
+        )
     if check and not file_matches(path, info.nbytes, info.sha256):
-        raise SolutionError(f"{path}: checksum mismatch, the file is damaged; rebuild it")
+        raise SolutionError(
+            msg("{path}: checksum mismatch, the file is damaged; rebuild it", path=str(path))
+        )
     if info.values_sha256 != values_sha256:
-        raise SolutionError(f"{path}: made for another build of sector {key.name}; rebuild it")
+        raise SolutionError(
+            msg(
+                "{path}: made for another build of sector {sector}; rebuild it",
+                path=str(path),
+                sector=key.name,
+            )
+        )
     with path.open("rb") as fh:
         mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     section = Section.open(

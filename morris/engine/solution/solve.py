@@ -17,6 +17,7 @@ from morris.engine.solution.sectors import SectorKey, Unit
 from morris.engine.solution.symmetry import IMAGES, representatives
 from morris.engine.solution.turns import index_of_key
 from morris.engine.tables.keys import MIN_PIECES, Codes, ProgressCallback
+from morris.i18n import msg
 
 logger = logging.getLogger(__name__)
 
@@ -49,13 +50,16 @@ def solve_moving(
     runs on ``threads`` threads of the C code: the same codes for any number.
     """
     if threads < 1:
-        raise SolutionError(f"threads must be at least 1, not {threads}")
+        raise SolutionError(msg("threads must be at least 1, not {n}", n=threads))
     try:
         from morris.engine.solution import _retro
     except ImportError as exc:
         raise SolutionError(
-            "the moving phase is solved by the C extension morris.engine.solution._retro, "
-            f"which is not built ({exc}): reinstall with a C compiler (pip install -e .)"
+            msg(
+                "the moving phase is solved by the C extension morris.engine.solution._retro,"
+                " which is not built ({reason}): reinstall with a C compiler (pip install -e .)",
+                reason=str(exc),
+            )
         ) from None
     keys = unit.keys
     first = keys[0]

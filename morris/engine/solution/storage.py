@@ -47,6 +47,7 @@ from morris.engine.solution.blocks import (
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.symmetry import SymmetricIndex
 from morris.engine.tables.rules import chunks
+from morris.i18n import Message, msg
 
 logger = logging.getLogger(__name__)
 
@@ -193,22 +194,26 @@ def write_file(path: Path, header: bytes, parts: tuple[bytes, ...]) -> None:
     os.replace(tmp, path)
 
 
-def read_header(path: Path, magic: bytes, kind: str) -> dict[str, Any]:
+def read_header(path: Path, magic: bytes, kind: Message) -> dict[str, Any]:
     """The JSON of the header of a file of the solution (``kind``: what it is, for messages);
     :class:`SolutionError` naming the file if it cannot be read or is not one."""
     try:
         with path.open("rb") as fh:
             head = fh.read(HEADER_SIZE)
     except OSError as exc:
-        raise SolutionError(f"{path}: unreadable {kind}: {exc}") from None
+        raise SolutionError(
+            msg("{path}: unreadable {kind}: {reason}", path=str(path), kind=kind, reason=str(exc))
+        ) from None
     if not head.startswith(magic) or len(head) < HEADER_SIZE:
-        raise SolutionError(f"{path}: not a {kind}")
+        raise SolutionError(msg("{path}: not a {kind}", path=str(path), kind=kind))
     try:
         data = json.loads(head[len(magic) :].decode())
     except (ValueError, UnicodeDecodeError) as exc:
-        raise SolutionError(f"{path}: malformed header: {exc}") from None
+        raise SolutionError(
+            msg("{path}: malformed header: {reason}", path=str(path), reason=str(exc))
+        ) from None
     if not isinstance(data, dict):
-        raise SolutionError(f"{path}: malformed header: not a JSON object")
+        raise SolutionError(msg("{path}: malformed header: not a JSON object", path=str(path)))
     return data
 
 
@@ -223,27 +228,55 @@ def info_from(
         fields = {k: data[k] for k in names if k != "key"}
         return cls(key=key, **fields)
     except (KeyError, TypeError, ValueError) as exc:
-        raise SolutionError(f"{path}: malformed header: {exc}") from None
+        raise SolutionError(
+            msg("{path}: malformed header: {reason}", path=str(path), reason=str(exc))
+        ) from None
 
 
 def read_info(path: Path) -> SectorInfo:
     """The header of a sector file; :class:`SolutionError` naming the file if it is not one."""
-    data = read_header(path, MAGIC, "solution sector file")
+    data = read_header(path, MAGIC, msg("solution sector file"))
     if data.get("format") != FORMAT_VERSION:
         old = isinstance(data.get("format"), int) and data["format"] < FORMAT_VERSION
+        params = {"path": str(path), "found": str(data.get("format")), "version": FORMAT_VERSION}
         raise SolutionError(
-            f"{path}: sector file format {data.get('format')}"
-            + (" is old (before block compression)" if old else " is unknown")
-            + f", this version reads format {FORMAT_VERSION}; rebuild it"
-            " (morris tables build --men K)"
+            msg(
+                "{path}: sector file format {found} is old (before block compression), this"
+                " version reads format {version}; rebuild it (morris tables build --men K)",
+                **params,
+            )
+            if old
+            else msg(
+                "{path}: sector file format {found} is unknown, this version reads format"
+                " {version}; rebuild it (morris tables build --men K)",
+                **params,
+            )
         )
     if not readable_codec(data.get("codec")):
-        raise SolutionError(f"{path}: unknown codec {data.get('codec')}; rebuild it")
+        raise SolutionError(
+            msg(
+                "{path}: unknown codec {codec}; rebuild it",
+                path=str(path),
+                codec=str(data.get("codec")),
+            )
+        )
     if data.get("rules") != RULES:
-        raise SolutionError(f"{path}: solved by other rules {data.get('rules')}")
+        raise SolutionError(
+            msg(
+                "{path}: solved by other rules {rules}",
+                path=str(path),
+                rules=str(data.get("rules")),
+            )
+        )
     info = info_from(SectorInfo, SectorInfo.__dataclass_fields__, path, data)
     if info.key.filename != path.name:
-        raise SolutionError(f"{path}: holds sector {info.key.name}, not what its name says")
+        raise SolutionError(
+            msg(
+                "{path}: holds sector {sector}, not what its name says",
+                path=str(path),
+                sector=info.key.name,
+            )
+        )
     return info
 
 
@@ -333,12 +366,27 @@ def open_sector(directory: Path, key: SectorKey, *, check: bool = True) -> Secto
     be."""
     path = Path(directory) / key.filename
     if not path.exists():
-        raise SolutionError(f"{path}: sector {key.name} not built (morris tables build --men K)")
+        raise SolutionError(
+            msg(
+                "{path}: sector {sector} not built (morris tables build --men K)",
+                path=str(path),
+                sector=key.name,
+            )
+        )
     info = read_info(path)
     if path.stat().st_size != info.nbytes:
-        raise SolutionError(f"{path}: {path.stat().st_size} bytes, its header says {info.nbytes}")
+        raise SolutionError(
+            msg(
+                "{path}: {size} bytes, its header says {expected}",
+                path=str(path),
+                size=path.stat().st_size,
+                expected=info.nbytes,
+            )
+        )
     if check and not checksum_ok(path, info):
-        raise SolutionError(f"{path}: checksum mismatch, the file is damaged; rebuild it")
+        raise SolutionError(
+            msg("{path}: checksum mismatch, the file is damaged; rebuild it", path=str(path))
+        )
     with path.open("rb") as fh:
         mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     view = memoryview(mapped)

@@ -17,6 +17,7 @@ from morris.engine.tables.keys import (
     Codes,
     TableKey,
 )
+from morris.i18n import msg
 
 FORMAT_VERSION: Final = 1
 MANIFEST_NAME: Final = "manifest.json"
@@ -73,9 +74,18 @@ class TableInfo:
                 int(entry["bytes"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise TableError(f"{where}: malformed manifest entry {entry!r}: {exc}") from None
+            raise TableError(
+                msg(
+                    "{where}: malformed manifest entry {entry}: {reason}",
+                    where=str(where),
+                    entry=repr(entry),
+                    reason=str(exc),
+                )
+            ) from None
         if int(entry.get("positions", key.size)) != key.size:
-            raise TableError(f"{where}: wrong position count for {key.name}")
+            raise TableError(
+                msg("{where}: wrong position count for {table}", where=str(where), table=key.name)
+            )
         return info
 
 
@@ -111,9 +121,17 @@ def read_manifest(directory: Path) -> dict[TableKey, TableInfo]:
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
-        raise TableError(f"{path}: unreadable manifest: {exc}") from None
+        raise TableError(
+            msg("{path}: unreadable manifest: {reason}", path=str(path), reason=str(exc))
+        ) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT_VERSION:
-        raise TableError(f"{path}: not a format {FORMAT_VERSION} table manifest")
+        raise TableError(
+            msg(
+                "{path}: not a format {version} table manifest",
+                path=str(path),
+                version=FORMAT_VERSION,
+            )
+        )
     infos = [TableInfo.from_json(e, path) for e in data.get("tables", [])]
     return {i.key: i for i in infos}
 
@@ -151,18 +169,43 @@ def load_codes(directory: Path, info: TableInfo, check: bool) -> Codes:
     verified. Raises :class:`TableError` naming the file if it does not match the manifest."""
     path = Path(directory) / info.file
     if not path.exists():
-        raise TableError(f"{path}: table file missing (listed in {MANIFEST_NAME})")
+        raise TableError(
+            msg(
+                "{path}: table file missing (listed in {manifest})",
+                path=str(path),
+                manifest=MANIFEST_NAME,
+            )
+        )
     if path.stat().st_size != info.nbytes:
-        raise TableError(f"{path}: size {path.stat().st_size} bytes, manifest says {info.nbytes}")
+        raise TableError(
+            msg(
+                "{path}: size {size} bytes, manifest says {expected}",
+                path=str(path),
+                size=path.stat().st_size,
+                expected=info.nbytes,
+            )
+        )
     if check and _sha256(path) != info.sha256:
-        raise TableError(f"{path}: checksum mismatch, the file is corrupt; rebuild the tables")
+        raise TableError(
+            msg(
+                "{path}: checksum mismatch, the file is corrupt; rebuild the tables", path=str(path)
+            )
+        )
     try:
         codes = np.load(path, mmap_mode="r", allow_pickle=False)
     except (OSError, ValueError) as exc:
-        raise TableError(f"{path}: unreadable table: {exc}") from None
+        raise TableError(
+            msg("{path}: unreadable table: {reason}", path=str(path), reason=str(exc))
+        ) from None
     if codes.shape != (info.key.size,) or str(codes.dtype) != info.dtype:
         raise TableError(
-            f"{path}: shape {codes.shape} {codes.dtype} does not match {info.key.name}"
+            msg(
+                "{path}: shape {shape} {dtype} does not match {table}",
+                path=str(path),
+                shape=str(codes.shape),
+                dtype=str(codes.dtype),
+                table=info.key.name,
+            )
         )
     result: Codes = codes
     return result
