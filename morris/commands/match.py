@@ -79,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
         for spec, seed in ((args.first, args.seed), (args.second, args.seed + 1)):
             players.append(make_player(spec, seed=seed, tables=tables))
     except (ValueError, OSError, ExternalEngineError) as exc:
-        console.print(f"{spec}: {exc}", style="red", markup=False, soft_wrap=True)
+        reason = exc.message if isinstance(exc, ExternalEngineError) else exc
+        console.print(f"{spec}: {reason}", style="red", markup=False, soft_wrap=True)
         _close(players)
         return 2
     first, second = players

@@ -30,6 +30,7 @@ from morris.core.variant import engine_rules
 from morris.engine.errors import EngineCrashed, EngineTimeout, ExternalEngineError
 from morris.engine.search import MATE, SearchInfo, SearchResult
 from morris.engine.uci import moves_to_tokens, second_removal_missing
+from morris.i18n import msg
 
 __all__ = ["UciEngine"]
 
@@ -126,7 +127,13 @@ class UciEngine:
                 start_new_session=True,
             )
         except OSError as exc:
-            raise ExternalEngineError(f"cannot start engine {self.command!r}: {exc}") from exc
+            raise ExternalEngineError(
+                msg(
+                    "cannot start engine {command}: {reason}",
+                    command=repr(self.command),
+                    reason=exc.strerror or str(exc),
+                )
+            ) from exc
         self._lines = queue.Queue()
         self._sent = {}
         self._said = ""

@@ -127,3 +127,14 @@ def test_a_puzzle_asked_wrong_in_dutch(solved3: Path, capsys: pytest.CaptureFixt
     out = _out(capsys, solved3)
     assert "geen winst in 99 in de geladen sectoren (" in out
     assert english_left_in(out, "nl") == []
+
+
+def test_an_engine_that_cannot_start_is_named_in_german(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "no-such-engine"
+    argv = ["--lang", "de", "match", "level:1", f"cmd:{missing}", "--games", "1", "--quiet"]
+    assert main(argv) == 2
+    out = capsys.readouterr().out
+    assert "lässt sich nicht starten" in out and "no-such-engine" in out
+    assert english_left_in(out, "de") == []
