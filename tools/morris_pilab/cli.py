@@ -1,7 +1,7 @@
 """``tools/pilab``: the command line of the Raspberry Pi lab.
 
     tools/pilab setup                 install qemu-user-static, binfmt-support, mmdebstrap,
-                                      systemd-container; mount binfmt_misc
+                                      arch-test, systemd-container; mount binfmt_misc
     tools/pilab check [NAME]          what this machine can do (exit 3 naming what it lacks)
     tools/pilab build NAME [--force]  build and cache a userland (native, arm64, armhf)
     tools/pilab list                  the cached userlands
@@ -43,7 +43,16 @@ from tools.morris_pilab.errors import (
 __all__ = ["main"]
 
 REPO = Path(__file__).resolve().parents[2]
-SETUP_PACKAGES = ("qemu-user-static", "binfmt-support", "mmdebstrap", "systemd-container")
+#: arch-test is only a recommendation of mmdebstrap's, which ``--no-install-recommends`` leaves
+#: out, but mmdebstrap refuses a foreign architecture without it ("install arch-test for foreign
+#: architecture support").
+SETUP_PACKAGES = (
+    "qemu-user-static",
+    "binfmt-support",
+    "mmdebstrap",
+    "arch-test",
+    "systemd-container",
+)
 
 
 def say(text: str) -> None:
