@@ -161,6 +161,25 @@ def test_engine_output_is_read_as_best_move_and_nodes() -> None:
     assert platform_checks.parse_engine(output) == [("d7", 468), ("xf4", 7)]
 
 
+@pytest.mark.realtime
+def test_the_last_fixed_node_search_of_a_script_is_not_cut_by_quit() -> None:
+    """The same position searched twice, the second search the script's last: ``quit`` stops a
+    running search, so without a command that waits for it the last one ended wherever ``quit``
+    caught it, and the lab's sample game changed from run to run."""
+    import io
+
+    from morris.engine.uci import UciServer
+
+    outputs = []
+    for _ in range(2):
+        lines: list[str] = []
+        UciServer(lines.append).run(io.StringIO(platform_checks.engine_script([[], []], 3000)))
+        outputs.append(platform_checks.parse_engine("\n".join(lines)))
+    first, last = outputs[0]
+    assert first == last and first[1] > 100
+    assert outputs[0] == outputs[1]
+
+
 def pilab(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(REPO / "tools" / "pilab"), *args],

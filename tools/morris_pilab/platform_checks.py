@@ -36,6 +36,11 @@ __all__ = [
 ]
 
 REPO = Path(__file__).resolve().parents[2]
+#: ``morris engine`` as the lab runs it, here and there: without endgame tables, which it would
+#: otherwise take from the data directory where this machine has built some (then the sample
+#: game, and the searches of few pieces, depended on what this machine held: one run's game
+#: ended at ply 31, another's did not).
+ENGINE = ("engine", "--no-tables")
 #: The node budget of each fixed-node search.
 ENGINE_NODES = 30_000
 #: Positions of each endgame table ``morris tables verify --sample`` checks on an emulated Pi.
@@ -60,7 +65,10 @@ def engine_script(positions: list[list[str]], nodes: int = ENGINE_NODES) -> str:
     for moves in positions:
         position = "position startpos" + (" moves " + " ".join(moves) if moves else "")
         lines += ["ucinewgame", position, f"go nodes {nodes}"]
-    lines += ["isready", "quit"]
+    # ``quit`` stops a running search at once, as UCI asks, and ``isready`` is answered during
+    # one: the last search would end wherever ``quit`` caught it, a node count that depends on
+    # timing (the sample game then changed from run to run). ``ucinewgame`` waits for it.
+    lines += ["ucinewgame", "isready", "quit"]
     return "\n".join(lines) + "\n"
 
 
@@ -98,7 +106,7 @@ def dozen_positions() -> list[list[str]]:
     for ply in range(ENGINE_PLIES):
         if ply % 3 == 0:
             positions.append(list(moves))
-        out = _host_morris("engine", stdin=engine_script([moves], nodes=2000), timeout=120)
+        out = _host_morris(*ENGINE, stdin=engine_script([moves], nodes=2000), timeout=120)
         best = parse_engine(out)
         if not best or best[0][0] in ("(none)", "0000"):
             break
@@ -173,10 +181,12 @@ class Platform:
         positions = dozen_positions()
         script = engine_script(positions)
         (self.root / "root/engine-script.txt").write_text(script, encoding="utf-8")
-        here = parse_engine(_host_morris("engine", stdin=script))
+        here = parse_engine(_host_morris(*ENGINE, stdin=script))
         start = time.monotonic()
         there = parse_engine(
-            self.sh(f"{VENV}/morris engine < /root/engine-script.txt", "morris engine").output
+            self.sh(
+                f"{VENV}/morris {' '.join(ENGINE)} < /root/engine-script.txt", "morris engine"
+            ).output
         )
         self.results["engine"] = {
             "positions": len(positions),
