@@ -723,6 +723,9 @@ class Engine:
     default where it is built, unless ``MORRIS_NATIVE=0``) or the Python one: the same moves and
     node counts either way, the C one many times faster. ``weights`` replaces the evaluation's
     weights of the board's variant (:func:`~morris.engine.evaluate.weights_for`; for tuning them).
+    ``traps`` (the default): from a drawn position the solution covers, the top levels play the
+    drawing turn that sets the opponent the most traps
+    (:func:`~morris.engine.solution.play.drawing_traps`); without it, any drawing turn.
     """
 
     def __init__(
@@ -735,6 +738,7 @@ class Engine:
         solution: Solution | None = None,
         native: bool | None = None,
         weights: Weights | None = None,
+        traps: bool = True,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"level must be {MIN_LEVEL}..{MAX_LEVEL}, not {level!r}")
@@ -749,6 +753,7 @@ class Engine:
         self.solution = solution
         self.native = native
         self.weights = weights
+        self.traps = traps
 
     @property
     def name(self) -> str:
@@ -838,7 +843,7 @@ class Engine:
         rng = random.Random(f"{self.seed}:{self.level}:{board.position()}")
         try:
             if top:
-                found = perfect_turn(self.solution, board, rng)
+                found = perfect_turn(self.solution, board, rng, traps=self.traps)
             else:
                 found = believable_turn(self.solution, board, self.level, rng)
         except SolutionError:  # a damaged block: the solution has dropped its file (logged)

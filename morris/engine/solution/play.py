@@ -4,7 +4,8 @@ the value a front end may show.
 
 From a won position it takes a turn to the opponent's LOSS(d - 1) (the fastest win; the distance
 falls each turn, so no position repeats and the game ends within d turns); from a drawn one a
-turn that keeps the draw; from a lost one the slowest loss.
+turn that keeps the draw, at the top levels the one that leaves the opponent the largest share of
+losing replies (:func:`drawing_traps`: a draw is hard to hold); from a lost one the slowest loss.
 
 The solution knows no draw rules, and a fastest win can run into the no-removal limit (RULES.md,
 point 8: only moves count, so only the moving phase). Where the removal distances are built for
@@ -32,7 +33,7 @@ what is deep rather than what is plain; else it plays as the top levels do.
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Final, NamedTuple
 
 from morris.core.board import Board
 from morris.core.moves import Move
@@ -41,6 +42,16 @@ from morris.core.variant import engine_rules
 from morris.engine.solution.analyse import sector_of, turn_values, value_of
 from morris.engine.solution.probe import Solution, SolutionResult, preference
 from morris.engine.tables.keys import Value
+
+
+class Trap(NamedTuple):
+    """What a drawing turn leaves the opponent (:func:`trap_of`); a larger one tempts more."""
+
+    losing_share: float
+    """The share of the opponent's replies that lose."""
+    depth: float
+    """The mean turns (plies) to the end of those losing replies."""
+
 
 #: The chance that a level below the tables' plays a believable mistake where the solution
 #: covers the position, by level (level 6 never slips: it plays the solution as level 7 does).
@@ -267,15 +278,19 @@ def _rule_draws(solution: Solution, board: Board) -> bool:
 
 
 def perfect_turn(
-    solution: Solution, board: Board, rng: random.Random
+    solution: Solution, board: Board, rng: random.Random, *, traps: bool = False
 ) -> tuple[Move, SolutionResult] | None:
     """A turn that keeps the value of the position (ties broken by ``rng``), with its result for
-    the side to move; None where the solution does not cover the position and all its turns."""
+    the side to move; None where the solution does not cover the position and all its turns.
+    With ``traps``, of several turns that keep a draw the one that sets the opponent the most
+    traps (:func:`drawing_traps`)."""
     results = scored_turns(solution, board)
     if results is None:
         return None
     best = max(preference(r) for _, r in results)
     choices = [(m, r) for m, r in results if preference(r) == best]
+    if traps and len(choices) > 1 and choices[0][1].value is Value.DRAW:
+        choices = drawing_traps(solution, board, choices)
     limit = board.no_removal_limit
     distance = choices[0][1].distance
     if (
@@ -289,6 +304,44 @@ def perfect_turn(
         if hurried is not None:
             choices = hurried
     return choices[rng.randrange(len(choices))]
+
+
+def trap_of(solution: Solution, board: Board, move: Move) -> Trap | None:
+    """How ``move`` (a turn that keeps a draw) tempts the opponent: the share of their replies
+    that lose by the solution (the draw rules counted, as :func:`scored_turns` counts them), and
+    the mean turns to the end of those losing replies (the further, the harder a loss is to
+    see). None where the solution does not vouch for every reply."""
+    board.push(move)
+    try:
+        if board.outcome() is not None:
+            return Trap(0.0, 0.0)
+        replies = scored_turns(solution, board)
+    finally:
+        board.pop()
+    if not replies:
+        return None
+    losing = [r.distance or 0 for _, r in replies if r.value is Value.LOSS]
+    if not losing:
+        return Trap(0.0, 0.0)
+    return Trap(len(losing) / len(replies), sum(losing) / len(losing))
+
+
+def drawing_traps(
+    solution: Solution, board: Board, draws: list[tuple[Move, SolutionResult]]
+) -> list[tuple[Move, SolutionResult]]:
+    """Of several turns that keep a draw, those that leave a fallible opponent the most ways to
+    go wrong (the idea of Gévay and Danner's "ultra-strong" solution): the largest share of
+    losing replies (:func:`trap_of`), then the losing replies furthest from their end (a person,
+    or a shallow search, misses what is deep). All of ``draws`` where a turn's replies are not
+    all vouched for."""
+    scored: list[tuple[Trap, Move, SolutionResult]] = []
+    for move, result in draws:
+        trap = trap_of(solution, board, move)
+        if trap is None:
+            return draws
+        scored.append((trap, move, result))
+    best = max(t for t, _, _ in scored)
+    return [(m, r) for t, m, r in scored if t == best]
 
 
 def _hurried(
@@ -329,8 +382,10 @@ def believable_turn(
 
 __all__ = [
     "SLIP",
+    "Trap",
     "believable_turn",
     "covered",
+    "drawing_traps",
     "known_value",
     "perfect_turn",
     "placing_rule",
@@ -338,5 +393,6 @@ __all__ = [
     "rule_value",
     "rules_apply",
     "solved_rules",
+    "trap_of",
     "turn_removal_distance",
 ]
