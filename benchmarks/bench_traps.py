@@ -37,7 +37,7 @@ from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT  # noqa: E402
 from morris.engine.search import Engine  # noqa: E402
 from morris.engine.solution import Solution  # noqa: E402
 from morris.engine.solution.analyse import board_class  # noqa: E402
-from morris.engine.solution.perfection import MAX_TURNS, sample_positions  # noqa: E402
+from morris.engine.solution.perfection import duel, sample_positions  # noqa: E402
 from morris.engine.tables.keys import Value  # noqa: E402
 
 #: The top level (it plays from the solution wherever it covers the position).
@@ -51,20 +51,10 @@ def play(
     """One game from ``position``, the top level to move: ``"win"``, ``"draw"`` or ``"loss"``."""
     solution = _solution(directory, men)
     board = board_class(men)(position, no_removal_limit=DEFAULT_NO_REMOVAL_LIMIT)
-    ours = board.turn
     top = Engine(TOP, seed=seed, solution=solution, traps=traps)
     other = Engine(opponent, seed=seed)
-    for _ in range(MAX_TURNS):
-        if board.outcome() is not None:
-            break
-        if board.turn == ours:
-            board.push(top.play(board).move)
-        else:
-            board.push(other.play(board, nodes=nodes).move)
-    outcome = board.outcome()
-    if outcome is None or outcome.winner is None:
-        return "draw"
-    return "win" if outcome.winner == ours else "loss"
+    result = duel(board, lambda b: top.play(b).move, lambda b: other.play(b, nodes=nodes).move)
+    return {"first": "win", "second": "loss"}.get(result, result)
 
 
 _LOADED: dict[tuple[str, int], Solution] = {}

@@ -7,7 +7,7 @@ tests/solution/test_perfection.py and ``benchmarks/bench_perfection.py``."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -110,26 +110,32 @@ def play_out(
     from morris.engine.search import Engine
 
     board = board_class(men)(position, no_removal_limit=no_removal_limit)
-    engine_side = board.turn
     engine = Engine(level, seed=seed, solution=solution)
     rng = random.Random(seed)
+    result = duel(board, lambda b: engine.play(b).move, lambda b: best_defence(solution, b, rng))
+    return {"first": "engine", "second": "defender"}.get(result, result)
+
+
+def duel(board: Board, first: Callable[[Board], Move], second: Callable[[Board], Move]) -> str:
+    """Play ``board`` to its end (at most :data:`MAX_TURNS` turns), ``first`` choosing the turns
+    of the side to move now and ``second`` the other's: ``"first"``, ``"second"`` (the winner)
+    or ``"draw"``. The board is played on."""
+    first_side = board.turn
     for _ in range(MAX_TURNS):
         if board.outcome() is not None:
             break
-        if board.turn == engine_side:
-            board.push(engine.play(board).move)
-        else:
-            board.push(best_defence(solution, board, rng))
+        board.push((first if board.turn == first_side else second)(board))
     outcome = board.outcome()
     if outcome is None or outcome.winner is None:
         return "draw"
-    return "engine" if outcome.winner == engine_side else "defender"
+    return "first" if outcome.winner == first_side else "second"
 
 
 __all__ = [
     "MAX_TURNS",
     "Sample",
     "best_defence",
+    "duel",
     "play_out",
     "sample_positions",
     "sector_kind",
