@@ -12,23 +12,29 @@ markdown row (our side's result), how our games were lost, and the openings whos
 same colour won (openings that may be lost for one side whoever plays it); ``--out`` saves the
 game records. ``--game-numbers 2,19`` plays only those games, ``--repeat N`` each of them N times,
 and ``--reference`` seats a second Sanmill in our place (the yardstick against itself from the
-same openings). docs/SANMILL.md and docs/ENGINE.md ("Tuning against Sanmill") have the figures.
+same openings). ``--pairs [SEED]`` plays openings of one placement each instead (white's first
+piece and black's: a seeded sample of the 24 x 23, each with colours swapped), and
+``--our-movetime MS`` gives our side a time of its own (a quarter of Sanmill's, say).
+docs/SANMILL.md and docs/ENGINE.md ("Tuning against Sanmill") have the figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import random
 import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from morris.app.jobs import load_tables  # noqa: E402
+from morris.core.board import Board  # noqa: E402
 from morris.engine.client import UciEngine  # noqa: E402
 from morris.engine.levels import MAX_LEVEL  # noqa: E402
 from morris.engine.match import (  # noqa: E402
@@ -38,17 +44,56 @@ from morris.engine.match import (  # noqa: E402
     run_match,
     save_games,
 )
-from morris.engine.search import Engine  # noqa: E402
+from morris.engine.search import Engine, SearchResult  # noqa: E402
 
 ADAPTER = Path(__file__).resolve().with_name("sanmill_uci.py")
 
 
+#: The seed of ``--pairs``' sample when none is given.
+PAIRS_SEED = 34
+
+
+def placement_pairs(seed: int) -> tuple[tuple[str, str], ...]:
+    """The openings of one placement each (white's first piece, then black's: all 24 x 23), in
+    an order shuffled by ``seed``: opening ``i`` is games ``2i`` and ``2i + 1``, colours
+    swapped, so the first ``2n`` games play a seeded sample of ``n`` of them."""
+    from morris.core.points import POINT_NAMES
+
+    pairs = [(w, b) for w in POINT_NAMES for b in POINT_NAMES if w != b]
+    random.Random(seed).shuffle(pairs)
+    return tuple(pairs)
+
+
+class OwnTime:
+    """A player that thinks for its own time a turn, whatever the match gives."""
+
+    def __init__(self, player: Engine | UciEngine, movetime: float) -> None:
+        self.player = player
+        self.movetime = movetime
+
+    @property
+    def name(self) -> str:
+        return self.player.name
+
+    def play(self, board: Board, **kwargs: Any) -> SearchResult:
+        kwargs["movetime"] = self.movetime
+        return self.player.play(board, **kwargs)
+
+
 def play_one(
-    binary: str, game: int, movetime_ms: int, level: int, from_start: bool, reference: bool
-) -> MatchResult:
+    binary: str, game: int, movetime_ms: int, level: int, from_start: bool, reference: bool,
+    pairs: int | None = None, our_movetime_ms: int | None = None,
+) -> MatchResult:  # fmt: skip
     """Game ``game`` of the match (from 0): our level first, Sanmill second. With ``reference``
-    a second Sanmill takes our seat: how the yardstick itself fares from the same openings."""
-    openings = () if from_start else OPENINGS
+    a second Sanmill takes our seat: how the yardstick itself fares from the same openings.
+    ``pairs`` (a seed) plays :func:`placement_pairs` instead of ``morris match``'s openings;
+    ``our_movetime_ms`` gives our side a time of its own (Sanmill keeps ``movetime_ms``)."""
+    if from_start:
+        openings: tuple[tuple[str, ...], ...] = ()
+    elif pairs is not None:
+        openings = placement_pairs(pairs)
+    else:
+        openings = OPENINGS
     command = [sys.executable, str(ADAPTER), binary]
     with contextlib.ExitStack() as stack:
         if reference:
@@ -56,8 +101,11 @@ def play_one(
         else:
             ours = Engine(level, seed=1, tables=load_tables(None))
         sanmill = stack.enter_context(UciEngine.spawn(command, timeout=30))
+        first: Engine | UciEngine | OwnTime = ours
+        if our_movetime_ms is not None:
+            first = OwnTime(ours, our_movetime_ms / 1000)
         return run_match(
-            ours, sanmill, games=1, movetime=movetime_ms / 1000, first_game=game,
+            first, sanmill, games=1, movetime=movetime_ms / 1000, first_game=game,
             openings=openings, event="sanmill match",
         )  # fmt: skip
 
@@ -119,6 +167,15 @@ def main() -> int:
         "--reference", action="store_true",
         help="Sanmill in our seat too: the yardstick against itself from the same openings",
     )  # fmt: skip
+    parser.add_argument(
+        "--pairs", type=int, nargs="?", const=PAIRS_SEED, default=None, metavar="SEED",
+        help="openings of one placement each (a seeded sample of the 24 x 23; game 2i and 2i+1 "
+        f"play opening i, colours swapped) instead of morris match's (default seed {PAIRS_SEED})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--our-movetime", type=int, default=None, metavar="MS",
+        help="ms per turn for our side (default: --movetime, which stays Sanmill's)",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=None, help="save the games under this dir")
     args = parser.parse_args()
     start = time.monotonic()
@@ -136,17 +193,22 @@ def main() -> int:
                 args.level,
                 args.from_start,
                 args.reference,
+                args.pairs,
+                args.our_movetime,
             )
             for n in numbers
         ]
         result = MatchResult.combined([f.result() for f in futures])
     if args.out is not None:
         save_games(result, args.out)
+    movetimes = f"{args.movetime} ms"
+    if args.our_movetime is not None:
+        movetimes = f"{args.our_movetime} ms (ours) v {args.movetime} ms"
     lost = Counter(g.record.tags.get("Termination", "?") for g in result.games if g.score == 0)
     print("| games | movetime | wins | draws | losses | score | Elo (95%) | lost by | time |")
     print("|---:|---:|---:|---:|---:|---:|---:|---|---:|")
     print(
-        f"| {result.games_played} | {args.movetime} ms | {result.wins} | {result.draws} | "
+        f"| {result.games_played} | {movetimes} | {result.wins} | {result.draws} | "
         f"{result.losses} | {100 * result.score:.1f}% | {format_elo(*result.elo())} | "
         f"{', '.join(f'{k} {v}' for k, v in lost.most_common()) or '-'} | "
         f"{time.monotonic() - start:.0f} s |"
@@ -154,13 +216,22 @@ def main() -> int:
     if args.repeat > 1 or args.game_numbers:
         for n, points in our_results(result).items():
             side = "white" if n % 2 == 0 else "black"
-            print(f"game {n} (opening {n // 2}, our seat {side}): {' '.join(map(str, points))}")
+            opening = f"opening {n // 2}"
+            if args.pairs is not None:
+                opening += " " + " ".join(placement_pairs(args.pairs)[n // 2])
+            print(f"game {n} ({opening}, our seat {side}): {' '.join(map(str, points))}")
     elif not args.from_start:
         pairs = same_colour_pairs(result)
         print(
             f"openings whose two games the same colour won: {len(pairs)}"
             + (f" ({', '.join(map(str, pairs))})" if pairs else "")
         )
+    for g in result.games:
+        if g.score == 0:
+            n = int(g.record.tags["Round"]) - 1
+            side = "white" if n % 2 == 0 else "black"
+            opening = "" if args.pairs is None else " ".join(placement_pairs(args.pairs)[n // 2])
+            print(f"lost: game {n} (opening {n // 2} {opening}, our seat {side})")
     return 0
 
 
