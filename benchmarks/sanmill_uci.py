@@ -188,6 +188,48 @@ def to_ours(token: str) -> str:
     return point(token)
 
 
+#: Our points in the order of the position text's first field (docs/RULES.md, "Position text":
+#: the outer square, the middle, the inner, each from its top-left corner clockwise).
+POSITION_ORDER = (
+    "a7", "d7", "g7", "g4", "g1", "d1", "a1", "a4",
+    "b6", "d6", "f6", "f4", "f2", "d2", "b2", "b4",
+    "c5", "d5", "e5", "e4", "e3", "d3", "c3", "c4",
+)  # fmt: skip
+
+
+def to_sanmill_fen(position: Sequence[str]) -> str:
+    """Our position text (its fields; docs/RULES.md, "Position text") -> Sanmill's FEN: the
+    pieces file by file (``O`` white, ``@`` black, ``*`` empty), the side to move, the phase and
+    action (placing while a piece is in hand, else moving and selecting), pieces on the board
+    and in hand, nothing to remove and no last mills (a position of ours is at a turn's start),
+    the no-removal count as Sanmill's rule-50 count, and the turn number.
+
+    Raises :class:`ValueError` on a malformed position (the fields named).
+    """
+    if len(position) not in (6, 7):
+        raise ValueError(f"a position has 6 or 7 fields, not {len(position)}")
+    points = position[0].replace("/", "")
+    if len(points) != 24 or set(points) - set("WB.wb"):
+        raise ValueError(f"bad points field {position[0]!r}")
+    if position[1] not in ("w", "b"):
+        raise ValueError(f"bad side to move {position[1]!r}")
+    try:
+        hand_w, hand_b, count, turn = (int(x) for x in position[2:6])
+    except ValueError:
+        raise ValueError(f"bad numbers in {' '.join(position[2:6])!r}") from None
+    on = dict(zip(POSITION_ORDER, points.upper(), strict=True))
+    files = [
+        "".join({"W": "O", "B": "@"}.get(on[name], "*") for name in RINGS[f]) for f in sorted(RINGS)
+    ]
+    placing = hand_w + hand_b > 0
+    phase, action = ("p", "p") if placing else ("m", "s")
+    return (
+        f"{'/'.join(files)} {position[1]} {phase} {action} "
+        f"{points.upper().count('W')} {hand_w} {points.upper().count('B')} {hand_b} "
+        f"0 0 0 0 0 0 0 {count} {turn}"
+    )
+
+
 def white_to_move(tokens: Sequence[str]) -> bool:
     """Whether white is to move after our tokens from the start (removal tokens take no turn)."""
     return sum(1 for t in tokens if not t.strip().lower().startswith("x")) % 2 == 0
@@ -437,18 +479,26 @@ class Adapter:
 
     def set_position(self, words: Sequence[str]) -> None:
         rest = list(words[1:])
-        if not rest or rest[0].lower() != "startpos":
-            out("info string error sanmill-uci: only 'position startpos [moves ...]' is supported")
-            return
         low = [w.lower() for w in rest]
-        moves = rest[low.index("moves") + 1 :] if "moves" in low else []
+        if not rest or low[0] not in ("startpos", "fen"):
+            out(
+                "info string error sanmill-uci: only 'position startpos|fen TEXT [moves ...]' "
+                "is supported"
+            )
+            return
+        end = low.index("moves") if "moves" in low else len(rest)
+        moves = rest[end + 1 :]
+        start, white_first = "startpos", True
         try:
+            if low[0] == "fen":
+                start = "fen " + to_sanmill_fen(rest[1:end])
+                white_first = rest[2] == "w"
             tokens = to_sanmill_tokens(moves)
         except ValueError as exc:
-            out(f"info string error sanmill-uci: bad move list {' '.join(moves)!r} ({exc})")
+            out(f"info string error sanmill-uci: bad position {' '.join(rest)!r} ({exc})")
             return
-        self.position = "position startpos" + (" moves " + " ".join(tokens) if tokens else "")
-        self.white_to_move = white_to_move(moves)
+        self.position = f"position {start}" + (" moves " + " ".join(tokens) if tokens else "")
+        self.white_to_move = white_to_move(moves) == white_first
 
     # -- search ------------------------------------------------------------------------------
 

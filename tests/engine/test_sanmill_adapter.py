@@ -279,6 +279,41 @@ def test_side_to_move_counts_turns_not_removal_tokens() -> None:
     assert sanmill_uci.white_to_move(["d6", "f4", "d5", "b4", "d7", "xf4", "b2"])
 
 
+def test_the_position_order_is_the_core_s() -> None:
+    from morris.core.points import POINT_NAMES
+
+    assert sanmill_uci.POSITION_ORDER == POINT_NAMES
+
+
+def position(text: str) -> list[str]:
+    """A position text's fields, as the adapter gets them from a ``position fen`` line."""
+    return text.split()
+
+
+def test_a_position_becomes_sanmill_s_fen_file_by_file() -> None:
+    # White on a7 d7 g1 (outer) and b6 (middle); black on c5 d5 e4 c3 (inner); moving phase.
+    fen = sanmill_uci.to_sanmill_fen(position("WW..W.../W......./BB.B..B. w 0 0 5 24 -"))
+    # Sanmill's files: 1 inner (d5 e5 e4 e3 d3 c3 c4 c5), 2 middle (d6 ... b6), 3 outer (d7 ...).
+    assert fen == "@*@**@*@/*******O/O**O***O w m s 4 0 4 0 0 0 0 0 0 0 0 5 24"
+    placing = sanmill_uci.to_sanmill_fen(position(".W....../.W.....B/.W...... b 6 7 0 3 -"))
+    assert placing.split()[1:8] == ["b", "p", "p", "3", "6", "1", "7"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "WW..W.../W......./BB.B..B.",  # fields missing
+        "WW..W.../W......./BB.B..B w 0 0 5 24 -",  # 23 points
+        "WW..W.../W......./BB.B..X. w 0 0 5 24 -",  # not a piece
+        "WW..W.../W......./BB.B..B. W 0 0 5 24 -",  # side in upper case
+        "WW..W.../W......./BB.B..B. w 0 x 5 24 -",  # not a number
+    ],
+)
+def test_a_malformed_position_is_refused_with_the_field_named(text: str) -> None:
+    with pytest.raises(ValueError, match=r"field|points|side|numbers"):
+        sanmill_uci.to_sanmill_fen(position(text))
+
+
 # -- conversations through the adapter ------------------------------------------------------------
 
 
@@ -294,6 +329,19 @@ def test_a_placement_from_the_start(tmp_path: Path, spawn: Callable[[Path], UciE
     assert "setoption name NMoveRule value 101" in setoptions
     assert "setoption name ThreefoldRepetitionRule value true" in setoptions
     assert "setoption name HasDiagonalLines value false" in setoptions
+
+
+def test_a_position_of_ours_reaches_sanmill_as_its_fen_and_black_answers(
+    tmp_path: Path, spawn: Callable[[Path], UciEngine]
+) -> None:
+    fake = write_fake(tmp_path, answers={"": "(1,3)->(1,4)"})
+    engine = spawn(fake)
+    board = Board("WW..W.../W......./BB.B.... b 0 0 5 24 -")
+    result = engine.play(board, movetime=0.2)
+    assert result.move == Move.parse("e4-e3")  # the fake's answer, a slide of black's
+    assert received(fake, "position") == [
+        "position fen @*@****@/*******O/O**O***O b m s 4 0 3 0 0 0 0 0 0 0 0 5 24"
+    ]
 
 
 def test_a_mill_turn_joins_the_removal_that_comes_as_a_second_answer(
