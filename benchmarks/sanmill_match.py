@@ -14,7 +14,8 @@ game records. ``--game-numbers 2,19`` plays only those games, ``--repeat N`` eac
 and ``--reference`` seats a second Sanmill in our place (the yardstick against itself from the
 same openings). ``--pairs [SEED]`` plays openings of one placement each instead (white's first
 piece and black's: a seeded sample of the 24 x 23, each with colours swapped), and
-``--our-movetime MS`` gives our side a time of its own (a quarter of Sanmill's, say).
+``--our-movetime MS`` gives our side a time of its own (a quarter of Sanmill's, say);
+``--solution DIR`` gives our side a solved game, as the daemon's ``[engine] solution`` does.
 docs/SANMILL.md and docs/ENGINE.md ("Tuning against Sanmill") have the figures.
 """
 
@@ -33,7 +34,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from morris.app.jobs import load_tables  # noqa: E402
+from morris.app.jobs import load_solution, load_tables  # noqa: E402
 from morris.core.board import Board  # noqa: E402
 from morris.engine.client import UciEngine  # noqa: E402
 from morris.engine.levels import MAX_LEVEL  # noqa: E402
@@ -82,12 +83,13 @@ class OwnTime:
 
 def play_one(
     binary: str, game: int, movetime_ms: int, level: int, from_start: bool, reference: bool,
-    pairs: int | None = None, our_movetime_ms: int | None = None,
+    pairs: int | None = None, our_movetime_ms: int | None = None, solution: str | None = None,
 ) -> MatchResult:  # fmt: skip
     """Game ``game`` of the match (from 0): our level first, Sanmill second. With ``reference``
     a second Sanmill takes our seat: how the yardstick itself fares from the same openings.
     ``pairs`` (a seed) plays :func:`placement_pairs` instead of ``morris match``'s openings;
-    ``our_movetime_ms`` gives our side a time of its own (Sanmill keeps ``movetime_ms``)."""
+    ``our_movetime_ms`` gives our side a time of its own (Sanmill keeps ``movetime_ms``);
+    ``solution`` a solved game's directory for our side (as the daemon's ``[engine] solution``)."""
     if from_start:
         openings: tuple[tuple[str, ...], ...] = ()
     elif pairs is not None:
@@ -99,7 +101,8 @@ def play_one(
         if reference:
             ours: Engine | UciEngine = stack.enter_context(UciEngine.spawn(command, timeout=30))
         else:
-            ours = Engine(level, seed=1, tables=load_tables(None))
+            solved = None if solution is None else load_solution(Path(solution))
+            ours = Engine(level, seed=1, tables=load_tables(None), solution=solved)
         sanmill = stack.enter_context(UciEngine.spawn(command, timeout=30))
         first: Engine | UciEngine | OwnTime = ours
         if our_movetime_ms is not None:
@@ -176,6 +179,11 @@ def main() -> int:
         "--our-movetime", type=int, default=None, metavar="MS",
         help="ms per turn for our side (default: --movetime, which stays Sanmill's)",
     )  # fmt: skip
+    parser.add_argument(
+        "--solution", default=None, metavar="DIR",
+        help="our side plays with this solved game (morris tables build --men K), as the daemon "
+        "does with [engine] solution",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=None, help="save the games under this dir")
     args = parser.parse_args()
     start = time.monotonic()
@@ -195,6 +203,7 @@ def main() -> int:
                 args.reference,
                 args.pairs,
                 args.our_movetime,
+                args.solution,
             )
             for n in numbers
         ]

@@ -6,15 +6,26 @@ import argparse
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from morris import Board
+from morris.core.points import POINT_NAMES
 from morris.core.record import GameRecord
 from morris.engine.match import GameOutcome, MatchResult
+from morris.engine.players import GreedyPlayer
+from morris.engine.search import SearchResult
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from sanmill_match import game_numbers, our_results, same_colour_pairs
+from sanmill_match import (
+    OwnTime,
+    game_numbers,
+    our_results,
+    placement_pairs,
+    same_colour_pairs,
+)
 
 
 def _match(results: list[str]) -> MatchResult:
@@ -60,3 +71,24 @@ def test_repeated_games_are_listed_side_by_side_under_their_number() -> None:
     match.games = [match.games[4], match.games[1], match.games[6]]
     match.games[2].record.tags["Round"] = "5"
     assert our_results(match) == {1: [0.5], 4: [1.0, 0.0]}
+
+
+def test_the_one_placement_openings_are_all_24_by_23_in_a_seeded_order() -> None:
+    pairs = placement_pairs(34)
+    assert len(pairs) == len(set(pairs)) == 24 * 23
+    assert all(w != b and {w, b} <= set(POINT_NAMES) for w, b in pairs)
+    assert placement_pairs(34) == pairs  # the same sample for the same seed
+    assert placement_pairs(35)[:40] != pairs[:40]
+
+
+def test_our_own_time_replaces_the_match_s() -> None:
+    asked: list[float | None] = []
+
+    class Recording(GreedyPlayer):
+        def play(self, board: Board, **kwargs: Any) -> SearchResult:
+            asked.append(kwargs.get("movetime"))
+            return super().play(board)
+
+    player = OwnTime(Recording(seed=1), 0.25)
+    player.play(Board(), movetime=1.0)
+    assert asked == [0.25] and player.name == Recording(seed=1).name
