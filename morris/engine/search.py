@@ -294,8 +294,10 @@ class _Search:
                 check=self._native_check,
                 probe=self.table_value if self.tables is not None else None,
                 table_pieces=self.table_pieces,
-                # A hint: the table grows as needed, like the Python one (a dict).
-                tt_size=4096 if node_limit is None else node_limit,
+                # A hint: the table grows as needed, like the Python one (a dict), to at most
+                # _TT_MAX entries; clamped here too, since a C ssize_t is 32 bits on a 32-bit Pi
+                # and a node budget of 2**31 or more would not fit it.
+                tt_size=4096 if node_limit is None else min(node_limit, _TT_MAX),
                 in_play=rules.points_in_play,
                 move_while_placing=rules.move_while_placing,
                 remove_from_mills=rules.remove_from_mills,

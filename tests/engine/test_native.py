@@ -73,6 +73,14 @@ def _strong_positions(every: int) -> list[Board]:
     return boards
 
 
+def test_a_node_budget_beyond_any_c_integer_is_searched_as_in_python() -> None:
+    """A node budget is no C integer: on a 32-bit Pi 2**31 nodes did not fit the C search's
+    ssize_t ("Python int too large to convert to C ssize_t"), and 2**70 fits none anywhere."""
+    for nodes in (2**31, 2**70):
+        py, c = _both(Board(), 6, depth=3, nodes=nodes)
+        assert _seen(py) == _seen(c) and c.depth == 3
+
+
 def test_the_strong_games_get_the_same_moves_and_node_counts() -> None:
     boards = _strong_positions(every=9)
     assert len(boards) > 100
