@@ -17,6 +17,7 @@ from morris.engine.solution.symmetry import (
     redundancy,
     transform_one,
 )
+from morris.engine.tables.index import popcount
 
 
 def test_the_sixteen_symmetries_keep_links_and_mills() -> None:
@@ -33,7 +34,7 @@ def test_every_entry_decodes_to_a_position_that_indexes_back_to_it(mover: int, o
     entries = np.arange(index.size, dtype=np.int64)
     m, o = index.decode(entries)
     assert not np.any(m & o)
-    assert np.all(np.bitwise_count(m) == mover) and np.all(np.bitwise_count(o) == other)
+    assert np.all(popcount(m) == mover) and np.all(popcount(o) == other)
     assert np.array_equal(index.index(m, o), entries)
 
 
