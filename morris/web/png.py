@@ -35,7 +35,7 @@ from morris.web.picture import (
 )
 
 if TYPE_CHECKING:
-    from PIL import ImageDraw
+    from PIL import ImageDraw, ImageFont
 
     from morris.web.chart import Chart
 
@@ -75,6 +75,27 @@ _OUTLINES: Final = {"white": "#444444", "black": "#000000", "unknown": "#444444"
 _SIGNAL_COLOURS: Final = {"on": COLOURS["light"], "slow": COLOURS["slow"], "fast": COLOURS["fast"]}
 
 
+def _font(size: float) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    """Pillow's own font at ``size`` pixels; where Pillow was built without FreeType (from
+    source on a 32-bit Pi without libfreetype-dev: docs/INSTALL.md) its small bitmap font,
+    which cannot be scaled, with one warning, rather than no picture at all."""
+    from PIL import ImageFont, features
+
+    if features.check_module("freetype2"):
+        return ImageFont.load_default(size=size)
+    global _WARNED_NO_FREETYPE
+    if not _WARNED_NO_FREETYPE:
+        _WARNED_NO_FREETYPE = True
+        logger.warning(
+            "Pillow was built without FreeType: the pictures' labels are in its small bitmap "
+            "font (install libfreetype-dev and reinstall Pillow for scaled labels)"
+        )
+    return ImageFont.load_default_imagefont()
+
+
+_WARNED_NO_FREETYPE = False
+
+
 def _rgb(colour: str) -> tuple[int, int, int]:
     """``#rrggbb`` as a triple."""
     value = colour.lstrip("#")
@@ -94,7 +115,7 @@ def render_png(scene: Scene, *, width: int = DEFAULT_WIDTH) -> bytes:
     Raises :class:`ValueError` naming the width when it is outside
     :data:`MIN_WIDTH` .. :data:`MAX_WIDTH`.
     """
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
     if not MIN_WIDTH <= width <= MAX_WIDTH:
         raise ValueError(f"width must be {MIN_WIDTH}..{MAX_WIDTH} pixels, not {width}")
@@ -115,10 +136,10 @@ def render_png(scene: Scene, *, width: int = DEFAULT_WIDTH) -> bytes:
     line = _rgb(COLOURS["line"])
     for x1, y1, x2, y2 in scene.lines:
         draw.line((px(x1), px(y1), px(x2), px(y2)), fill=line, width=stroke(_LINE_WIDTH))
-    font = ImageFont.load_default(size=px(_LABEL_SIZE))
+    font = _font(px(_LABEL_SIZE))
     for text, lx, ly in scene.labels:
         draw.text((px(lx), px(ly)), text, fill=line, font=font, anchor="mm")
-    glyph_font = ImageFont.load_default(size=px(GLYPH_SIZE))
+    glyph_font = _font(px(GLYPH_SIZE))
     for point in scene.points:
         _draw_point(draw, point, px, stroke)
         if point.piece == "unknown":
@@ -188,7 +209,7 @@ def render_chart_png(chart: Chart, *, width: int = DEFAULT_WIDTH) -> bytes:
     Raises :class:`ValueError` naming the width when it is outside
     :data:`MIN_WIDTH` .. :data:`MAX_WIDTH`.
     """
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
     from morris.web import chart as c
 
@@ -231,7 +252,7 @@ def render_chart_png(chart: Chart, *, width: int = DEFAULT_WIDTH) -> bytes:
         outline=_rgb(colours["frame"]),
         width=max(1, round(k)),
     )
-    font = ImageFont.load_default(size=11 * k)
+    font = _font(11 * k)
     frame = _rgb(colours["frame"])
     white_edge, black_edge, band = c.axis_words(chart.lang)
     draw.text(xy(4, c.TOP + 6), white_edge, fill=frame, font=font, anchor="lm")

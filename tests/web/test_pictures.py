@@ -51,6 +51,30 @@ def test_the_png_draws_the_pieces_where_the_svg_does() -> None:
     assert close(pixel_at(flipped, "a7"), rgb(COLOURS["black"]))
 
 
+def test_without_freetype_the_png_is_drawn_with_the_bitmap_font_and_one_warning(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Pillow built from source without FreeType (a 32-bit Pi without libfreetype-dev) has no
+    scalable font: the board is drawn all the same, its labels in the bitmap font."""
+    from PIL import ImageFont, features
+
+    from morris.web import png
+
+    real = features.check_module
+    monkeypatch.setattr(features, "check_module", lambda m: m != "freetype2" and real(m))
+    monkeypatch.setattr(png, "_WARNED_NO_FREETYPE", False)
+    sized = []
+    monkeypatch.setattr(
+        ImageFont, "truetype", lambda *a, **k: sized.append(k) or pytest.fail("FreeType used")
+    )
+    data = render_png(scene_of_position(POSITION), width=360)
+    render_png(scene_of_position(POSITION), width=360)
+    assert close(pixel_at(data, "a7"), rgb(COLOURS["white"]))
+    assert not sized
+    warnings = [r for r in caplog.records if "FreeType" in r.getMessage()]
+    assert len(warnings) == 1
+
+
 def test_the_png_width_is_bounded() -> None:
     with pytest.raises(ValueError, match="width must be"):
         render_png(scene_of_position(POSITION), width=10_000)
