@@ -43,7 +43,7 @@ def test_install_steps_are_the_documents_own() -> None:
     # The 32-bit block is armhf's alone.
     armhf = [s.command for s in docsteps.install_steps(REPO, "armhf") if s.command]
     assert [c for c in armhf if c not in commands] == [
-        "sudo apt install -y python3-numpy libffi-dev libjpeg-dev zlib1g-dev"
+        "sudo apt install -y python3-numpy libffi-dev libjpeg-dev zlib1g-dev libfreetype-dev"
     ]
 
 
