@@ -37,12 +37,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench_traps import loaded_solution  # noqa: E402  (the benchmarks' folder is on the path)
+
 from morris.core.board import Board  # noqa: E402
 from morris.core.moves import Move  # noqa: E402
 from morris.core.points import NEIGHBOURS  # noqa: E402
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT  # noqa: E402
 from morris.engine.search import Engine  # noqa: E402
-from morris.engine.solution import Solution  # noqa: E402
 from morris.engine.solution.analyse import board_class  # noqa: E402
 from morris.engine.solution.perfection import MAX_TURNS  # noqa: E402
 from morris.engine.solution.play import scored_turns  # noqa: E402
@@ -51,14 +52,6 @@ from morris.engine.tables.keys import Value  # noqa: E402
 
 KINDS = ("missed mill", "mill allowed", "weak point", "deep")
 _CLASS = {Value.LOSS: 0, Value.DRAW: 1, Value.WIN: 2}
-_LOADED: dict[tuple[str, int], Solution] = {}
-
-
-def _solution(directory: str, men: int) -> Solution:
-    key = (directory, men)
-    if key not in _LOADED:
-        _LOADED[key] = Solution.load(Path(directory), men)
-    return _LOADED[key]
 
 
 def _opens_a_mill(board: Board, move: Move) -> bool:
@@ -91,7 +84,7 @@ def kind_of(board: Board, played: Move, kept: list[Move]) -> str:
 
 def game(directory: str, men: int, level: int, seed: int) -> tuple[int, Counter[str], str]:
     """One game of ``level`` against itself: (turns scored, mistakes by kind, result)."""
-    solution = _solution(directory, men)
+    solution = loaded_solution(directory, men)
     board = board_class(men)(no_removal_limit=DEFAULT_NO_REMOVAL_LIMIT)
     white, black = Engine(level, seed=2 * seed), Engine(level, seed=2 * seed + 1)
     scored, mistakes = 0, Counter[str]()

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import math
 import random
 import sys
@@ -58,7 +59,7 @@ def play(
 ) -> str:  # fmt: skip
     """One game from ``position``, the top level to move: ``"win"``, ``"draw"`` or ``"loss"``.
     ``opponent`` is a level of ours (``"3"``) or Sanmill at a depth (``"sanmill:2"``)."""
-    solution = _solution(directory, men)
+    solution = loaded_solution(directory, men)
     board = board_class(men)(position, no_removal_limit=DEFAULT_NO_REMOVAL_LIMIT)
     top = Engine(TOP, seed=seed, solution=solution, traps=traps)
     with contextlib.ExitStack() as stack:
@@ -76,15 +77,10 @@ def play(
     return {"first": "win", "second": "loss"}.get(result, result)
 
 
-_LOADED: dict[tuple[str, int], Solution] = {}
-
-
-def _solution(directory: str, men: int) -> Solution:
-    """The solution, loaded once per process."""
-    key = (directory, men)
-    if key not in _LOADED:
-        _LOADED[key] = Solution.load(Path(directory), men)
-    return _LOADED[key]
+@functools.cache
+def loaded_solution(directory: str, men: int) -> Solution:
+    """The solution, loaded once per process (also for bench_level_mistakes.py)."""
+    return Solution.load(Path(directory), men)
 
 
 def drawn_positions(
@@ -95,7 +91,7 @@ def drawn_positions(
     piece in hand (a position Sanmill, which plays nine men, may start from)."""
     from morris.engine.solution.play import scored_turns
 
-    solution = _solution(str(directory), men)
+    solution = loaded_solution(str(directory), men)
     found = []
     for sample in sample_positions(solution, 40, np.random.default_rng(seed)):
         if sample.value is not Value.DRAW or sample.rule_drawn:
