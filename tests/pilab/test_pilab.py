@@ -236,3 +236,13 @@ def test_guest_memory_leaves_qemus_own_mappings_out() -> None:
     )
     guest, own = platform_checks.guest_rss(smaps)
     assert guest == 22000 * 1024 and own == 36000 * 1024
+
+
+def test_the_armhf_test_install_takes_its_bounds_from_the_dev_extra() -> None:
+    (venv, install), why = platform_checks.armhf_test_install()
+    assert venv == "python3.11 -m venv --system-site-packages .venv"
+    asked = install.removeprefix(".venv/bin/pip install -q -e . ").split()
+    # Every package the subset needs, with pyproject.toml's bound; Playwright not among them.
+    assert len(asked) == len(platform_checks.ARMHF_TEST_NEEDS)
+    assert "'pytest>=8'" in asked and "'dask[distributed]>=2024.1'" in asked
+    assert "playwright" not in install and "Playwright" in why

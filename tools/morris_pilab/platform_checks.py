@@ -25,10 +25,11 @@ from tools.morris_pilab import container, docsteps, userland
 from tools.morris_pilab.errors import EXIT_CHECK_FAILED, EXIT_NO_CAPABILITY, EXIT_OK, LabError
 
 __all__ = [
-    "ARMHF_TEST_INSTALL",
+    "ARMHF_TEST_NEEDS",
     "ENGINE_NODES",
     "STEPS",
     "TEST_SUBSET",
+    "armhf_test_install",
     "engine_script",
     "guest_rss",
     "parse_engine",
@@ -38,9 +39,8 @@ __all__ = [
 
 REPO = Path(__file__).resolve().parents[2]
 #: ``morris engine`` as the lab runs it, here and there: without endgame tables, which it would
-#: otherwise take from the data directory where this machine has built some (then the sample
-#: game, and the searches of few pieces, depended on what this machine held: one run's game
-#: ended at ply 31, another's did not).
+#: otherwise take from the data directory where this machine has built some, so that the sample
+#: game and the searches of few pieces cannot depend on what this machine holds.
 ENGINE = ("engine", "--no-tables")
 #: The node budget of each fixed-node search.
 ENGINE_NODES = 30_000
@@ -59,23 +59,37 @@ TEST_SUBSET = (
     "Python that runs as on x86-64 and takes hours under emulation on this shared machine",
 )
 
-#: How the test subset is installed on armhf, and why not by README's lines: those make a plain
-#: venv, in which pip builds numpy (and psutil, Pillow, zstandard) from source where PyPI has no
-#: armv7 wheel; a Raspberry Pi's pip takes them from piwheels, which this machine cannot reach,
-#: and under qemu the numpy build alone did not end in 85 minutes. README's dev extra also asks
-#: for Playwright, which has no armv7 wheel at all (the browser tests need chromium anyway). So
-#: on armhf: docs/INSTALL.md's 32-bit venv (Debian's numpy, seen through
-#: ``--system-site-packages``), the product, and what the subset imports of the dev extra.
-ARMHF_TEST_INSTALL = (
-    (
-        "python3.11 -m venv --system-site-packages .venv",
-        ".venv/bin/pip install -q -e . 'dask[distributed]>=2024.1' 'pytest>=8' "
-        "'pytest-xdist>=3.5' 'hypothesis>=6.100'",
-    ),
-    "PyPI has no armv7 wheels of numpy, Pillow or zstandard (a Pi's pip takes them from "
-    "piwheels), and none at all of Playwright; the venv is docs/INSTALL.md's 32-bit one "
-    "(Debian's numpy), with what the subset needs of the dev extra",
-)
+#: What the test subset needs of README's dev extra, by name: the bounds are
+#: ``pyproject.toml``'s. (The rest of the extra is for other tests and the checks; of it
+#: Playwright has no armv7 wheel at all, and the browser tests need chromium anyway.)
+ARMHF_TEST_NEEDS = ("dask", "pytest", "pytest-xdist", "hypothesis")
+
+
+def armhf_test_install(repo: Path = REPO) -> tuple[tuple[str, str], str]:
+    """How the test subset is installed on armhf, and why not by README's lines: those make a
+    plain venv, in which pip builds numpy (and psutil, Pillow, zstandard) from source where PyPI
+    has no armv7 wheel; a Raspberry Pi's pip takes them from piwheels, which this machine cannot
+    reach, and under qemu the numpy build alone did not end in 85 minutes. So on armhf:
+    docs/INSTALL.md's 32-bit venv (Debian's numpy, seen through ``--system-site-packages``), the
+    product, and :data:`ARMHF_TEST_NEEDS` as the dev extra of ``pyproject.toml`` asks them."""
+    import shlex
+    import tomllib
+
+    project = tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    dev = [
+        req
+        for req in project["optional-dependencies"]["dev"]
+        if re.split(r"[\[<>=!~; ]", req, maxsplit=1)[0].lower() in ARMHF_TEST_NEEDS
+    ]
+    return (
+        (
+            "python3.11 -m venv --system-site-packages .venv",
+            ".venv/bin/pip install -q -e . " + " ".join(shlex.quote(req) for req in dev),
+        ),
+        "PyPI has no armv7 wheels of numpy, Pillow or zstandard (a Pi's pip takes them from "
+        "piwheels), and none at all of Playwright; the venv is docs/INSTALL.md's 32-bit one "
+        "(Debian's numpy), with what the subset needs of the dev extra",
+    )
 
 
 def engine_script(positions: list[list[str]], nodes: int = ENGINE_NODES) -> str:
@@ -286,10 +300,10 @@ class Platform:
     def readme_and_tests(self) -> None:
         """README's install line (without the interactive simulator), then its test line on the
         stated subset, in the working tree's copy; on armhf the 32-bit way instead
-        (:data:`ARMHF_TEST_INSTALL`)."""
+        (:func:`armhf_test_install`)."""
         src = docsteps.SOURCE_INSIDE
         if self.spec.arch == "armhf":
-            commands, why = ARMHF_TEST_INSTALL
+            commands, why = armhf_test_install()
             self.say(f"  not README's lines on armhf: {why}")
             installs = [(command, "the 32-bit test install") for command in commands]
         else:
