@@ -65,6 +65,14 @@ def placement_pairs(seed: int) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
+def seat_of(game: int, pairs: int | None) -> str:
+    """Game ``game``'s opening (its placements with ``--pairs``) and our seat in it."""
+    opening = f"opening {game // 2}"
+    if pairs is not None:
+        opening += " " + " ".join(placement_pairs(pairs)[game // 2])
+    return f"{opening}, our seat {'white' if game % 2 == 0 else 'black'}"
+
+
 class OwnTime:
     """A player that thinks for its own time a turn, whatever the match gives."""
 
@@ -224,11 +232,7 @@ def main() -> int:
     )
     if args.repeat > 1 or args.game_numbers:
         for n, points in our_results(result).items():
-            side = "white" if n % 2 == 0 else "black"
-            opening = f"opening {n // 2}"
-            if args.pairs is not None:
-                opening += " " + " ".join(placement_pairs(args.pairs)[n // 2])
-            print(f"game {n} ({opening}, our seat {side}): {' '.join(map(str, points))}")
+            print(f"game {n} ({seat_of(n, args.pairs)}): {' '.join(map(str, points))}")
     elif not args.from_start:
         pairs = same_colour_pairs(result)
         print(
@@ -238,9 +242,7 @@ def main() -> int:
     for g in result.games:
         if g.score == 0:
             n = int(g.record.tags["Round"]) - 1
-            side = "white" if n % 2 == 0 else "black"
-            opening = "" if args.pairs is None else " ".join(placement_pairs(args.pairs)[n // 2])
-            print(f"lost: game {n} (opening {n // 2} {opening}, our seat {side})")
+            print(f"lost: game {n} ({seat_of(n, args.pairs)})")
     return 0
 
 

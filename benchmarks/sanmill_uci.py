@@ -208,8 +208,8 @@ def to_sanmill_fen(position: Sequence[str]) -> str:
     """
     if len(position) not in (6, 7):
         raise ValueError(f"a position has 6 or 7 fields, not {len(position)}")
-    points = position[0].replace("/", "")
-    if len(points) != 24 or set(points) - set("WB.wb"):
+    points = position[0].replace("/", "").upper()
+    if len(points) != 24 or set(points) - set("WB."):
         raise ValueError(f"bad points field {position[0]!r}")
     if position[1] not in ("w", "b"):
         raise ValueError(f"bad side to move {position[1]!r}")
@@ -217,7 +217,7 @@ def to_sanmill_fen(position: Sequence[str]) -> str:
         hand_w, hand_b, count, turn = (int(x) for x in position[2:6])
     except ValueError:
         raise ValueError(f"bad numbers in {' '.join(position[2:6])!r}") from None
-    on = dict(zip(POSITION_ORDER, points.upper(), strict=True))
+    on = dict(zip(POSITION_ORDER, points, strict=True))
     files = [
         "".join({"W": "O", "B": "@"}.get(on[name], "*") for name in RINGS[f]) for f in sorted(RINGS)
     ]
@@ -225,7 +225,7 @@ def to_sanmill_fen(position: Sequence[str]) -> str:
     phase, action = ("p", "p") if placing else ("m", "s")
     return (
         f"{'/'.join(files)} {position[1]} {phase} {action} "
-        f"{points.upper().count('W')} {hand_w} {points.upper().count('B')} {hand_b} "
+        f"{points.count('W')} {hand_w} {points.count('B')} {hand_b} "
         f"0 0 0 0 0 0 0 {count} {turn}"
     )
 

@@ -25,6 +25,7 @@ from sanmill_match import (
     our_results,
     placement_pairs,
     same_colour_pairs,
+    seat_of,
 )
 
 
@@ -92,3 +93,9 @@ def test_our_own_time_replaces_the_match_s() -> None:
     player = OwnTime(Recording(seed=1), 0.25)
     player.play(Board(), movetime=1.0)
     assert asked == [0.25] and player.name == Recording(seed=1).name
+
+
+def test_a_game_s_seat_names_its_opening_and_our_colour() -> None:
+    assert seat_of(7, None) == "opening 3, our seat black"
+    white, black = placement_pairs(34)[3]
+    assert seat_of(6, 34) == f"opening 3 {white} {black}, our seat white"
