@@ -16,11 +16,11 @@ import statistics
 import threading
 import time
 
-from device import SensorReading
 from firmware_bridge import SerialBoard
 from firmware_bridge import protocol as P
 from firmware_bridge.emulator import EmulatedPico
 from firmware_bridge.ptydevice import PtyDevice
+from morris_device import SensorReading
 
 ROUNDS = 300
 BURST = 20_000

@@ -45,7 +45,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from device import Signal
 from hardware.mockboard import SimulatedBoard
 from morris.app.config import Config
 from morris.app.controller import board_from_config
@@ -53,6 +52,7 @@ from morris.core import Board, Move
 from morris.daemon import Daemon, OpenedBoard
 from morris.daemon.notify import Notifier
 from morris.engine import MAX_LEVEL
+from morris_device import Signal
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -18,12 +18,12 @@ import time
 
 from gpiozero.pins.mock import MockFactory
 
-from device import POINT_NAMES, SensorReading, Signal
 from hardware import load_profile, open_board
 from hardware.mockboard import SimulatedBoard
 from hardware.runner import BoardRunner
 from morris.app.config import Config
 from morris.sim import Simulation
+from morris_device import POINT_NAMES, SensorReading, Signal
 
 #: A referee game whose last placement closes the mill a7-d7-g7: black's a1 and g1 then blink.
 _MILL_GAME = ("a7", "a1", "d7", "g1")

@@ -2,8 +2,8 @@
 
 A Raspberry Pi Pico under the board scans the sensors and drives the LEDs (the firmware is in
 ``firmware_bridge/firmware``); :class:`SerialBoard` is the Pi's end and offers the same
-``device.BoardDevice`` as the GPIO backends. The protocol is in PROTOCOL.md. Importing it loads
-no gpiozero: it shares only :mod:`device` with :mod:`hardware`.
+``morris_device.BoardDevice`` as the GPIO backends. The protocol is in PROTOCOL.md. Importing
+it loads no gpiozero: it shares only :mod:`morris_device` with :mod:`hardware`.
 
 >>> from firmware_bridge import SerialBoard, find_device   # doctest: +SKIP
 >>> board = SerialBoard(find_device())                      # doctest: +SKIP

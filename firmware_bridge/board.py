@@ -30,7 +30,6 @@ import time
 from collections.abc import Callable, Mapping
 from types import TracebackType
 
-from device import ButtonPress, SensorReading, Signal, StatusLight
 from firmware_bridge import protocol as P
 from firmware_bridge.delivery import CallbackQueue, LinkChange
 from firmware_bridge.exc import FrameError, HandshakeTimeout, LinkError
@@ -39,6 +38,7 @@ from firmware_bridge.lights import LightState, point_codes
 from firmware_bridge.link import Connection
 from firmware_bridge.linkstate import LinkMachine, LinkState, LinkStats, LinkTiming
 from firmware_bridge.writer import FrameWriter, Outgoing
+from morris_device import ButtonPress, SensorReading, Signal, StatusLight
 
 __all__ = ["SerialBoard"]
 
@@ -46,7 +46,7 @@ logger = logging.getLogger(__name__)
 
 
 class SerialBoard:
-    """The board's microcontroller over a serial port, as a :class:`device.BoardDevice`.
+    """The board's microcontroller over a serial port, as a :class:`morris_device.BoardDevice`.
 
     ``url`` is anything :func:`serial.serial_for_url` opens: a stable device path such as
     ``/dev/morris-board`` or ``/dev/serial/by-id/...`` (see :func:`firmware_bridge.find_device`),
@@ -137,7 +137,7 @@ class SerialBoard:
     def show(self, lights: Mapping[str, Signal]) -> None:
         """Show a signal on each point LED; points not named are switched off.
 
-        Raises :class:`device.UnknownPoint` for a name not in ``POINT_NAMES``. The device
+        Raises :class:`morris_device.UnknownPoint` for a name not in ``POINT_NAMES``. The device
         does the blinking; while the link is down the lights are kept and sent on reconnect.
         """
         codes = point_codes(lights)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from device import ButtonPress, SensorReading
+from morris_device import ButtonPress, SensorReading
 
 __all__ = ["CallbackQueue", "LinkChange", "Listeners", "Report"]
 

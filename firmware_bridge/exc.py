@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from device import DeviceError
+from morris_device import DeviceError
 
 
 class BridgeError(DeviceError):
     """Root of every error raised by :mod:`firmware_bridge` itself.
 
-    A bad point name is :class:`device.UnknownPoint`, the error every backend shares.
+    A bad point name is :class:`morris_device.UnknownPoint`, the error every backend shares.
     """
 
 

@@ -18,12 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from device import POINT_NAMES, ButtonName, ButtonPress, SensorReading, names_of_mask
 from firmware_bridge import protocol as P
 from firmware_bridge.delivery import LinkChange, Report
 from firmware_bridge.exc import FrameError, PayloadError, ProtocolVersionError
 from firmware_bridge.lights import LightState
 from firmware_bridge.linkstate import LinkMachine, LinkState, LinkStats, NoiseWarnings
+from morris_device import POINT_NAMES, ButtonName, ButtonPress, SensorReading, names_of_mask
 
 __all__ = ["BUTTONS", "FirmwareInfo", "FrameHandlers"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from device import POINT_INDEX, POINT_NAMES, Signal, StatusLight, check_point
 from firmware_bridge import protocol as P
+from morris_device import POINT_INDEX, POINT_NAMES, Signal, StatusLight, check_point
 
 __all__ = ["SIGNAL_CODES", "STATUS_LIGHT_ORDER", "LightState", "point_codes"]
 
@@ -35,7 +35,7 @@ SIGNAL_CODES: dict[Signal, int] = {
 def point_codes(lights: Mapping[str, Signal]) -> list[int]:
     """The code of every point LED, in point order; points not named are off.
 
-    Raises :class:`device.UnknownPoint` for a name that is not a point.
+    Raises :class:`morris_device.UnknownPoint` for a name that is not a point.
     """
     codes = [P.SIG_OFF] * len(POINT_NAMES)
     for name, signal in lights.items():

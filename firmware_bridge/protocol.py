@@ -65,14 +65,14 @@ FRAME_NAMES = {
     CONTROL: "CONTROL",
 }
 
-# Signal codes in LIGHTS (the order of device.Signal). A code a receiver does not
+# Signal codes in LIGHTS (the order of morris_device.Signal). A code a receiver does not
 # know is shown steady on: a newer host's signal is never silently hidden.
 SIG_OFF = 0
 SIG_ON = 1
 SIG_SLOW = 2
 SIG_FAST = 3
 
-#: Blink (period, time on) in milliseconds, the same as device.BLINK_TIMING: lit first.
+#: Blink (period, time on) in milliseconds, the same as morris_device.BLINK_TIMING: lit first.
 BLINK_MS = {SIG_SLOW: (1000, 500), SIG_FAST: (250, 125)}
 
 # LED drivers announced in HELLO.
@@ -426,7 +426,7 @@ def seq_delta(new: int, old: int) -> int:
 def signal_lit(code: int, time_ms: int, since_ms: int) -> bool:
     """Whether an LED showing signal ``code`` since ``since_ms`` is lit at ``time_ms``.
 
-    A blink starts lit when the LED takes the code, as ``device.signal_level`` has it.
+    A blink starts lit when the LED takes the code, as ``morris_device.signal_level`` has it.
     """
     if code == SIG_OFF:
         return False

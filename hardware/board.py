@@ -18,7 +18,16 @@ from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
-from device import (
+from hardware.profiles import ChainOutput, Crossing, Matrix, Profile, load_profile
+from hardware.wiring import (
+    Debouncer,
+    DirectInputs,
+    DirectOutputs,
+    InputMatrix,
+    OutputMatrix,
+    ShiftRegisterChain,
+)
+from morris_device import (
     POINT_NAMES,
     BlinkClock,
     BoardBase,
@@ -28,15 +37,6 @@ from device import (
     Signal,
     StatusLight,
     check_point,
-)
-from hardware.profiles import ChainOutput, Crossing, Matrix, Profile, load_profile
-from hardware.wiring import (
-    Debouncer,
-    DirectInputs,
-    DirectOutputs,
-    InputMatrix,
-    OutputMatrix,
-    ShiftRegisterChain,
 )
 
 logger = logging.getLogger(__name__)

@@ -27,9 +27,9 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from device import Signal
 from hardware.leddecoder import DECODE_WINDOW, decode_signal
 from hardware.profiles import ChainOutput, Crossing, Profile
+from morris_device import Signal
 
 __all__ = ["BoardCircuit", "EmulatedPin"]
 

@@ -1,12 +1,13 @@
 """The exceptions of :mod:`hardware`: one root, leaves that also inherit a builtin.
 
-The errors every backend shares (:class:`device.UnknownPoint`, :class:`device.BoardClosed`) live
-in :mod:`device`; :class:`HardwareError` derives from :class:`device.DeviceError` like them.
+The errors every backend shares (:class:`morris_device.UnknownPoint`,
+:class:`morris_device.BoardClosed`) live in :mod:`morris_device`; :class:`HardwareError` derives
+from :class:`morris_device.DeviceError` like them.
 """
 
 from __future__ import annotations
 
-from device import DeviceError
+from morris_device import DeviceError
 
 
 class HardwareError(DeviceError):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from device import BLINK_TIMING, Signal
+from morris_device import BLINK_TIMING, Signal
 
 __all__ = ["DECODE_WINDOW", "decode_signal"]
 

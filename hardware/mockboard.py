@@ -33,11 +33,11 @@ from typing import Self
 
 from gpiozero.pins.mock import MockFactory
 
-from device import POINT_NAMES, ButtonName, Signal, StatusLight, check_point
-from device.clock import VirtualClock
 from hardware.board import GpioBoard
 from hardware.circuit import BoardCircuit, EmulatedPin
 from hardware.profiles import DEFAULT_PROFILE, Profile, load_profile
+from morris_device import POINT_NAMES, ButtonName, Signal, StatusLight, check_point
+from morris_device.clock import VirtualClock
 
 __all__ = ["SimulatedBoard", "miswire"]
 

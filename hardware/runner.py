@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Self
 
-from device import BoardDevice
+from morris_device import BoardDevice
 
 logger = logging.getLogger(__name__)
 

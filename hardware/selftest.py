@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from device import POINT_NAMES, ButtonName, ButtonPress, Signal, StatusLight
 from hardware.words import N_, _, ngettext
+from morris_device import POINT_NAMES, ButtonName, ButtonPress, Signal, StatusLight
 
 if TYPE_CHECKING:
     from hardware.board import GpioBoard

@@ -23,8 +23,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from device import ButtonName, ButtonPress, SensorReading, StatusLight
-from device.clock import VirtualClock
 from hardware.mockboard import SimulatedBoard
 from hardware.profiles import DEFAULT_PROFILE
 from morris.app.config import Config
@@ -39,6 +37,8 @@ from morris.app.jobs import (
 )
 from morris.app.store import GameStore
 from morris.core import Board, Move
+from morris_device import ButtonName, ButtonPress, SensorReading, StatusLight
+from morris_device.clock import VirtualClock
 
 if TYPE_CHECKING:
     from morris.engine.solution import Solution

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGES = ("morris", "device", "hardware", "firmware_bridge")
+PACKAGES = ("morris", "morris_device", "hardware", "firmware_bridge")
 NOT_HERE = ("firmware_bridge.firmware",)
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -17,12 +17,12 @@ import pkgutil
 
 import pytest
 
-from device import DeviceError
 from firmware_bridge.exc import BridgeError
 from hardware.exc import HardwareError
 from morris.app.errors import ServiceError
 from morris.core import MorrisError
 from morris.engine.errors import EngineError
+from morris_device import DeviceError
 
 #: Package -> the root every exception class defined in it descends from.
 ROOTS: dict[str, type[Exception]] = {
@@ -35,7 +35,7 @@ ROOTS: dict[str, type[Exception]] = {
     "morris.web": ServiceError,
     "morris.sim": ServiceError,
     "morris.commands": ServiceError,
-    "device": DeviceError,
+    "morris_device": DeviceError,
     "hardware": HardwareError,
     "firmware_bridge": BridgeError,
 }
@@ -97,3 +97,9 @@ def test_every_leaf_is_also_a_builtin_error(package: str, cls: type[Exception]) 
     assert any(base in BUILTIN_ERRORS for base in cls.__mro__), (
         f"{cls.__module__}.{cls.__qualname__} is no ValueError, RuntimeError, ... as well"
     )
+
+
+def test_every_device_backends_root_is_a_device_error() -> None:
+    # The daemon catches a DeviceError from whichever board it drives: GPIO or the serial bridge.
+    for package in ("hardware", "firmware_bridge"):
+        assert issubclass(ROOTS[package], DeviceError), package

@@ -4,7 +4,7 @@ Pin numbers are the Pico's GPIO numbers (GPn), not its physical pin numbers; see
 """
 
 CONFIG = {
-    # 3x8 sensor matrix: point index = ring * 8 + position (device.POINT_NAMES order).
+    # 3x8 sensor matrix: point index = ring * 8 + position (morris_device.POINT_NAMES order).
     "ring_pins": (2, 3, 4),  # outputs, driven one at a time
     "position_pins": (6, 7, 8, 9, 10, 11, 12, 13),  # inputs
     # True: the selected ring is driven high, positions pulled down (diode anode on the ring side).

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from device import POINT_NAMES, ButtonName, StatusLight
 from hardware.exc import ProfileError
 from hardware.words import _
+from morris_device import POINT_NAMES, ButtonName, StatusLight
 
 __all__ = [
     "DEFAULT_PROFILE",

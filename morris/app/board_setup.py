@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import logging
 
-from device import Signal, StatusLight
 from morris.app.endings import outcome_words
 from morris.app.errors import InputError
 from morris.core import (
@@ -39,6 +38,7 @@ from morris.core import (
     points_of,
 )
 from morris.i18n import msg
+from morris_device import Signal, StatusLight
 
 logger = logging.getLogger(__name__)
 

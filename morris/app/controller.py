@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from device import BlinkClock, BoardDevice, ButtonName, Signal, StatusLight
 from morris.app.board_setup import (
     ENTER_PRESSES,
     ENTER_WINDOW,
@@ -88,6 +87,7 @@ from morris.referee import (
     TurnAccepted,
 )
 from morris.referee.lights import compute_lights, status_lights, variant_lights
+from morris_device import BlinkClock, BoardDevice, ButtonName, Signal, StatusLight
 
 if TYPE_CHECKING:
     from morris.engine.solution import Solution
@@ -160,7 +160,7 @@ class Snapshot:
     #: The signal of every one of the 24 point LEDs, by point name.
     lights: Mapping[str, Signal]
     #: Since when each point LED shows its signal: its blink starts lit then, as on the board
-    #: (:func:`device.signal_level`).
+    #: (:func:`morris_device.signal_level`).
     lights_since: Mapping[str, float]
     #: The signal of every status LED.
     status: Mapping[StatusLight, Signal]

@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from device import Signal
 from morris.app.errors import InputError, NotNowError
 from morris.core import COLOR_NAMES, WHITE, Board, Move, points_of
 from morris.i18n import Message, joined, msg, nmsg, plain
 from morris.referee import Event, GameOver, SetUp, SetUpDone, TakenBack, TurnAccepted
+from morris_device import Signal
 
 if TYPE_CHECKING:
     from morris.app.config import Config

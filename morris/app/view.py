@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from device import POINT_NAMES, Signal, signal_level
+from morris_device import POINT_NAMES, Signal, signal_level
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from device import BoardDevice, ButtonPress, SensorReading, Signal, StatusLight
 from hardware.runner import BoardRunner
 from morris.app.config import Config, load_config
 from morris.app.controller import Controller, asked_settings, run_call
@@ -45,6 +44,7 @@ from morris.daemon.notify import Notifier, WatchdogPacer
 from morris.daemon.status_file import ServiceStatus, write_status
 from morris.engine.search import native_warning
 from morris.i18n import Message, msg
+from morris_device import BoardDevice, ButtonPress, SensorReading, Signal, StatusLight
 
 if TYPE_CHECKING:
     from morris.engine.solution import Solution

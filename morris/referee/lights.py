@@ -20,7 +20,6 @@ While a board is flagged, the points of the Pi's own turn keep their signals (it
 
 from __future__ import annotations
 
-from device import Signal, StatusLight
 from morris.core import (
     ALL_POINTS,
     NUM_POINTS,
@@ -33,6 +32,7 @@ from morris.core import (
 )
 from morris.referee.reading import footprint
 from morris.referee.referee import Referee
+from morris_device import Signal, StatusLight
 
 __all__ = ["compute_lights", "status_lights", "turn_lights", "variant_lights"]
 

@@ -15,10 +15,10 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
-from device import POINT_NAMES
 from morris.app.view import PointView
 from morris.core import ALL_POINTS, Board
 from morris.tui import colours
+from morris_device import POINT_NAMES
 
 _FILES = "abcdefg"
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from device import POINT_NAMES
 from morris.app.errors import InputError
 from morris.i18n import msg
+from morris_device import POINT_NAMES
 
 #: The word that takes every piece off, typed as it is in every language.
 CLEAR = "clear"

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from rich.style import Style
 from rich.text import Text
 
-from device import Signal, StatusLight, signal_level
 from morris.app.values import Value, describe_value
 from morris.i18n import N_, _
 from morris.tui import colours
+from morris_device import Signal, StatusLight, signal_level
 
 
 def _swatch(lit: bool) -> Text:
@@ -19,7 +19,7 @@ def _swatch(lit: bool) -> Text:
 
 
 #: The lights' signals as the legend names them (the wiring's names, ``on``, ``slow``,
-#: ``fast``, are :class:`device.Signal`'s values, the same in every language).
+#: ``fast``, are :class:`morris_device.Signal`'s values, the same in every language).
 _SIGNAL_WORDS = {
     # TRANSLATORS: a point's light in the legend: lit steadily.
     Signal.ON: N_("on"),

@@ -58,7 +58,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from device import ButtonName
 from morris.app.controller import Controller
 from morris.app.errors import InputError, ServiceError
 from morris.i18n import Message, msg, plain
@@ -73,6 +72,7 @@ from morris.web.remote import routes as remote_routes
 from morris.web.review import Reviewer, ReviewRoutes
 from morris.web.security import COOKIE, Policy, SecurityMiddleware
 from morris.web.state import state_json
+from morris_device import ButtonName
 
 if TYPE_CHECKING:
     from morris.engine.solution import Solution

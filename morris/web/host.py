@@ -28,10 +28,10 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from device import POINT_NAMES
 from morris.app.controller import Controller, ControllerCall, Snapshot, run_call
 from morris.app.errors import InputError, ServiceError
 from morris.app.narration import Announcement
+from morris_device import POINT_NAMES
 
 if TYPE_CHECKING:
     from morris.app.store import GameStore

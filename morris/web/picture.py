@@ -7,9 +7,9 @@ coordinate labels), and :func:`render_svg` draws it. Other pictures (a PNG, ``mo
 draw the same :class:`Scene`.
 
 Each point's light is a ring with the CSS class of its signal (``light on``, ``light slow``,
-``light fast``); the blink periods are the device's (:data:`device.BLINK_TIMING`), and a ring's
-``animation-delay`` puts its blink in the phase the LED has (a blink starts lit when the LED takes
-its signal). Each point has a round tap target ``<circle class="hit" data-point="d6">``.
+``light fast``); the blink periods are the device's (:data:`morris_device.BLINK_TIMING`), and a
+ring's ``animation-delay`` puts its blink in the phase the LED has (a blink starts lit when the
+LED takes its signal). Each point has a round tap target ``<circle class="hit" data-point="d6">``.
 
 >>> picture = render_svg(scene_of_position("W......./......../.......B w 8 8 0 2 -"))
 >>> picture.startswith("<svg") and 'data-point="a7"' in picture
@@ -24,9 +24,9 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from device import BLINK_TIMING, POINT_NAMES, Signal
 from morris.app.controller import Snapshot
 from morris.core import COLOR_NAMES, Board, Move, Rules, find_variant
+from morris_device import BLINK_TIMING, POINT_NAMES, Signal
 
 logger = logging.getLogger(__name__)
 

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from device import BoardDevice, Signal, StatusLight
 from hardware.mockboard import SimulatedBoard
 from morris.app.config import Config
 from morris.daemon import Daemon, OpenedBoard
 from morris.daemon.notify import Notifier
+from morris_device import BoardDevice, Signal, StatusLight
 
 #: A generous upper bound for anything that should take well under a second.
 TIMEOUT = 20.0

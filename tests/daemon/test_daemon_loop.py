@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from device import BoardDevice, StatusLight
 from morris.app.controller import board_from_config
 from morris.app.errors import StatusFileError
 from morris.app.jobs import SearchJob
@@ -24,6 +23,7 @@ from morris.app.store import GameStore
 from morris.core import Board, Move
 from morris.daemon import Daemon
 from morris.daemon.status_file import read_status
+from morris_device import BoardDevice, StatusLight
 from tests.daemon.daemon_kit import (
     TIMEOUT,
     DaemonThread,

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from device import Signal, StatusLight
 from morris.app.errors import StatusFileError
 from morris.app.jobs import (
     ExternalSearch,
@@ -30,6 +29,7 @@ from morris.core import Board
 from morris.daemon import Daemon
 from morris.daemon.status_file import ServiceStatus, read_status
 from morris.engine import search
+from morris_device import Signal, StatusLight
 from tests.daemon.daemon_kit import (
     DaemonThread,
     FakeSystemd,

@@ -7,10 +7,10 @@ import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from device import POINT_INDEX, ButtonPress, SensorReading
-from device.clock import VirtualClock
 from firmware_bridge import LinkState, SerialBoard
 from firmware_bridge.ptydevice import PtyDevice
+from morris_device import POINT_INDEX, ButtonPress, SensorReading
+from morris_device.clock import VirtualClock
 
 T = TypeVar("T")
 

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from device.clock import VirtualClock
 from firmware_bridge.emulator import EmulatedPico
 from firmware_bridge.ptydevice import PtyDevice
+from morris_device.clock import VirtualClock
 from tests.firmware_bridge.bridge_helpers import Harness, host_clock
 
 

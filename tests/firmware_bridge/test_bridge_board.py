@@ -6,16 +6,6 @@ import threading
 
 import pytest
 
-from device import (
-    POINT_INDEX,
-    POINT_NAMES,
-    ButtonName,
-    DeviceError,
-    Signal,
-    StatusLight,
-    UnknownPoint,
-)
-from device.clock import VirtualClock
 from firmware_bridge import (
     HandshakeTimeout,
     LinkError,
@@ -25,6 +15,16 @@ from firmware_bridge import (
 from firmware_bridge import protocol as P
 from firmware_bridge.emulator import EmulatedPico
 from firmware_bridge.ptydevice import PtyDevice
+from morris_device import (
+    POINT_INDEX,
+    POINT_NAMES,
+    ButtonName,
+    DeviceError,
+    Signal,
+    StatusLight,
+    UnknownPoint,
+)
+from morris_device.clock import VirtualClock
 from tests.firmware_bridge.bridge_helpers import PROMPT, Harness, eventually, host_clock
 
 #: Needs real time: a real pseudo-terminal and the link thread.

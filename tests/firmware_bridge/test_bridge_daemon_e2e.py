@@ -28,7 +28,6 @@ from typing import Any, cast
 
 import pytest
 
-from device import POINT_INDEX, POINT_NAMES
 from firmware_bridge import SerialBoard
 from firmware_bridge.emulator import Color, EmulatedPico
 from firmware_bridge.firmware.config import CONFIG
@@ -39,6 +38,7 @@ from morris.core import WHITE, Board, Move, point_name
 from morris.daemon import Daemon, open_hardware
 from morris.daemon.notify import Notifier
 from morris.daemon.status_file import ServiceStatus, read_status
+from morris_device import POINT_INDEX, POINT_NAMES
 from tests.core.games import StrongGame, strong_games
 
 #: Needs real time: the daemon and a device on a real pseudo-terminal.

@@ -1,7 +1,8 @@
 """Faults on the link: nothing a cable or a device does may crash the host or invent a move.
 
 The host runs in virtual time (its heartbeat timeout and reconnect backoff are read from a
-device.VirtualClock); the firmware runs on its own thread. Real time is only ever an upper bound.
+morris_device.VirtualClock); the firmware runs on its own thread. Real time is only ever an upper
+bound.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ import random
 
 import pytest
 
-from device import POINT_INDEX, Signal
 from firmware_bridge import LinkState
 from firmware_bridge import protocol as P
+from morris_device import POINT_INDEX, Signal
 from tests.firmware_bridge.bridge_helpers import Harness, eventually
 
 #: Needs real time: a real pseudo-terminal and the link thread.

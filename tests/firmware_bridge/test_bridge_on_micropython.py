@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from device import POINT_INDEX, ButtonName, Signal, StatusLight
 from firmware_bridge import SerialBoard
 from firmware_bridge.emulator import EmulatedPico
 from firmware_bridge.ptydevice import PtyDevice
+from morris_device import POINT_INDEX, ButtonName, Signal, StatusLight
 from tests.firmware_bridge.bridge_helpers import Harness, eventually, host_clock
 from tests.firmware_bridge.micropython_device import MicroPythonDevice, find_micropython
 

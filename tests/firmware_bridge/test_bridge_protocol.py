@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from device import BLINK_TIMING, Signal, signal_level
 from firmware_bridge import protocol as P
+from morris_device import BLINK_TIMING, Signal, signal_level
 
 
 def test_crc_is_ccitt_false_on_both_implementations() -> None:

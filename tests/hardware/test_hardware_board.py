@@ -7,7 +7,10 @@ from gpiozero import OutputDevice
 from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 
-from device import (
+from hardware import load_profile, open_board
+from hardware.board import GpioBoard
+from hardware.mockboard import SimulatedBoard
+from morris_device import (
     POINT_NAMES,
     BoardClosed,
     ButtonName,
@@ -17,9 +20,6 @@ from device import (
     StatusLight,
     UnknownPoint,
 )
-from hardware import load_profile, open_board
-from hardware.board import GpioBoard
-from hardware.mockboard import SimulatedBoard
 
 PROFILES = ["direct", "matrix", "shift-register"]
 

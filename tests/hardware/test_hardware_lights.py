@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from device import BLINK_TIMING, Signal, StatusLight
 from hardware import load_profile
 from hardware.mockboard import SimulatedBoard
 from hardware.profiles import Profile
+from morris_device import BLINK_TIMING, Signal, StatusLight
 
 #: A 74HC595 build with some LEDs moved onto spare GPIOs, so the direct outputs are driven too.
 _DIRECT = {"a7": 4, "d7": 7}

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device import POINT_NAMES, SensorReading, Signal
-from device.clock import VirtualClock
 from hardware.leddecoder import DECODE_WINDOW
 from hardware.mockboard import SimulatedBoard
 from hardware.wiring import Debouncer
 from morris.sim import Simulation
+from morris_device import POINT_NAMES, SensorReading, Signal
+from morris_device.clock import VirtualClock
 
 point_sets = st.frozensets(st.sampled_from(POINT_NAMES))
 

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from device import POINT_NAMES, ButtonName, StatusLight
 from hardware import ProfileError
 from hardware.profiles import (
     DEFAULT_PROFILE,
@@ -16,6 +15,7 @@ from hardware.profiles import (
     available_profiles,
     load_profile,
 )
+from morris_device import POINT_NAMES, ButtonName, StatusLight
 
 
 def test_builtin_profiles_are_shipped() -> None:

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 
 import pytest
 
-from device import BoardBase, Signal, StatusLight
 from hardware.runner import BoardRunner
+from morris_device import BoardBase, Signal, StatusLight
 
 #: Needs real time: the board runner thread in real time.
 pytestmark = pytest.mark.realtime

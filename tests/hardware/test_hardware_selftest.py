@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from device import ButtonName
 from hardware.mockboard import SimulatedBoard, miswire
 from hardware.profiles import load_profile
 from hardware.selftest import (
@@ -14,6 +13,7 @@ from hardware.selftest import (
     render_board,
     run_selftest,
 )
+from morris_device import ButtonName
 
 
 @pytest.mark.parametrize("name", ["direct", "matrix", "shift-register"])

@@ -93,8 +93,8 @@ def test_the_narration_in_each_language_holds_no_english(
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_simulators_legend_and_leds_hold_no_english(language: str) -> None:
-    from device import Signal, StatusLight
     from morris.tui.panels import legend, status_text
+    from morris_device import Signal, StatusLight
 
     before = i18n.language()
     i18n.set_language(language)

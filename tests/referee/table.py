@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from device import Signal
 from morris.core import POINT_NAMES, Board, Color, Move, parse_point
 from morris.referee import Event, Referee, RefereeConfig, TurnAccepted
 from morris.referee.lights import compute_lights, status_lights
+from morris_device import Signal
 
 #: Pause after a finished turn that is safely past acceptance (0.1 + 0.5 s) and short of a flag.
 SETTLE = 1.0

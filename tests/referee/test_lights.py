@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from device import Signal
 from morris.core import BLACK, WHITE, Move
 from morris.referee.lights import compute_lights, status_lights, turn_lights
+from morris_device import Signal
 from tests.referee.table import MILL_B, MILL_W, SETTLE, Table, mask, position
 
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from device import POINT_NAMES
 from morris.core import Board
 from morris.web.app import Companion
 from morris.web.host import SimulationHost
+from morris_device import POINT_NAMES
 from tests.web.web_kit import web
 
 SIGNALS = {"off", "on", "slow", "fast"}

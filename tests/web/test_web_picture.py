@@ -9,7 +9,6 @@ import xml.etree.ElementTree as ET
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device import BLINK_TIMING, POINT_NAMES, Signal
 from morris.core import Board, find_variant
 from morris.sim import Simulation
 from morris.web.picture import (
@@ -20,6 +19,7 @@ from morris.web.picture import (
     scene_of_position,
     scene_of_snapshot,
 )
+from morris_device import BLINK_TIMING, POINT_NAMES, Signal
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -294,7 +294,7 @@ FIRMWARE_TESTS = "tests/firmware_bridge/test_bridge_on_micropython.py"
 _HEAP_PROBE = """
 import sys
 from firmware_bridge import SerialBoard
-from device import Signal
+from morris_device import Signal
 from tests.firmware_bridge.bridge_helpers import eventually, host_clock
 from tests.firmware_bridge.micropython_device import MicroPythonDevice, find_micropython
 with MicroPythonDevice(*find_micropython()) as device:

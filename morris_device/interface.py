@@ -5,7 +5,7 @@ implement :class:`BoardDevice`, so the daemon never knows which one it talks to.
 
 The device layer knows points by *name* (``"a1"`` .. ``"g7"``), sensors, LEDs and buttons; it knows
 nothing of the rules. Times are floats in seconds from an injectable clock (``time.monotonic`` on a
-real board, a :class:`device.VirtualClock` in tests and in the simulator).
+real board, a :class:`morris_device.VirtualClock` in tests and in the simulator).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Protocol, Self
 
-from device.events import ButtonPress, SensorReading
-from device.exc import BoardClosed
-from device.signals import Signal, StatusLight
+from morris_device.events import ButtonPress, SensorReading
+from morris_device.exc import BoardClosed
+from morris_device.signals import Signal, StatusLight
 
 __all__ = ["BoardBase", "BoardDevice"]
 
@@ -83,7 +83,7 @@ class BoardBase:
         """Release what the board holds; called once by :meth:`close`."""
 
     def _check_open(self) -> None:
-        """Raise :class:`device.BoardClosed` if the board is closed."""
+        """Raise :class:`morris_device.BoardClosed` if the board is closed."""
         if self._closed:
             raise BoardClosed(f"{type(self).__name__} is closed")
 

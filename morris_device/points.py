@@ -12,14 +12,14 @@ top-left corner. A 3x8 matrix drives ring line ``index // 8`` and reads position
 >>> check_point("z9")
 Traceback (most recent call last):
     ...
-device.exc.UnknownPoint: unknown point 'z9' (points are a7, d7, g7, g4, g1, d1, a1, a4, b6, d6, f6, f4, f2, d2, b2, b4, c5, d5, e5, e4, e3, d3, c3, c4)
+morris_device.exc.UnknownPoint: unknown point 'z9' (points are a7, d7, g7, g4, g1, d1, a1, a4, b6, d6, f6, f4, f2, d2, b2, b4, c5, d5, e5, e4, e3, d3, c3, c4)
 """  # noqa: E501 (a doctest's expected line is as long as it is)
 
 from __future__ import annotations
 
 from typing import Final
 
-from device.exc import UnknownPoint
+from morris_device.exc import UnknownPoint
 
 __all__ = ["POINT_INDEX", "POINT_NAMES", "check_point", "names_of_mask"]
 

@@ -4,19 +4,20 @@ Point names in matrix order (:data:`POINT_NAMES`), the LED signals, their blink 
 per-LED blink phases every backend keeps (:class:`BlinkClock`), the
 status lights and buttons, what a board reports (:class:`SensorReading`, :class:`ButtonPress`),
 the interface every backend implements (:class:`BoardDevice`, :class:`BoardBase`) and the errors
-root :class:`DeviceError`. The virtual clock of every simulation is :mod:`device.clock` (imported
-on its own: it holds a lock, and the pure referee imports this package for :class:`Signal`).
+root :class:`DeviceError`. The virtual clock of every simulation is :mod:`morris_device.clock`
+(imported on its own: it holds a lock, and the pure referee imports this package for
+:class:`Signal`).
 
 The backends are :mod:`hardware` (GPIO through gpiozero) and :mod:`firmware_bridge` (a
 microcontroller over USB serial); the daemon and the simulator import this package, never a
 backend's copy of these names.
 """
 
-from device.events import ButtonName, ButtonPress, SensorReading
-from device.exc import BoardClosed, DeviceError, UnknownPoint
-from device.interface import BoardBase, BoardDevice
-from device.points import POINT_INDEX, POINT_NAMES, check_point, names_of_mask
-from device.signals import (
+from morris_device.events import ButtonName, ButtonPress, SensorReading
+from morris_device.exc import BoardClosed, DeviceError, UnknownPoint
+from morris_device.interface import BoardBase, BoardDevice
+from morris_device.points import POINT_INDEX, POINT_NAMES, check_point, names_of_mask
+from morris_device.signals import (
     BLINK_TIMING,
     BlinkClock,
     Signal,

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from device import BLINK_TIMING, BlinkClock, Signal, next_blink_edge, signal_level
+from morris_device import BLINK_TIMING, BlinkClock, Signal, next_blink_edge, signal_level
 
 
 @pytest.mark.parametrize("signal", [Signal.SLOW, Signal.FAST])

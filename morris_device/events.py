@@ -1,7 +1,7 @@
 """What a board reports: the sensed pieces and the buttons pressed, each with its time.
 
 Times are floats in seconds from the board's clock (``time.monotonic`` on a real board, a
-:class:`device.VirtualClock` in tests and in the simulator).
+:class:`morris_device.VirtualClock` in tests and in the simulator).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ class DeviceError(Exception):
 
 
 class UnknownPoint(DeviceError, ValueError):
-    """A point name that is not one of :data:`device.POINT_NAMES`; the message names it."""
+    """A point name that is not one of :data:`morris_device.POINT_NAMES`; the message names it."""
 
 
 class BoardClosed(DeviceError, RuntimeError):

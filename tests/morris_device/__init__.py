@@ -1,0 +1,1 @@
+"""Tests of the shared device vocabulary (morris_device)."""
