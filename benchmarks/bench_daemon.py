@@ -45,7 +45,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from hardware.mockboard import SimulatedBoard
+from hardware.simulated_board import SimulatedBoard
 from morris.app.config import Config
 from morris.app.controller import board_from_config
 from morris.core import Board, Move

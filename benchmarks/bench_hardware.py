@@ -19,7 +19,7 @@ import time
 from gpiozero.pins.mock import MockFactory
 
 from hardware import load_profile, open_board
-from hardware.mockboard import SimulatedBoard
+from hardware.simulated_board import SimulatedBoard
 from hardware.runner import BoardRunner
 from morris.app.config import Config
 from morris.sim import Simulation

@@ -38,7 +38,7 @@ from typing import Any
 
 import httpx
 
-from hardware.mockboard import SimulatedBoard
+from hardware.simulated_board import SimulatedBoard
 from morris.app.config import Config
 from morris.daemon import Daemon, OpenedBoard
 from morris.web.host import DaemonHost

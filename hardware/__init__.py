@@ -2,7 +2,7 @@
 
 Build a board from a wiring profile with :func:`open_board`; run it in real time with
 :class:`hardware.runner.BoardRunner`, or in virtual time on
-:class:`hardware.mockboard.SimulatedBoard`. The vocabulary it speaks (point names, signals,
+:class:`hardware.simulated_board.SimulatedBoard`. The vocabulary it speaks (point names, signals,
 :class:`~device.BoardDevice`) is :mod:`morris_device`'s.
 """
 

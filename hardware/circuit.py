@@ -15,7 +15,7 @@ electronics:
   or stuck LED.
 
 What a person does with it, and the device that drives it, is
-:class:`hardware.mockboard.SimulatedBoard`.
+:class:`hardware.simulated_board.SimulatedBoard`.
 """
 
 from __future__ import annotations

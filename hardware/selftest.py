@@ -5,7 +5,7 @@ magnet on every point in turn while showing the live sensor state (dead, stuck a
 sensors), and asks for each button. The person is a :class:`Builder`: :class:`TerminalBuilder`
 on the command line (``morris selftest``), :class:`ScriptedBuilder` on a simulated board.
 
->>> from hardware.mockboard import SimulatedBoard, miswire
+>>> from hardware.simulated_board import SimulatedBoard, miswire
 >>> from hardware.profiles import load_profile
 >>> profile = load_profile("shift-register")
 >>> sim = SimulatedBoard(profile, wiring=miswire(profile, sensors=[("a7", "d7")]))
@@ -30,7 +30,7 @@ from morris_device import POINT_NAMES, ButtonName, ButtonPress, Signal, StatusLi
 
 if TYPE_CHECKING:
     from hardware.board import GpioBoard
-    from hardware.mockboard import SimulatedBoard
+    from hardware.simulated_board import SimulatedBoard
 
 logger = logging.getLogger(__name__)
 
@@ -175,7 +175,7 @@ class TerminalBuilder:
 
 
 class ScriptedBuilder:
-    """A builder on a :class:`~hardware.mockboard.SimulatedBoard` who does as asked, perfectly."""
+    """A builder on a :class:`~hardware.simulated_board.SimulatedBoard` who does as asked, perfectly."""
 
     def __init__(self, sim: SimulatedBoard) -> None:
         self.sim = sim
@@ -402,7 +402,7 @@ def demo_miswired_board(profile_name: str = "shift-register", seed: int = 0) -> 
 
     Sensors a7/d7 and LEDs c5/e5 swapped, sensor g1 dead, sensor b2 stuck on, LED f4 dead.
     """
-    from hardware.mockboard import SimulatedBoard, miswire
+    from hardware.simulated_board import SimulatedBoard, miswire
     from hardware.profiles import load_profile
 
     profile = load_profile(profile_name)

@@ -10,7 +10,7 @@ The harness tests and acceptance checks play through::
     sim.board              # the morris.Board as the referee has accepted it
 
 It runs the real controller over the real hardware code: the default wiring profile built from
-gpiozero devices on MockFactory pins (:class:`hardware.mockboard.SimulatedBoard`), the real
+gpiozero devices on MockFactory pins (:class:`hardware.simulated_board.SimulatedBoard`), the real
 referee and lights, and the real engine. Time is virtual: nothing happens between calls, and
 :meth:`wait` moves the clock forward, calling every device scan, referee timer and search answer at
 its due time. The Pi's play depends only on the seed, the level and the position.
@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from hardware.mockboard import SimulatedBoard
+from hardware.simulated_board import SimulatedBoard
 from hardware.profiles import DEFAULT_PROFILE
 from morris.app.config import Config
 from morris.app.controller import Controller

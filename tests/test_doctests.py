@@ -42,7 +42,7 @@ MODULES = [name for name in _modules() if _has_examples(name)]
 
 def test_the_examples_are_found() -> None:
     # A sample of modules known to carry examples: if discovery broke, this says so.
-    for name in ("morris", "morris.core.board", "morris.referee", "hardware.mockboard"):
+    for name in ("morris", "morris.core.board", "morris.referee", "hardware.simulated_board"):
         assert name in MODULES
 
 

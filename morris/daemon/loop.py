@@ -102,7 +102,7 @@ def open_hardware(config: Config, *, clock: Callable[[], float] = time.monotonic
     profile = config.hardware.profile or None
     if backend == "sim":
         from hardware.exc import ProfileError
-        from hardware.mockboard import SimulatedBoard
+        from hardware.simulated_board import SimulatedBoard
         from hardware.profiles import DEFAULT_PROFILE
 
         try:

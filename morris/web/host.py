@@ -61,7 +61,7 @@ class NoHands(ServiceError, LookupError):
 
 
 class Hands(Protocol):
-    """A simulated board's hands: :class:`hardware.mockboard.SimulatedBoard` has them."""
+    """A simulated board's hands: :class:`hardware.simulated_board.SimulatedBoard` has them."""
 
     def place(self, name: str) -> None:
         """Put a piece on ``name``."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hardware.mockboard import SimulatedBoard
+from hardware.simulated_board import SimulatedBoard
 from morris.app.config import Config
 from morris.daemon import Daemon, OpenedBoard
 from morris.daemon.notify import Notifier

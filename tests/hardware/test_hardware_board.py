@@ -9,7 +9,7 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware import load_profile, open_board
 from hardware.board import GpioBoard
-from hardware.mockboard import SimulatedBoard
+from hardware.simulated_board import SimulatedBoard
 from morris_device import (
     POINT_NAMES,
     BoardClosed,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from hardware import load_profile
-from hardware.mockboard import SimulatedBoard
+from hardware.simulated_board import SimulatedBoard
 from hardware.profiles import Profile
 from morris_device import BLINK_TIMING, Signal, StatusLight
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hardware.mockboard import SimulatedBoard, miswire
+from hardware.simulated_board import SimulatedBoard, miswire
 from hardware.profiles import load_profile
 from hardware.selftest import (
     ScriptedBuilder,

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hardware.leddecoder import DECODE_WINDOW
-from hardware.mockboard import SimulatedBoard
+from hardware.simulated_board import SimulatedBoard
 from hardware.wiring import Debouncer
 from morris.sim import Simulation
 from morris_device import POINT_NAMES, SensorReading, Signal
