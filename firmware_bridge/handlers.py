@@ -23,7 +23,7 @@ from firmware_bridge.delivery import LinkChange, Report
 from firmware_bridge.exc import FrameError, PayloadError, ProtocolVersionError
 from firmware_bridge.lights import LightState
 from firmware_bridge.linkstate import LinkMachine, LinkState, LinkStats, NoiseWarnings
-from morris_device import POINT_NAMES, ButtonName, ButtonPress, SensorReading, names_of_mask
+from morris_device import POINT_NAMES, ButtonName, ButtonPress, SensorReading, names_of
 
 __all__ = ["BUTTONS", "FirmwareInfo", "FrameHandlers"]
 
@@ -284,7 +284,7 @@ class FrameHandlers:
 
     def _set_mask(self, mask: int) -> None:
         self._mask = mask
-        points = names_of_mask(mask)
+        points = frozenset(names_of(mask))
         if self._silent_first:
             self._silent_first = False
             self.reported = points

@@ -16,7 +16,7 @@ backend's copy of these names.
 from morris_device.events import ButtonName, ButtonPress, SensorReading
 from morris_device.exc import BoardClosed, DeviceError, UnknownPoint
 from morris_device.interface import BoardBase, BoardDevice
-from morris_device.points import POINT_INDEX, POINT_NAMES, check_point, names_of_mask
+from morris_device.points import POINT_INDEX, POINT_NAMES, check_point, names_of
 from morris_device.signals import (
     BLINK_TIMING,
     BlinkClock,
@@ -42,7 +42,7 @@ __all__ = [
     "StatusLight",
     "UnknownPoint",
     "check_point",
-    "names_of_mask",
+    "names_of",
     "next_blink_edge",
     "signal_level",
 ]

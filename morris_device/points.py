@@ -7,7 +7,7 @@ top-left corner. A 3x8 matrix drives ring line ``index // 8`` and reads position
 
 >>> POINT_NAMES[9]
 'd6'
->>> sorted(names_of_mask(0b101))
+>>> names_of(0b101)
 ['a7', 'g7']
 >>> check_point("z9")
 Traceback (most recent call last):
@@ -21,7 +21,7 @@ from typing import Final
 
 from morris_device.exc import UnknownPoint
 
-__all__ = ["POINT_INDEX", "POINT_NAMES", "check_point", "names_of_mask"]
+__all__ = ["POINT_INDEX", "POINT_NAMES", "check_point", "names_of"]
 
 #: The 24 point names in matrix order (see the module docstring).
 POINT_NAMES: Final[tuple[str, ...]] = (
@@ -41,6 +41,9 @@ def check_point(name: str) -> str:
     return name
 
 
-def names_of_mask(mask: int) -> frozenset[str]:
-    """The point names whose bits are set in ``mask`` (bit ``i`` is ``POINT_NAMES[i]``)."""
-    return frozenset(name for i, name in enumerate(POINT_NAMES) if mask >> i & 1)
+def names_of(mask: int) -> list[str]:
+    """The names of the points set in ``mask`` (bit ``i`` is ``POINT_NAMES[i]``), in point order.
+
+    The same function as :func:`morris.core.points.names_of`, for a layer that imports no rules.
+    """
+    return [name for i, name in enumerate(POINT_NAMES) if mask >> i & 1]

@@ -34,10 +34,15 @@ def test_check_point_names_the_bad_name() -> None:
     assert isinstance(info.value, ValueError)
 
 
-def test_names_of_mask_reads_bit_i_as_point_i() -> None:
-    assert morris_device.names_of_mask(0) == frozenset()
-    assert morris_device.names_of_mask(1 << 9 | 1 << 23) == {"d6", "c4"}
-    assert morris_device.names_of_mask((1 << 24) - 1) == frozenset(morris_device.POINT_NAMES)
+def test_names_of_reads_bit_i_as_point_i() -> None:
+    assert morris_device.names_of(0) == []
+    assert morris_device.names_of(1 << 23 | 1 << 9) == ["d6", "c4"]
+    assert morris_device.names_of((1 << 24) - 1) == list(morris_device.POINT_NAMES)
+
+
+@pytest.mark.parametrize("mask", [0, 0b101, 1 << 23 | 1 << 9, 0xABCDEF, (1 << 24) - 1])
+def test_names_of_is_the_rules_cores_names_of(mask: int) -> None:
+    assert morris_device.names_of(mask) == morris.core.names_of(mask)
 
 
 def test_virtual_clock_moves_only_forward_and_when_told() -> None:

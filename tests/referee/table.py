@@ -10,8 +10,6 @@ Tests are written as a person's physical actions::
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from morris.core import POINT_NAMES, Board, Color, Move, parse_point
 from morris.referee import Event, Referee, RefereeConfig, TurnAccepted
 from morris.referee.lights import compute_lights, status_lights
@@ -198,11 +196,6 @@ class Table:
 
 def _name(point: int) -> str:
     return POINT_NAMES[point]
-
-
-def names_of(moves: Iterable[Move]) -> list[str]:
-    """Moves in notation."""
-    return [str(m) for m in moves]
 
 
 def position(white: str, black: str, turn: str = "w", hands: tuple[int, int] = (0, 0)) -> Board:
