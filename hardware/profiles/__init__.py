@@ -183,17 +183,20 @@ def available_profiles() -> list[str]:
 def load_profile(path_or_name: str | Path) -> Profile:
     """Load and validate a profile from a file path or a built-in name.
 
-    Raises :class:`~hardware.exc.ProfileError` (a ``ValueError``) naming the file and the key.
+    A string without a ``/`` that does not end in ``.toml`` is a name: one of
+    :func:`available_profiles`, looked up among them and never made into a path (so a name too
+    long for a file name is an unknown profile like any other). Raises
+    :class:`~hardware.exc.ProfileError` (a ``ValueError``) naming the file and the key.
     """
     path = Path(path_or_name)
     is_name = isinstance(path_or_name, str) and "/" not in path_or_name and path.suffix != ".toml"
     if is_name:
-        path = PROFILE_DIR / f"{path_or_name}.toml"
-        if not path.is_file():
+        if path_or_name not in available_profiles():
             raise ProfileError(
                 f"unknown profile {path_or_name!r}: built-in profiles are "
                 f"{', '.join(available_profiles())}, or give the path of a .toml file"
             )
+        path = PROFILE_DIR / f"{path_or_name}.toml"
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:

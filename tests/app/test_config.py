@@ -151,6 +151,31 @@ def test_a_broken_profile_file_is_refused_by_check_and_run(
     assert not (tmp_path / "state").exists()
 
 
+@pytest.mark.parametrize(
+    ("profile", "problem"),
+    [
+        ("a" * 300, "unknown profile 'aaaa"),
+        ("../nonesuch", "../nonesuch: cannot read profile"),
+        ("a/b", "a/b: cannot read profile"),
+    ],
+)
+def test_a_profile_name_too_long_or_a_bad_path_is_a_config_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], profile: str, problem: str
+) -> None:
+    text = f'[hardware]\nprofile = "{profile}"\n'
+    with pytest.raises(ConfigError, match="hardware.profile: ") as info:
+        parse_config(text, source="c.toml")
+    assert problem in str(info.value)
+    path = tmp_path / "morris.toml"
+    path.write_text(text)
+    assert main(["config", "check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert problem in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert main(["selftest", "--sim", "--profile", profile]) == 2
+    err = capsys.readouterr().err
+    assert problem.split(": ")[0] in err and "Traceback" not in err
+
+
 def test_a_profile_that_is_not_utf8_is_a_profile_error(tmp_path: Path) -> None:
     profile = tmp_path / "latin.toml"
     profile.write_bytes(b'name = "caf\xe9"\n')

@@ -47,6 +47,18 @@ def test_unknown_profile_name_lists_the_builtins() -> None:
         load_profile("nope")
 
 
+@pytest.mark.parametrize("name", ["a" * 300, "..", "shift-register.toml.bak", "x\x00y"])
+def test_a_profile_name_is_looked_up_never_opened(name: str) -> None:
+    with pytest.raises(ProfileError, match="unknown profile .*: built-in profiles are direct"):
+        load_profile(name)
+
+
+@pytest.mark.parametrize("path", ["../nonesuch", "a/b", "a/" + "a" * 300])
+def test_a_path_that_cannot_be_read_is_a_profile_error(path: str) -> None:
+    with pytest.raises(ProfileError, match="cannot read profile"):
+        load_profile(path)
+
+
 def _edited(tmp_path: Path, old: str, new: str, base: str = DEFAULT_PROFILE) -> Path:
     text = (PROFILE_DIR / f"{base}.toml").read_text()
     assert old in text
