@@ -175,7 +175,8 @@ class TerminalBuilder:
 
 
 class ScriptedBuilder:
-    """A builder on a :class:`~hardware.simulated_board.SimulatedBoard` who does as asked, perfectly."""
+    """A builder on a :class:`~hardware.simulated_board.SimulatedBoard` who does as asked,
+    perfectly."""
 
     def __init__(self, sim: SimulatedBoard) -> None:
         self.sim = sim
@@ -402,8 +403,8 @@ def demo_miswired_board(profile_name: str = "shift-register", seed: int = 0) -> 
 
     Sensors a7/d7 and LEDs c5/e5 swapped, sensor g1 dead, sensor b2 stuck on, LED f4 dead.
     """
-    from hardware.simulated_board import SimulatedBoard, miswire
     from hardware.profiles import load_profile
+    from hardware.simulated_board import SimulatedBoard, miswire
 
     profile = load_profile(profile_name)
     wiring = miswire(profile, sensors=[("a7", "d7")], leds=[("c5", "e5")])
