@@ -23,8 +23,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from hardware.simulated_board import SimulatedBoard
 from hardware.profiles import DEFAULT_PROFILE
+from hardware.simulated_board import SimulatedBoard
 from morris.app.config import Config
 from morris.app.controller import Controller
 from morris.app.jobs import (

@@ -78,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_sim(args: argparse.Namespace, profile: Any) -> int:
-    from hardware.simulated_board import SimulatedBoard
     from hardware.selftest import ScriptedBuilder, demo_miswired_board, run_selftest
+    from hardware.simulated_board import SimulatedBoard
 
     sim = demo_miswired_board(profile.source) if args.miswired else SimulatedBoard(profile)
     with sim:

@@ -102,8 +102,8 @@ def open_hardware(config: Config, *, clock: Callable[[], float] = time.monotonic
     profile = config.hardware.profile or None
     if backend == "sim":
         from hardware.exc import ProfileError
-        from hardware.simulated_board import SimulatedBoard
         from hardware.profiles import DEFAULT_PROFILE
+        from hardware.simulated_board import SimulatedBoard
 
         try:
             simulated = SimulatedBoard(profile or DEFAULT_PROFILE, clock=clock)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from hardware import load_profile
-from hardware.simulated_board import SimulatedBoard
 from hardware.profiles import Profile
+from hardware.simulated_board import SimulatedBoard
 from morris_device import BLINK_TIMING, Signal, StatusLight
 
 #: A 74HC595 build with some LEDs moved onto spare GPIOs, so the direct outputs are driven too.

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from hardware.simulated_board import SimulatedBoard, miswire
 from hardware.profiles import load_profile
 from hardware.selftest import (
     ScriptedBuilder,
@@ -13,6 +12,7 @@ from hardware.selftest import (
     render_board,
     run_selftest,
 )
+from hardware.simulated_board import SimulatedBoard, miswire
 from morris_device import ButtonName
 
 
