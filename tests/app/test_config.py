@@ -163,7 +163,7 @@ def test_a_profile_name_too_long_or_a_bad_path_is_a_config_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], profile: str, problem: str
 ) -> None:
     text = f'[hardware]\nprofile = "{profile}"\n'
-    with pytest.raises(ConfigError, match="hardware.profile: ") as info:
+    with pytest.raises(ConfigError, match=r"hardware\.profile: ") as info:
         parse_config(text, source="c.toml")
     assert problem in str(info.value)
     path = tmp_path / "morris.toml"
