@@ -19,8 +19,9 @@ import time
 from gpiozero.pins.mock import MockFactory
 
 from hardware import load_profile, open_board
-from hardware.simulated_board import SimulatedBoard
 from hardware.runner import BoardRunner
+from hardware.simulated_board import SimulatedBoard
+from hardware.wiring import ShiftRegisterChain
 from morris.app.config import Config
 from morris.sim import Simulation
 from morris_device import POINT_NAMES, SensorReading, Signal
@@ -54,8 +55,7 @@ def cpu_share(
 def chain_update_cost(repeats: int = 2000) -> float:
     """Microseconds to shift out and latch the 32 bits of the 74HC595 chain once."""
     with open_board("shift-register", pin_factory=MockFactory(), clock=lambda: 0.0) as board:
-        chain = board._chain
-        assert chain is not None
+        chain = next(b for b in board._outputs if isinstance(b, ShiftRegisterChain))
         start = time.perf_counter()
         for i in range(repeats):
             chain.write({POINT_NAMES[i % 24]: True})

@@ -1,5 +1,8 @@
 """A board on GPIO pins, built from a wiring profile: :class:`GpioBoard` and :func:`open_board`.
 
+The board is a list of input blocks and a list of output blocks, each built by its wire kind
+(:mod:`hardware.kinds`); it knows no kind of wiring itself.
+
 Time reaches the board only through :meth:`GpioBoard.poll`: each call does what is due at ``now``
 (a full input scan with debouncing, one row of the LED matrix, a blink edge on direct or 74HC595
 LEDs) and returns when it next needs to be called. Blinking follows a :class:`~device.BlinkClock`:
@@ -18,15 +21,9 @@ from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
-from hardware.profiles import ChainOutput, Crossing, Matrix, Profile, load_profile
-from hardware.wiring import (
-    Debouncer,
-    DirectInputs,
-    DirectOutputs,
-    InputMatrix,
-    OutputMatrix,
-    ShiftRegisterChain,
-)
+from hardware.kinds import InputBlock, OutputBlock
+from hardware.profiles import Profile, load_profile
+from hardware.wiring import Debouncer
 from morris_device import (
     POINT_NAMES,
     BlinkClock,
@@ -44,16 +41,6 @@ logger = logging.getLogger(__name__)
 __all__ = ["GpioBoard", "open_board"]
 
 _POINT_SET = frozenset(POINT_NAMES)
-
-
-def _crossings(matrix: Matrix, wires: Mapping[Hashable, Any]) -> dict[tuple[int, int], Hashable]:
-    rows = list(matrix.rows)
-    columns = list(matrix.columns)
-    return {
-        (rows.index(w.row), columns.index(w.column)): key
-        for key, w in wires.items()
-        if isinstance(w, Crossing)
-    }
 
 
 #: Seconds without a change read before the inputs are scanned at ``profile.idle_scan_hz``.
@@ -85,14 +72,13 @@ class GpioBoard(BoardBase):
         self.profile = profile
         self._clock = clock
         self._lock = threading.RLock()
-        self._blocks: list[Any] = []
-        self._input_matrix: InputMatrix | None = None
-        self._direct_inputs: DirectInputs | None = None
-        self._output_matrix: OutputMatrix | None = None
-        self._chain: ShiftRegisterChain | None = None
-        self._direct_outputs: DirectOutputs | None = None
+        self._inputs: list[InputBlock] = []
+        self._outputs: list[OutputBlock] = []
+        # Every block in the order built: closed in reverse.
+        self._blocks: list[InputBlock | OutputBlock] = []
+        start = clock()
         try:
-            self._build(pin_factory)
+            self._build(pin_factory, start)
         except BaseException:
             self._close_blocks()
             raise
@@ -100,13 +86,9 @@ class GpioBoard(BoardBase):
         self._scan_period = 1.0 / profile.scan_hz
         # Scan-grid steps between two scans of a quiet board (1: it never idles).
         self._idle_steps = max(1, round(profile.scan_hz / profile.idle_scan_hz))
-        rows = self._output_matrix.row_count if self._output_matrix else 1
-        self._slot_period = 1.0 / (profile.refresh_hz * rows)
         self._lights: BlinkClock[Hashable] = BlinkClock()
-        self._dirty = True
         self._occupied: frozenset[str] = frozenset()
         self._pressed: frozenset[ButtonName] = frozenset()
-        start = clock()
         #: The time of the poll in progress, or of the last :meth:`show` (what the LEDs show now).
         self.now = start
         #: The deadline the last :meth:`poll` returned.
@@ -114,44 +96,21 @@ class GpioBoard(BoardBase):
         self._origin = start
         self._scan_index = 0
         self._active_at = start  # the last scan that read a change, or held one pending
-        self._slot_index = 0
-        self._apply_outputs(start)
+        for output in self._outputs:
+            output.update(start, self._lights)
 
-    def _build(self, pin_factory: Any) -> None:
+    def _build(self, pin_factory: Any, start: float) -> None:
         p = self.profile
-        inputs: dict[Hashable, Any] = {k: w for k, w in p.sensors.items()}
-        inputs.update({("button", b): w for b, w in p.buttons.items()})
-        outputs: dict[Hashable, Any] = {k: w for k, w in p.leds.items()}
-        outputs.update({("status", s): w for s, w in p.status.items()})
-        if p.input_matrix is not None:
-            m = p.input_matrix
-            self._input_matrix = InputMatrix(
-                list(m.rows.values()), list(m.columns.values()), _crossings(m, inputs),
-                pin_factory=pin_factory,
-            )  # fmt: skip
-            self._blocks.append(self._input_matrix)
-        direct_in = {k: w for k, w in inputs.items() if isinstance(w, int)}
-        if direct_in:
-            self._direct_inputs = DirectInputs(direct_in, pin_factory=pin_factory)
-            self._blocks.append(self._direct_inputs)
-        if p.output_matrix is not None:
-            m = p.output_matrix
-            self._output_matrix = OutputMatrix(
-                list(m.rows.values()), list(m.columns.values()), _crossings(m, outputs),
-                pin_factory=pin_factory,
-            )  # fmt: skip
-            self._blocks.append(self._output_matrix)
-        if p.chain is not None:
-            c = p.chain
-            keys = {w.index: k for k, w in outputs.items() if isinstance(w, ChainOutput)}
-            self._chain = ShiftRegisterChain(
-                c.data, c.clock, c.latch, c.registers, keys, pin_factory=pin_factory
+        for kind, settings, wires in p.input_blocks():
+            block = kind.build(settings, wires, profile=p, pin_factory=pin_factory, start=start)
+            self._blocks.append(block)
+            self._inputs.append(block)
+        for output_kind, settings, wires in p.output_blocks():
+            output = output_kind.build(
+                settings, wires, profile=p, pin_factory=pin_factory, start=start
             )
-            self._blocks.append(self._chain)
-        direct_out = {k: w for k, w in outputs.items() if isinstance(w, int)}
-        if direct_out:
-            self._direct_outputs = DirectOutputs(direct_out, pin_factory=pin_factory)
-            self._blocks.append(self._direct_outputs)
+            self._blocks.append(output)
+            self._outputs.append(output)
 
     # -- the BoardDevice interface ---------------------------------------------------------
 
@@ -202,27 +161,8 @@ class GpioBoard(BoardBase):
                 if self._next_scan_time() <= now:  # fell behind (a slow real-time poll): skip
                     self._scan_index = math.floor((now - self._origin) / self._scan_period) + 1
             deadline = self._next_scan_time()
-            if self._output_matrix is not None:
-                slot_time = self._origin + self._slot_index * self._slot_period
-                if now >= slot_time:
-                    rows = self._output_matrix.row_count
-                    lights = self._lights
-                    self._output_matrix.show_row(
-                        self._slot_index % rows, lambda key: lights.level(key, now)
-                    )
-                    self._slot_index += 1
-                    if self._origin + self._slot_index * self._slot_period <= now:
-                        behind = math.floor((now - self._origin) / self._slot_period) + 1
-                        # keep the row order when skipping ahead
-                        self._slot_index += (behind - self._slot_index) // rows * rows
-                        if self._origin + self._slot_index * self._slot_period <= now:
-                            self._slot_index += rows
-                deadline = min(deadline, self._origin + self._slot_index * self._slot_period)
-            self._apply_outputs(now)
-            if self._lights.blinking and (
-                self._chain is not None or self._direct_outputs is not None
-            ):
-                deadline = min(deadline, self._lights.next_edge(now))
+            for output in self._outputs:
+                deadline = min(deadline, output.refresh(now, self._lights))
             self.next_poll = deadline
         for reading in readings:
             if self.when_changed is not None:
@@ -239,10 +179,8 @@ class GpioBoard(BoardBase):
 
     def _scan(self, now: float, readings: list[SensorReading], presses: list[ButtonPress]) -> None:
         active: set[Hashable] = set()
-        if self._input_matrix is not None:
-            self._input_matrix.scan(active)
-        if self._direct_inputs is not None:
-            self._direct_inputs.scan(active)
+        for block in self._inputs:
+            block.scan(active)
         flipped = self._debouncer.update(active)
         if flipped or self._debouncer.pending or self._pressed:
             self._active_at = now
@@ -266,31 +204,16 @@ class GpioBoard(BoardBase):
         now = self._clock()
         self.now = now
         if self._lights.show(signals, now):
-            self._dirty = True
-            self._apply_outputs(now)
-
-    def _apply_outputs(self, now: float) -> None:
-        """Drive the direct and 74HC595 LEDs (the LED matrix is driven row by row in poll)."""
-        if self._chain is None and self._direct_outputs is None:
-            return
-        if not self._lights.blinking and not self._dirty:
-            return  # steady lights are already on the pins
-        self._dirty = False
-        levels = self._lights.levels(now)
-        if self._chain is not None:
-            self._chain.write(levels)
-        if self._direct_outputs is not None:
-            self._direct_outputs.write({k: levels.get(k, False) for k in self._direct_outputs.keys})
+            for output in self._outputs:
+                output.update(now, self._lights)
 
     def _close(self) -> None:
         with self._lock:
-            for block in self._blocks:
-                off = getattr(block, "off", None)
+            for output in self._outputs:
                 try:
-                    if off is not None:
-                        off()
+                    output.off()
                 except Exception:
-                    logger.exception("switching %r off failed", block)
+                    logger.exception("switching %r off failed", output)
             self._close_blocks()
 
     def _close_blocks(self) -> None:

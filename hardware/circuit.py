@@ -14,24 +14,38 @@ electronics:
 - noise and faults: switch bounce, the flicker of a weak magnet, a sensor stuck on or dead, a dead
   or stuck LED.
 
-What a person does with it, and the device that drives it, is
-:class:`hardware.simulated_board.SimulatedBoard`.
+Each wire kind (:mod:`hardware.kinds`) wires its own part into the circuit
+(:meth:`~hardware.kinds.WireKind.emulate`); the built-in kinds' parts are here:
+:func:`wire_direct_inputs`, :func:`wire_direct_outputs`, :class:`MatrixInputs`,
+:class:`MatrixOutputs` and :class:`ShiftRegisterChips`. What a person does with it, and the
+device that drives it, is :class:`hardware.simulated_board.SimulatedBoard`.
 """
 
 from __future__ import annotations
 
 import bisect
 import random
-from collections.abc import Callable, Hashable
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from hardware.leddecoder import DECODE_WINDOW, decode_signal
-from hardware.profiles import ChainOutput, Crossing, Profile
 from morris_device import Signal
 
-__all__ = ["BoardCircuit", "EmulatedPin"]
+if TYPE_CHECKING:
+    from hardware.kinds import ShiftChain
+    from hardware.profiles import Profile
+
+__all__ = [
+    "BoardCircuit",
+    "EmulatedPin",
+    "MatrixInputs",
+    "MatrixOutputs",
+    "ShiftRegisterChips",
+    "wire_direct_inputs",
+    "wire_direct_outputs",
+]
 
 #: A matrix LED whose row has not been selected for this long is dark (the refresh stopped).
 _STALE = 0.05
@@ -96,150 +110,24 @@ class BoardCircuit:
         self._special: set[Hashable] = set()
         #: Per output, the recorded LED levels: (time, lit) at each change.
         self.history: dict[Hashable, list[tuple[float, bool]]] = {}
+        #: Per LED that is lit only while refreshed: since when it has not been, as of a time
+        #: (``None``: it is refreshed).
+        self.unrefreshed_since: dict[Hashable, Callable[[float], float | None]] = {}
         self._pins: list[EmulatedPin] = []
-        self._matrix_row_of: dict[Hashable, int] = {}
-        self._wire_inputs(factory)
-        self._wire_outputs(factory)
+        for key in wiring.wires(drives=True):
+            self.history[key] = [(float("-inf"), False)]
+        for kind, settings, wires in wiring.input_blocks():
+            kind.emulate(self, settings, wires, factory)
+        for output_kind, settings, wires in wiring.output_blocks():
+            output_kind.emulate(self, settings, wires, factory)
 
     # -- wiring ----------------------------------------------------------------------------
 
-    def _pin(self, factory: MockFactory, number: int) -> EmulatedPin:
+    def pin(self, factory: MockFactory, number: int) -> EmulatedPin:
+        """The emulated pin ``number``, detached again by :meth:`close`."""
         pin = factory.pin(number, pin_class=EmulatedPin)
         self._pins.append(pin)
         return pin  # type: ignore[no-any-return]
-
-    def _wire_inputs(self, factory: MockFactory) -> None:
-        w = self.wiring
-        inputs: dict[Hashable, Any] = {k: v for k, v in w.sensors.items()}
-        inputs.update({("button", b): v for b, v in w.buttons.items()})
-        for key, wire in inputs.items():
-            if isinstance(wire, int):
-                pin = self._pin(factory, wire)
-                pin.reader = self._direct_reader(key)
-        if w.input_matrix is None:
-            return
-        rows = [self._pin(factory, p) for p in w.input_matrix.rows.values()]
-        row_names = list(w.input_matrix.rows)
-        col_names = list(w.input_matrix.columns)
-        self._in_rows = rows
-        self._crossing: dict[tuple[int, int], Hashable] = {
-            (row_names.index(v.row), col_names.index(v.column)): k
-            for k, v in inputs.items()
-            if isinstance(v, Crossing)
-        }
-        for c, number in enumerate(w.input_matrix.columns.values()):
-            pin = self._pin(factory, number)
-            pin.reader = self._column_reader(c)
-
-    def _direct_reader(self, key: Hashable) -> Callable[[], bool]:
-        # A switch to ground against the pull-up: low while closed.
-        return lambda: not self.closed(key)
-
-    def _column_reader(self, column: int) -> Callable[[], bool]:
-        def read() -> bool:
-            if not self.diodes:
-                return not self._ghost_low(column)
-            for r, row in enumerate(self._in_rows):
-                if row._function == "output" and not row._state:
-                    key = self._crossing.get((r, column))
-                    if key is not None and self.closed(key):
-                        return False  # pulled low through the switch and its diode
-            return True  # the pull-up
-
-        return read
-
-    def _ghost_low(self, column: int) -> bool:
-        """Without diodes, current flows both ways through closed switches: follow them."""
-        closed = [rc for rc, key in self._crossing.items() if self.closed(key)]
-        seen_cols, seen_rows = {column}, set()
-        frontier = [("c", column)]
-        while frontier:
-            kind, n = frontier.pop()
-            for r, c in closed:
-                if kind == "c" and c == n and r not in seen_rows:
-                    row = self._in_rows[r]
-                    if row._function == "output" and not row._state:
-                        return True
-                    seen_rows.add(r)
-                    frontier.append(("r", r))
-                elif kind == "r" and r == n and c not in seen_cols:
-                    seen_cols.add(c)
-                    frontier.append(("c", c))
-        return False
-
-    def _wire_outputs(self, factory: MockFactory) -> None:
-        w = self.wiring
-        outputs: dict[Hashable, Any] = {k: v for k, v in w.leds.items()}
-        outputs.update({("status", s): v for s, v in w.status.items()})
-        for key in outputs:
-            self.history[key] = [(float("-inf"), False)]
-        for key, wire in outputs.items():
-            if isinstance(wire, int):
-                pin = self._pin(factory, wire)
-                pin.listener = self._direct_listener(key)
-        if w.output_matrix is not None:
-            m = w.output_matrix
-            row_names, col_names = list(m.rows), list(m.columns)
-            self._out_rows = [self._pin(factory, p) for p in m.rows.values()]
-            self._row_off_since: list[float | None] = [None] * len(self._out_rows)
-            self._out_cols = [self._pin(factory, p) for p in m.columns.values()]
-            self._led_at: dict[tuple[int, int], Hashable] = {
-                (row_names.index(v.row), col_names.index(v.column)): k
-                for k, v in outputs.items()
-                if isinstance(v, Crossing)
-            }
-            for r, pin in enumerate(self._out_rows):
-                pin.listener = self._row_listener(r)
-            self._matrix_row_of = {key: rc[0] for rc, key in self._led_at.items()}
-            for c, pin in enumerate(self._out_cols):
-                pin.listener = self._column_listener(c)
-        if w.chain is not None:
-            chain = w.chain
-            self._chain_keys: dict[int, Hashable] = {
-                v.index: k for k, v in outputs.items() if isinstance(v, ChainOutput)
-            }
-            self._shift = [False] * (chain.registers * 8)
-            self._chain_out = [False] * (chain.registers * 8)
-            self._data = self._pin(factory, chain.data)
-            self._pin(factory, chain.clock).listener = self._on_clock
-            self._pin(factory, chain.latch).listener = self._on_latch
-
-    def _direct_listener(self, key: Hashable) -> Callable[[bool], None]:
-        return lambda level: self.record(key, level)
-
-    def _row_listener(self, row: int) -> Callable[[bool], None]:
-        def changed(level: bool) -> None:
-            self._row_off_since[row] = None if level else self.time()
-            if level:  # selected: its LEDs show what the columns sink
-                for c, col in enumerate(self._out_cols):
-                    key = self._led_at.get((row, c))
-                    if key is not None:
-                        self.record(key, not col._state)
-
-        return changed
-
-    def _column_listener(self, column: int) -> Callable[[bool], None]:
-        def changed(level: bool) -> None:
-            for r, row in enumerate(self._out_rows):
-                key = self._led_at.get((r, column))
-                if row._state and key is not None:
-                    self.record(key, not level)
-
-        return changed
-
-    def _on_clock(self, level: bool) -> None:
-        if level:  # rising edge: every bit moves one place down the chain
-            self._shift.insert(0, bool(self._data._state))
-            self._shift.pop()
-
-    def _on_latch(self, level: bool) -> None:
-        if level:  # rising edge: the storage registers take the shift registers
-            for index, bit in enumerate(self._shift):
-                if self._chain_out[index] != bit:
-                    self._chain_out[index] = bit
-                    key = self._chain_keys.get(index)
-                    if key is not None:
-                        self.record(key, bit)
 
     def close(self) -> None:
         """Detach the emulation from the pins."""
@@ -353,10 +241,10 @@ class BoardCircuit:
 
     def _effective(self, key: Hashable, now: float) -> list[tuple[float, bool]]:
         history = self.history[key]
-        row = self._matrix_row_of.get(key)
-        if row is not None and history[-1][1]:
-            off_since = self._row_off_since[row]
-            if off_since is not None and now - off_since > _STALE:
+        unrefreshed = self.unrefreshed_since.get(key)
+        if unrefreshed is not None and history[-1][1]:
+            off_since = unrefreshed(now)
+            if off_since is not None:
                 return [*history, (off_since, False)]  # no longer refreshed: dark
         return history
 
@@ -371,3 +259,169 @@ class BoardCircuit:
         if key not in self.history:
             return Signal.OFF  # not wired: a missing LED is dark
         return decode_signal(self._effective(key, now), now)
+
+
+# -- the built-in kinds' parts of the circuit ------------------------------------------------
+
+
+def wire_direct_inputs(
+    circuit: BoardCircuit, pins: Mapping[Hashable, int], factory: MockFactory
+) -> None:
+    """A switch to ground on each pin, against its pull-up: low while closed."""
+    for key, number in pins.items():
+        circuit.pin(factory, number).reader = _direct_reader(circuit, key)
+
+
+def _direct_reader(circuit: BoardCircuit, key: Hashable) -> Callable[[], bool]:
+    return lambda: not circuit.closed(key)
+
+
+def wire_direct_outputs(
+    circuit: BoardCircuit, pins: Mapping[Hashable, int], factory: MockFactory
+) -> None:
+    """An LED on each pin, lit while the pin is high."""
+    for key, number in pins.items():
+        circuit.pin(factory, number).listener = _direct_listener(circuit, key)
+
+
+def _direct_listener(circuit: BoardCircuit, key: Hashable) -> Callable[[bool], None]:
+    return lambda level: circuit.record(key, level)
+
+
+class MatrixInputs:
+    """A switch and its diode on each crossing: a column reads low only while a row with a
+    closed switch on it is driven low (without diodes, through any path of closed switches)."""
+
+    def __init__(
+        self,
+        circuit: BoardCircuit,
+        rows: Sequence[int],
+        columns: Sequence[int],
+        keys: Mapping[tuple[int, int], Hashable],
+        factory: MockFactory,
+    ) -> None:
+        self.circuit = circuit
+        self._rows = [circuit.pin(factory, number) for number in rows]
+        self._crossing = dict(keys)
+        for c, number in enumerate(columns):
+            circuit.pin(factory, number).reader = self._column_reader(c)
+
+    def _column_reader(self, column: int) -> Callable[[], bool]:
+        circuit = self.circuit
+
+        def read() -> bool:
+            if not circuit.diodes:
+                return not self._ghost_low(column)
+            for r, row in enumerate(self._rows):
+                if row._function == "output" and not row._state:
+                    key = self._crossing.get((r, column))
+                    if key is not None and circuit.closed(key):
+                        return False  # pulled low through the switch and its diode
+            return True  # the pull-up
+
+        return read
+
+    def _ghost_low(self, column: int) -> bool:
+        """Without diodes, current flows both ways through closed switches: follow them."""
+        closed = [rc for rc, key in self._crossing.items() if self.circuit.closed(key)]
+        seen_cols, seen_rows = {column}, set()
+        frontier = [("c", column)]
+        while frontier:
+            kind, n = frontier.pop()
+            for r, c in closed:
+                if kind == "c" and c == n and r not in seen_rows:
+                    row = self._rows[r]
+                    if row._function == "output" and not row._state:
+                        return True
+                    seen_rows.add(r)
+                    frontier.append(("r", r))
+                elif kind == "r" and r == n and c not in seen_cols:
+                    seen_cols.add(c)
+                    frontier.append(("c", c))
+        return False
+
+
+class MatrixOutputs:
+    """An LED on each crossing, lit while its row is selected (high) and its column sinks (low);
+    dark once its row has not been selected for :data:`_STALE` seconds (the refresh stopped)."""
+
+    def __init__(
+        self,
+        circuit: BoardCircuit,
+        rows: Sequence[int],
+        columns: Sequence[int],
+        keys: Mapping[tuple[int, int], Hashable],
+        factory: MockFactory,
+    ) -> None:
+        self.circuit = circuit
+        self._led_at = dict(keys)
+        self._rows = [circuit.pin(factory, number) for number in rows]
+        self._row_off_since: list[float | None] = [None] * len(self._rows)
+        self._columns = [circuit.pin(factory, number) for number in columns]
+        for r, pin in enumerate(self._rows):
+            pin.listener = self._row_listener(r)
+        for c, pin in enumerate(self._columns):
+            pin.listener = self._column_listener(c)
+        for (r, _c), key in self._led_at.items():
+            circuit.unrefreshed_since[key] = self._unrefreshed(r)
+
+    def _unrefreshed(self, row: int) -> Callable[[float], float | None]:
+        def since(now: float) -> float | None:
+            off_since = self._row_off_since[row]
+            return off_since if off_since is not None and now - off_since > _STALE else None
+
+        return since
+
+    def _row_listener(self, row: int) -> Callable[[bool], None]:
+        def changed(level: bool) -> None:
+            self._row_off_since[row] = None if level else self.circuit.time()
+            if level:  # selected: its LEDs show what the columns sink
+                for c, col in enumerate(self._columns):
+                    key = self._led_at.get((row, c))
+                    if key is not None:
+                        self.circuit.record(key, not col._state)
+
+        return changed
+
+    def _column_listener(self, column: int) -> Callable[[bool], None]:
+        def changed(level: bool) -> None:
+            for r, row in enumerate(self._rows):
+                key = self._led_at.get((r, column))
+                if row._state and key is not None:
+                    self.circuit.record(key, not level)
+
+        return changed
+
+
+class ShiftRegisterChips:
+    """The 74HC595 chips of a chain: bits shift in on clock rising edges and appear on the
+    outputs at the latch's rising edge."""
+
+    def __init__(
+        self,
+        circuit: BoardCircuit,
+        chain: ShiftChain,
+        keys: Mapping[int, Hashable],
+        factory: MockFactory,
+    ) -> None:
+        self.circuit = circuit
+        self._keys = dict(keys)
+        self._shift = [False] * (chain.registers * 8)
+        self._outputs = [False] * (chain.registers * 8)
+        self._data = circuit.pin(factory, chain.data)
+        circuit.pin(factory, chain.clock).listener = self._on_clock
+        circuit.pin(factory, chain.latch).listener = self._on_latch
+
+    def _on_clock(self, level: bool) -> None:
+        if level:  # rising edge: every bit moves one place down the chain
+            self._shift.insert(0, bool(self._data._state))
+            self._shift.pop()
+
+    def _on_latch(self, level: bool) -> None:
+        if level:  # rising edge: the storage registers take the shift registers
+            for index, bit in enumerate(self._shift):
+                if self._outputs[index] != bit:
+                    self._outputs[index] = bit
+                    key = self._keys.get(index)
+                    if key is not None:
+                        self.circuit.record(key, bit)

@@ -1,4 +1,4 @@
-"""The wiring blocks a board is built from, each owning its gpiozero devices.
+"""The gpiozero blocks of the built-in wire kinds (:mod:`hardware.kinds`), each owning its devices.
 
 - :class:`InputMatrix`: row lines driven low one at a time, column lines read with pull-ups; one
   diode per switch, so any set of closed switches is read back exactly (no ghosting).
@@ -8,17 +8,22 @@
 - :class:`DirectOutputs`: one pin per LED.
 - :class:`Debouncer`: a change counts once it has been read on N consecutive scans.
 
-Nothing here has a thread or a timer: :class:`hardware.board.GpioBoard` calls them from ``poll``.
-Every block's constructor closes what it opened if it fails, and ``close()`` may be called twice.
+The input blocks are :class:`~hardware.kinds.InputBlock` s and the LED blocks
+:class:`~hardware.kinds.OutputBlock` s. Nothing here has a thread or a timer:
+:class:`hardware.board.GpioBoard` calls them from ``poll``. Every block's constructor closes what
+it opened if it fails, and ``close()`` may be called twice.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from gpiozero import LED, InputDevice, OutputDevice
+
+from morris_device import BlinkClock
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +54,25 @@ class _Block:
                 device.close()
             except Exception:  # a failing close must not keep the other pins reserved
                 logger.exception("closing %r failed", device)
+
+
+class _Latched(_Block):
+    """LEDs that hold the levels written to them: written when a signal changes and at each
+    blink edge, never refreshed."""
+
+    def write(self, levels: Mapping[Hashable, bool]) -> object:
+        raise NotImplementedError
+
+    def update(self, now: float, lights: BlinkClock[Hashable]) -> None:
+        """Write the levels of ``now`` (a signal changed)."""
+        self.write(lights.levels(now))
+
+    def refresh(self, now: float, lights: BlinkClock[Hashable]) -> float:
+        """Write the levels of ``now`` while an LED blinks; return its next blink edge."""
+        if not lights.blinking:
+            return math.inf  # steady lights are already on the pins
+        self.write(lights.levels(now))
+        return lights.next_edge(now)
 
 
 class Debouncer:
@@ -165,7 +189,7 @@ class DirectInputs(_Block):
                 active.add(key)
 
 
-class DirectOutputs(_Block):
+class DirectOutputs(_Latched):
     """One LED per pin (anode to the pin through its resistor)."""
 
     def __init__(self, pins: Mapping[Hashable, int], *, pin_factory: Any = None) -> None:
@@ -186,8 +210,10 @@ class DirectOutputs(_Block):
         return self._leds.keys()
 
     def write(self, levels: Mapping[Hashable, bool]) -> None:
-        """Set each LED named in ``levels``; pins whose level does not change are not touched."""
-        for key, level in levels.items():
+        """Set each LED of the block to its level in ``levels`` (dark if not named); pins whose
+        level does not change are not touched."""
+        for key in self._leds:
+            level = levels.get(key, False)
             if self._levels.get(key) != level:
                 self._leds[key].value = level
                 self._levels[key] = level
@@ -200,8 +226,9 @@ class DirectOutputs(_Block):
 class OutputMatrix(_Block):
     """LED rows selected (driven high) one at a time; a column driven low lights its LED.
 
-    ``keys[(row, column)]`` names the LED on each crossing. Call :meth:`show_row` for each row in
-    turn, fast enough that the eye sees them all (``refresh_hz`` full frames per second).
+    ``keys[(row, column)]`` names the LED on each crossing. :meth:`refresh` shows one row after
+    the other, ``refresh_hz`` full frames per second on a grid of times from ``start``, fast
+    enough that the eye sees them all.
     """
 
     def __init__(
@@ -210,9 +237,14 @@ class OutputMatrix(_Block):
         columns: Sequence[int],
         keys: Mapping[tuple[int, int], Hashable],
         *,
+        refresh_hz: float = 100.0,
+        start: float = 0.0,
         pin_factory: Any = None,
     ) -> None:
         super().__init__()
+        self._origin = start
+        self._slot_period = 1.0 / (refresh_hz * len(rows))
+        self._slot_index = 0
         self._rows: list[Any] = []
         self._columns: list[Any] = []
         self._row_keys: list[list[Hashable | None]] = [
@@ -251,6 +283,24 @@ class OutputMatrix(_Block):
             self._rows[row].on()
             self._selected = row
 
+    def update(self, now: float, lights: BlinkClock[Hashable]) -> None:
+        """Nothing at once: a changed LED lights at its row's next refresh, within one frame."""
+
+    def refresh(self, now: float, lights: BlinkClock[Hashable]) -> float:
+        """Show the row whose turn it is, if its time has come; return the next row's time."""
+        slot_time = self._origin + self._slot_index * self._slot_period
+        if now >= slot_time:
+            rows = self.row_count
+            self.show_row(self._slot_index % rows, lambda key: lights.level(key, now))
+            self._slot_index += 1
+            if self._origin + self._slot_index * self._slot_period <= now:
+                behind = math.floor((now - self._origin) / self._slot_period) + 1
+                # keep the row order when skipping ahead
+                self._slot_index += (behind - self._slot_index) // rows * rows
+                if self._origin + self._slot_index * self._slot_period <= now:
+                    self._slot_index += rows
+        return self._origin + self._slot_index * self._slot_period
+
     def off(self) -> None:
         """Deselect every row (all LEDs dark)."""
         for row in self._rows:
@@ -258,7 +308,7 @@ class OutputMatrix(_Block):
         self._selected = None
 
 
-class ShiftRegisterChain(_Block):
+class ShiftRegisterChain(_Latched):
     """A chain of 74HC595: bits shift in on clock rising edges, appear on the latch rising edge.
 
     Output ``n`` is pin ``Q(n % 8)`` of register ``n // 8``; register 0 takes the Pi's data line

@@ -18,23 +18,19 @@ from __future__ import annotations
 import dataclasses
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hardware.exc import ProfileError
-from hardware.words import _
+from hardware.kinds import InputKind, OutputKind, kind_of, wire_kinds
 from morris_device import POINT_NAMES, ButtonName, StatusLight
 
 __all__ = [
     "DEFAULT_PROFILE",
     "PROFILE_DIR",
-    "ChainOutput",
-    "Crossing",
-    "Matrix",
     "Profile",
-    "ShiftChain",
     "available_profiles",
     "load_profile",
     "parse_profile",
@@ -53,46 +49,10 @@ ID_PINS = frozenset({0, 1})
 HEADER_PINS = frozenset(range(28))
 
 
-@dataclass(frozen=True)
-class Crossing:
-    """The crossing of a row line and a column line of a matrix (named as in the profile)."""
-
-    row: str
-    column: str
-
-
-@dataclass(frozen=True)
-class ChainOutput:
-    """Output ``Q{index % 8}`` of register ``index // 8`` of the 74HC595 chain.
-
-    Register 0 is the one whose serial input is wired to the Pi.
-    """
-
-    index: int
-
-
-#: An input is wired to a GPIO pin or to a crossing of the input matrix.
-InputWire = int | Crossing
-#: An output is wired to a GPIO pin, a crossing of the output matrix or an output of the chain.
-OutputWire = int | Crossing | ChainOutput
-
-
-@dataclass(frozen=True)
-class Matrix:
-    """Row lines (driven one at a time) and column lines, each name mapped to its GPIO pin."""
-
-    rows: Mapping[str, int]
-    columns: Mapping[str, int]
-
-
-@dataclass(frozen=True)
-class ShiftChain:
-    """A chain of 74HC595 shift registers: serial data, shift clock and latch (storage clock)."""
-
-    data: int
-    clock: int
-    latch: int
-    registers: int
+#: A wire names where one input or output is connected, in the notation of its kind
+#: (:mod:`hardware.kinds`): a GPIO number, a :class:`~hardware.kinds.Crossing` of a matrix, a
+#: :class:`~hardware.kinds.ChainOutput`...
+Wire = Hashable
 
 
 @dataclass(frozen=True)
@@ -111,54 +71,65 @@ class Profile:
     #: Full refreshes of the output matrix per second (each row is lit 1/rows of the time).
     refresh_hz: float = 100.0
     allow_id_pins: bool = False
-    input_matrix: Matrix | None = None
-    output_matrix: Matrix | None = None
-    chain: ShiftChain | None = None
-    sensors: Mapping[str, InputWire] = field(default_factory=dict)
-    leds: Mapping[str, OutputWire] = field(default_factory=dict)
-    status: Mapping[StatusLight, OutputWire] = field(default_factory=dict)
-    buttons: Mapping[ButtonName, InputWire] = field(default_factory=dict)
+    #: The settings of each wiring block with a table of its own (``input_matrix``, ``chain``,
+    #: ...), by table name: what its :class:`~hardware.kinds.WireKind` made of the table.
+    tables: Mapping[str, Any] = field(default_factory=dict)
+    sensors: Mapping[str, Wire] = field(default_factory=dict)
+    leds: Mapping[str, Wire] = field(default_factory=dict)
+    status: Mapping[StatusLight, Wire] = field(default_factory=dict)
+    buttons: Mapping[ButtonName, Wire] = field(default_factory=dict)
 
     def replace(self, **changes: Any) -> Profile:
         """A copy with some fields replaced (used to build a miswired simulated board)."""
         return dataclasses.replace(self, **changes)
 
-    def describe_input(self, wire: InputWire) -> str:
+    def describe_input(self, wire: Wire) -> str:
         """Where to look for an input: ``"GPIO17"`` or ``"row outer (GPIO17) x column p0 ..."``."""
-        if isinstance(wire, Crossing):
-            assert self.input_matrix is not None
-            m = self.input_matrix
-            # TRANSLATORS: a crossing of the sensor matrix; {row} and {column} are the
-            # profile's names of them, {row_pin} and {column_pin} GPIO numbers.
-            return _(
-                "row {row} (GPIO{row_pin}) x column {column} (GPIO{column_pin}) and its diode"
-            ).format(
-                row=wire.row,
-                row_pin=m.rows[wire.row],
-                column=wire.column,
-                column_pin=m.columns[wire.column],
-            )
-        return f"GPIO{wire}"
+        kind = kind_of(wire, drives=False)
+        return kind.describe(self.settings(kind), wire)
 
-    def describe_output(self, wire: OutputWire) -> str:
+    def describe_output(self, wire: Wire) -> str:
         """Where to look for an output: a pin, a crossing of the LED matrix or a 595 output."""
-        if isinstance(wire, ChainOutput):
-            register, bit = divmod(wire.index, 8)
-            # TRANSLATORS: a shift register's output: Q0..Q7 of register #n, and its number
-            # in the whole chain.
-            return _("74HC595 #{register} pin Q{bit} (chain output Q{index})").format(
-                register=register, bit=bit, index=wire.index
-            )
-        if isinstance(wire, Crossing):
-            assert self.output_matrix is not None
-            m = self.output_matrix
-            return _("LED row {row} (GPIO{row_pin}) x column {column} (GPIO{column_pin})").format(
-                row=wire.row,
-                row_pin=m.rows[wire.row],
-                column=wire.column,
-                column_pin=m.columns[wire.column],
-            )
-        return f"GPIO{wire}"
+        kind = kind_of(wire, drives=True)
+        return kind.describe(self.settings(kind), wire)
+
+    def settings(self, kind: InputKind | OutputKind) -> Any:
+        """What ``kind`` made of its table in this profile (``None``: no such table)."""
+        return None if kind.table is None else self.tables.get(kind.table)
+
+    def wires(self, *, drives: bool) -> dict[Hashable, Wire]:
+        """The wire of every output (``drives``) or input, keyed as the board keys them: a point
+        name, ``("button", ButtonName)``, ``("status", StatusLight)``."""
+        points = self.leds if drives else self.sensors
+        wires: dict[Hashable, Wire] = {name: wire for name, wire in points.items()}
+        if drives:
+            wires.update({("status", s): w for s, w in self.status.items()})
+        else:
+            wires.update({("button", b): w for b, w in self.buttons.items()})
+        return wires
+
+    def input_blocks(self) -> list[tuple[InputKind, Any, dict[Hashable, Wire]]]:
+        """Each input block to build: its kind, settings and wires (:meth:`wires` keys)."""
+        return [(k, s, w) for k, s, w in self._blocks(drives=False) if isinstance(k, InputKind)]
+
+    def output_blocks(self) -> list[tuple[OutputKind, Any, dict[Hashable, Wire]]]:
+        """Each output block to build: its kind, settings and wires (:meth:`wires` keys)."""
+        return [(k, s, w) for k, s, w in self._blocks(drives=True) if isinstance(k, OutputKind)]
+
+    def _blocks(
+        self, *, drives: bool
+    ) -> list[tuple[InputKind | OutputKind, Any, dict[Hashable, Wire]]]:
+        """A block for every kind whose table the profile has, and every kind with wires."""
+        wires = self.wires(drives=drives)
+        blocks = []
+        for kind in wire_kinds():
+            if kind.drives != drives:
+                continue
+            own = {key: w for key, w in wires.items() if kind.owns(w)}
+            settings = self.settings(kind)
+            if own or settings is not None:
+                blocks.append((kind, settings, own))
+        return blocks
 
     def pins(self) -> dict[int, str]:
         """Every GPIO the profile uses, mapped to the key that uses it."""
@@ -170,9 +141,13 @@ class Profile:
 
 _TOP_KEYS = {
     "name", "description", "scan_hz", "idle_scan_hz", "debounce_scans", "refresh_hz",
-    "allow_id_pins",
-    "input_matrix", "output_matrix", "chain", "sensors", "leds", "status", "buttons",
+    "allow_id_pins", "sensors", "leds", "status", "buttons",
 }  # fmt: skip
+
+
+def _top_keys() -> set[str]:
+    """The keys a profile may have: the fixed ones and the table of every wire kind."""
+    return _TOP_KEYS | {kind.table for kind in wire_kinds() if kind.table is not None}
 
 
 def available_profiles() -> list[str]:
@@ -245,9 +220,14 @@ def parse_profile(data: Mapping[str, Any], *, source: str = "<profile>") -> Prof
 
 
 class _Parser:
+    """The profile's parser; each wire kind's part of it (:mod:`hardware.kinds`) is handed this
+    object as its :class:`~hardware.kinds.ProfileReader`."""
+
     def __init__(self, data: Mapping[str, Any], source: str) -> None:
         self.data = data
         self.source = source
+        #: The settings read from each wire kind's table so far.
+        self.tables: dict[str, Any] = {}
 
     def error(self, key: str, problem: str) -> ProfileError:
         return ProfileError(f"{self.source}: {key}: {problem}")
@@ -283,78 +263,18 @@ class _Parser:
             )
         return number
 
-    def matrix(self, key: str) -> Matrix | None:
-        if key not in self.data:
-            return None
-        table = self.table(key, self.data[key])
-        for sub in table:
-            if sub not in ("rows", "columns"):
-                raise self.error(f"{key}.{sub}", "unknown key (a matrix has rows and columns)")
-        lines: dict[str, dict[str, int]] = {}
-        for role in ("rows", "columns"):
-            if role not in table:
-                raise self.error(f"{key}.{role}", "missing")
-            named = self.table(f"{key}.{role}", table[role])
-            if not named:
-                raise self.error(f"{key}.{role}", "needs at least one line")
-            lines[role] = {
-                str(name): self.pin(f"{key}.{role}.{name}", pin) for name, pin in named.items()
-            }
-        both = set(lines["rows"]) & set(lines["columns"])
-        if both:
-            name = sorted(both)[0]
-            raise self.error(f"{key}.columns.{name}", "is also a row: a line has one role")
-        return Matrix(rows=lines["rows"], columns=lines["columns"])
-
-    def chain(self) -> ShiftChain | None:
-        if "chain" not in self.data:
-            return None
-        table = self.table("chain", self.data["chain"])
-        for sub in table:
-            if sub not in ("data", "clock", "latch", "registers"):
-                raise self.error(f"chain.{sub}", "unknown key (data, clock, latch, registers)")
-        pins = {}
-        for role in ("data", "clock", "latch"):
-            if role not in table:
-                raise self.error(f"chain.{role}", "missing: the chain needs data, clock and latch")
-            pins[role] = self.pin(f"chain.{role}", table[role])
-        registers = table.get("registers", 3)
-        if isinstance(registers, bool) or not isinstance(registers, int) or not 1 <= registers <= 8:
-            raise self.error("chain.registers", f"must be 1..8, not {registers!r}")
-        return ShiftChain(registers=registers, **pins)
-
-    def wire(
-        self, key: str, value: Any, matrix_key: str, matrix: Matrix | None, chain: ShiftChain | None
-    ) -> int | Crossing | ChainOutput:
-        if isinstance(value, list):
-            if len(value) != 2 or not all(isinstance(v, str) for v in value):
-                raise self.error(key, f'a crossing is ["row", "column"], not {value!r}')
-            if matrix is None:
-                raise self.error(key, f"names a matrix crossing but there is no [{matrix_key}]")
-            row, column = value
-            if row not in matrix.rows:
-                role = "a column" if row in matrix.columns else "not a line"
-                raise self.error(
-                    key, f"line {row!r} has no row role in [{matrix_key}] (it is {role})"
-                )
-            if column not in matrix.columns:
-                role = "a row" if column in matrix.rows else "not a line"
-                raise self.error(
-                    key, f"line {column!r} has no column role in [{matrix_key}] (it is {role})"
-                )
-            return Crossing(row, column)
-        if isinstance(value, str) and value[:1].upper() == "Q" and value[1:].isdigit():
-            if chain is None:
-                raise self.error(key, f"names chain output {value!r} but there is no [chain]")
-            index = int(value[1:])
-            if index >= chain.registers * 8:
-                raise self.error(
-                    key,
-                    f"{value} is beyond the chain ({chain.registers} registers: Q0..Q"
-                    f"{chain.registers * 8 - 1})",
-                )
-            return ChainOutput(index)
-        return self.pin(key, value)
+    def wire(self, key: str, value: Any, *, drives: bool) -> Wire:
+        """The wire ``value`` names, parsed by the kind whose notation it is in."""
+        claimed = [k for k in wire_kinds() if not k.fallback and k.claims(value)]
+        for kind in claimed:
+            if kind.drives == drives:
+                return kind.parse_wire(self, key, value, self.tables.get(kind.table or ""))
+        if claimed:
+            if drives:
+                raise self.error(key, f"an output cannot be on {claimed[0].title} (it only reads)")
+            raise self.error(key, f"an input cannot be on {claimed[0].title} (it only drives)")
+        fallback = next(k for k in wire_kinds() if k.fallback and k.drives == drives)
+        return fallback.parse_wire(self, key, value, None)
 
     def wires(
         self,
@@ -363,12 +283,9 @@ class _Parser:
         *,
         required: bool,
         outputs: bool,
-    ) -> dict[str, int | Crossing | ChainOutput]:
+    ) -> dict[str, Wire]:
         table = self.table(section, self.data.get(section, {}))
-        matrix_key = "output_matrix" if outputs else "input_matrix"
-        matrix = self.output_matrix if outputs else self.input_matrix
-        chain = self.chain_ if outputs else None
-        found: dict[str, int | Crossing | ChainOutput] = {}
+        found: dict[str, Wire] = {}
         for raw_name, value in table.items():
             name = str(raw_name).lower()
             key = f"{section}.{raw_name}"
@@ -376,10 +293,7 @@ class _Parser:
                 raise self.error(key, f"unknown name (expected one of {', '.join(names)})")
             if name in found:
                 raise self.error(key, f"{name} is named twice")
-            wire = self.wire(key, value, matrix_key, matrix, chain)
-            if not outputs and isinstance(wire, ChainOutput):
-                raise self.error(key, "an input cannot be on the 74HC595 chain (it only drives)")
-            found[name] = wire
+            found[name] = self.wire(key, value, drives=outputs)
         if required:
             missing = [n for n in names if n not in found]
             if missing:
@@ -391,9 +305,10 @@ class _Parser:
         return found
 
     def parse(self) -> Profile:
+        top_keys = _top_keys()
         for key in self.data:
-            if key not in _TOP_KEYS:
-                raise self.error(str(key), f"unknown key (known: {', '.join(sorted(_TOP_KEYS))})")
+            if key not in top_keys:
+                raise self.error(str(key), f"unknown key (known: {', '.join(sorted(top_keys))})")
         name = self.data.get("name", Path(self.source).stem)
         if not isinstance(name, str):
             raise self.error("name", f"must be a string, not {name!r}")
@@ -408,9 +323,9 @@ class _Parser:
         debounce = self.data.get("debounce_scans", 3)
         if isinstance(debounce, bool) or not isinstance(debounce, int) or not 1 <= debounce <= 100:
             raise self.error("debounce_scans", f"must be an integer 1..100, not {debounce!r}")
-        self.input_matrix = self.matrix("input_matrix")
-        self.output_matrix = self.matrix("output_matrix")
-        self.chain_ = self.chain()
+        for kind in wire_kinds():
+            if kind.table is not None and kind.table in self.data:
+                self.tables[kind.table] = kind.parse_table(self, self.data[kind.table])
         points = list(POINT_NAMES)
         sensors = self.wires("sensors", points, required=True, outputs=False)
         leds = self.wires("leds", points, required=True, outputs=True)
@@ -427,78 +342,55 @@ class _Parser:
             debounce_scans=debounce,
             refresh_hz=refresh_hz,
             allow_id_pins=self.data.get("allow_id_pins", False),
-            input_matrix=self.input_matrix,
-            output_matrix=self.output_matrix,
-            chain=self.chain_,
-            sensors={p: _as_input(w) for p, w in sensors.items()},
+            tables=dict(self.tables),
+            sensors=sensors,
             leds=leds,
             status={StatusLight(k): w for k, w in status.items()},
-            buttons={ButtonName(k): _as_input(w) for k, w in buttons.items()},
+            buttons={ButtonName(k): w for k, w in buttons.items()},
         )
         self.check_sharing(profile)
         return profile
 
     def check_sharing(self, profile: Profile) -> None:
-        """No pin, crossing or chain output used twice; no matrix line left without a role."""
+        """No pin, crossing or chain output used twice; no block left incomplete."""
         seen: dict[int, str] = {}
         for key, pin in _pin_keys(profile):
             if pin in seen:
                 raise self.error(key, f"duplicate pin GPIO{pin}: already used by {seen[pin]}")
             seen[pin] = key
-        for section, wires in (
-            ("input", {**_keyed("sensors", profile.sensors), **_keyed("buttons", profile.buttons)}),
-            ("output", {**_keyed("leds", profile.leds), **_keyed("status", profile.status)}),
-        ):
-            places: dict[Crossing | ChainOutput, str] = {}
+        for drives in (False, True):
+            wires = _keyed_wires(profile, drives=drives)
+            places: dict[Wire, str] = {}
             for key, wire in wires.items():
-                if isinstance(wire, int):
-                    continue
                 if wire in places:
                     raise self.error(key, f"wired to the same place as {places[wire]}")
                 places[wire] = key
-            matrix = profile.input_matrix if section == "input" else profile.output_matrix
-            if matrix is None:
-                continue
-            used_rows = {w.row for w in places if isinstance(w, Crossing)}
-            used_cols = {w.column for w in places if isinstance(w, Crossing)}
-            for role, lines, used in (
-                ("rows", matrix.rows, used_rows),
-                ("columns", matrix.columns, used_cols),
-            ):
-                for line in lines:
-                    if line not in used:
-                        raise self.error(
-                            f"{section}_matrix.{role}.{line}",
-                            "line without a role: nothing is wired to it "
-                            "(remove it or wire a sensor, button or LED to it)",
-                        )
+            for kind in wire_kinds():
+                settings = profile.settings(kind)
+                if kind.drives == drives and settings is not None:
+                    own = {key: w for key, w in wires.items() if kind.owns(w)}
+                    kind.check(self, settings, own)
 
 
-def _as_input(wire: int | Crossing | ChainOutput) -> InputWire:
-    assert not isinstance(wire, ChainOutput)
-    return wire
-
-
-def _keyed(section: str, wires: Mapping[Any, Any]) -> dict[str, Any]:
-    return {f"{section}.{getattr(k, 'value', k)}": w for k, w in wires.items()}
+def _keyed_wires(profile: Profile, *, drives: bool) -> dict[str, Wire]:
+    """The wires of every output (``drives``) or input, keyed as the profile names them."""
+    sections = (("leds", profile.leds), ("status", profile.status)) if drives else (
+        ("sensors", profile.sensors), ("buttons", profile.buttons)
+    )  # fmt: skip
+    return {
+        f"{section}.{getattr(k, 'value', k)}": w
+        for section, wires in sections
+        for k, w in wires.items()
+    }
 
 
 def _pin_keys(profile: Profile) -> list[tuple[str, int]]:
     """(key, pin) for every GPIO a profile uses, in profile order."""
     pairs: list[tuple[str, int]] = []
-    matrices = (("input_matrix", profile.input_matrix), ("output_matrix", profile.output_matrix))
-    for key, matrix in matrices:
-        if matrix is not None:
-            pairs += [(f"{key}.rows.{n}", p) for n, p in matrix.rows.items()]
-            pairs += [(f"{key}.columns.{n}", p) for n, p in matrix.columns.items()]
-    if profile.chain is not None:
-        c = profile.chain
-        pairs += [("chain.data", c.data), ("chain.clock", c.clock), ("chain.latch", c.latch)]
-    for section, wires in (
-        ("sensors", profile.sensors),
-        ("buttons", profile.buttons),
-        ("leds", profile.leds),
-        ("status", profile.status),
-    ):
-        pairs += [(k, w) for k, w in _keyed(section, wires).items() if isinstance(w, int)]
+    for kind in wire_kinds():
+        settings = profile.settings(kind)
+        if kind.table is not None and settings is None:
+            continue
+        own = {k: w for k, w in _keyed_wires(profile, drives=kind.drives).items() if kind.owns(w)}
+        pairs += kind.pins(settings, own)
     return pairs

@@ -7,14 +7,8 @@ from pathlib import Path
 import pytest
 
 from hardware import ProfileError
-from hardware.profiles import (
-    DEFAULT_PROFILE,
-    PROFILE_DIR,
-    ChainOutput,
-    Crossing,
-    available_profiles,
-    load_profile,
-)
+from hardware.kinds import ChainOutput, Crossing
+from hardware.profiles import DEFAULT_PROFILE, PROFILE_DIR, available_profiles, load_profile
 from morris_device import POINT_NAMES, ButtonName, StatusLight
 
 
@@ -49,7 +43,7 @@ def test_unknown_profile_name_lists_the_builtins() -> None:
 
 @pytest.mark.parametrize("name", ["a" * 300, "..", "shift-register.toml.bak", "x\x00y"])
 def test_a_profile_name_is_looked_up_never_opened(name: str) -> None:
-    with pytest.raises(ProfileError, match="unknown profile .*: built-in profiles are direct"):
+    with pytest.raises(ProfileError, match=r"unknown profile .*: built-in profiles are direct"):
         load_profile(name)
 
 
