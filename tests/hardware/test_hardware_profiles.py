@@ -77,6 +77,8 @@ def _edited(tmp_path: Path, old: str, new: str, base: str = DEFAULT_PROFILE) -> 
         ("scan_hz = 100", "scan_hz = 0", "scan_hz", "must be a number"),
         ("scan_hz = 100", "scna_hz = 100", "scna_hz", "unknown key"),
         ("mode = 12", "menu = 12", "buttons.menu", "unknown name"),
+        ("new = 23", 'new = "Q30"', "buttons.new", "an input cannot be on the 74HC595 chain"),
+        ('a7 = "Q0"', 'a7 = ["outer", "p0"]', "leds.a7", "no [output_matrix]"),
         (
             'a7 = ["outer", "p0"]',
             'A7 = ["outer", "p0"]\na7 = ["outer", "p0"]',
