@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from gpiozero import LED, InputDevice, OutputDevice
@@ -204,11 +204,6 @@ class DirectOutputs(_Latched):
 
         self._opened(build)
 
-    @property
-    def keys(self) -> Iterable[Hashable]:
-        """What the outputs show (points and status lights)."""
-        return self._leds.keys()
-
     def write(self, levels: Mapping[Hashable, bool]) -> None:
         """Set each LED of the block to its level in ``levels`` (dark if not named); pins whose
         level does not change are not touched."""
@@ -336,11 +331,6 @@ class ShiftRegisterChain(_Latched):
             self._latch = self._own(OutputDevice(latch, pin_factory=pin_factory))
 
         self._opened(build)
-
-    @property
-    def keys(self) -> Iterable[Hashable]:
-        """What the chain outputs show."""
-        return [k for k in self._keys if k is not None]
 
     def write(self, levels: Mapping[Hashable, bool]) -> bool:
         """Shift out and latch the outputs if they changed; return whether pins were driven."""
