@@ -14,7 +14,8 @@ The board knows no colours, so the person tells them by the order of their hands
 - ``takeback`` cancels the setup: the lights guide the board back to the game.
 
 While it lasts the point LEDs show each piece's colour (White's steady ``on``, Black's ``slow``)
-and the ``turn`` status LED the selected colour (``on`` White, ``slow`` Black).
+and the ``turn`` status LED the selected colour (``on`` White, ``slow`` Black): the lights
+(:mod:`morris.referee.lights`) take the setup's state as their input (:meth:`BoardSetup.overlay`).
 
 :class:`BoardSetup` is the state of one such setup (the controller owns it and feeds it the sensed
 board); :func:`parse_position` reads a position text for any setup, from the board or a page.
@@ -38,7 +39,7 @@ from morris.core import (
     points_of,
 )
 from morris.i18n import msg
-from morris_device import Signal, StatusLight
+from morris.referee.lights import SetupOverlay
 
 logger = logging.getLogger(__name__)
 
@@ -139,19 +140,7 @@ class BoardSetup:
             COLOR_NAMES[c]: sum(1 for v in self._colours.values() if v == c) for c in (WHITE, BLACK)
         }
 
-    def lights(self) -> dict[Point, Signal]:
-        """Each piece's colour on its LED: White's ``on``, Black's ``slow``; empty points dark."""
-        lights = dict.fromkeys(range(NUM_POINTS), Signal.OFF)
-        for p, colour in self._colours.items():
-            lights[p] = Signal.ON if colour == WHITE else Signal.SLOW
-        return lights
-
-    def status(self, now: float) -> dict[StatusLight, Signal]:
-        """``turn``: the selected colour (``on`` White, ``slow`` Black); ``error`` blinks fast for
-        a moment after a refused ``new``."""
-        return {
-            StatusLight.TURN: Signal.ON if self.selected == WHITE else Signal.SLOW,
-            StatusLight.THINKING: Signal.OFF,
-            StatusLight.ERROR: Signal.FAST if now < self.refused_until else Signal.OFF,
-            StatusLight.GAME_OVER: Signal.OFF,
-        }
+    def overlay(self, now: float) -> SetupOverlay:
+        """The setup at ``now`` as the lights' input: each piece's colour, the selected colour,
+        and whether a refused ``new`` is still shown."""
+        return SetupOverlay(dict(self._colours), self.selected, now < self.refused_until)

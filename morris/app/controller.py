@@ -86,7 +86,7 @@ from morris.referee import (
     TakenBack,
     TurnAccepted,
 )
-from morris.referee.lights import compute_lights, status_lights, variant_lights
+from morris.referee.lights import Choice, Overlay, compute_lights, status_lights
 from morris_device import BlinkClock, BoardDevice, ButtonName, Signal, StatusLight
 
 if TYPE_CHECKING:
@@ -306,8 +306,9 @@ class Controller:
         self.state = ControllerState()
         self._job_ids = itertools.count(1)
         self._job: SearchJob | None = None
-        self._overlay: dict[int, Signal] = {}
-        self._overlay_until = 0.0
+        #: A choice shown on the point LEDs until ``_choice_until`` (the mode button, ...).
+        self._choice: Choice | None = None
+        self._choice_until = 0.0
         self._pending_mode: tuple[str, int] | None = None
         #: The variant of the next games, and one chosen at the board for the next new game.
         self.variant = config.game.variant
@@ -646,8 +647,8 @@ class Controller:
             if self._board_setup is not None:
                 self._board_setup.refused_until = now + REFUSED_DISPLAY_TIME
             return
-        self._overlay = {p: Signal.ON for p in range(wins_in)}
-        self._overlay_until = now + MODE_DISPLAY_TIME
+        self._choice = Choice(count=wins_in)
+        self._choice_until = now + MODE_DISPLAY_TIME
 
     def _end_puzzle(self) -> None:
         """Leave the puzzle, if one is played: the mode and colour from before come back."""
@@ -677,7 +678,7 @@ class Controller:
         self._hint_presses.clear()
         self._cancel_search()
         self._end_puzzle()
-        self._overlay = {}
+        self._choice = None
         self._board_setup = BoardSetup(self.board, mask_of(self.device.sensors()))
         self.state.last_event = msg(
             "setting up on the board: put White's pieces (lit), mode for Black's (blinking), "
@@ -859,15 +860,15 @@ class Controller:
     def poll(self, now: float) -> None:
         """Time has passed: run the referee's timers and refresh the lights."""
         self._handle(self.referee.poll(now), now)
-        if self._overlay and now >= self._overlay_until:
-            self._overlay = {}
+        if self._choice is not None and now >= self._choice_until:
+            self._choice = None
         self.render(now)
 
     def next_deadline(self) -> float | None:
         """When :meth:`poll` must next be called, or ``None``."""
         deadlines = [d for d in (self.referee.next_deadline(),) if d is not None]
-        if self._overlay:
-            deadlines.append(self._overlay_until)
+        if self._choice is not None:
+            deadlines.append(self._choice_until)
         setup = self._board_setup
         if setup is not None and setup.refused_until > self._rendered_at:
             deadlines.append(setup.refused_until)
@@ -1086,13 +1087,8 @@ class Controller:
             self.state.last_event = msg("remote mode from the next game")
         else:
             self.state.last_event = msg("level {level}", level=level)
-        if mode == "referee":
-            self._overlay = {p: Signal.SLOW for p in range(16, 24)}  # the inner square
-        elif mode == "remote":
-            self._overlay = {p: Signal.SLOW for p in range(8)}  # the outer square
-        else:
-            self._overlay = {p: Signal.ON for p in range(level)}
-        self._overlay_until = self._choosing_until = now + MODE_DISPLAY_TIME
+        self._choice = Choice(count=level) if mode == "vs-ai" else Choice(mode=mode)
+        self._choice_until = self._choosing_until = now + MODE_DISPLAY_TIME
 
     def _step_variant(self, now: float) -> None:
         """The hint button just after the mode button: the next variant, for the next new game.
@@ -1117,8 +1113,8 @@ class Controller:
             if self._pending_variant is None
             else msg("{title} from the next game (press new game)", title=title)
         )
-        self._overlay = variant_lights(VARIANTS[name])
-        self._overlay_until = self._choosing_until = now + MODE_DISPLAY_TIME
+        self._choice = Choice(rules=VARIANTS[name])
+        self._choice_until = self._choosing_until = now + MODE_DISPLAY_TIME
 
     # -- persistence ------------------------------------------------------------------------
 
@@ -1146,39 +1142,30 @@ class Controller:
 
     # -- lights -----------------------------------------------------------------------------
 
+    def _overlay(self, now: float) -> Overlay:
+        """What the lights show over the referee's state at ``now``, as their input
+        (:class:`~morris.referee.lights.Overlay`)."""
+        setup = self._board_setup
+        return Overlay(
+            setup=None if setup is None else setup.overlay(now),
+            choice=self._choice if now < self._choice_until else None,
+            puzzle=self.puzzle is not None,
+            remote=self.mode == "remote",
+            remote_up=self.remote_up,
+            engine_fallback=self.state.engine_warning is not None,
+        )
+
     def lights(self, now: float) -> dict[str, Signal]:
-        """What every point LED should show now."""
-        if self._board_setup is not None:
-            lights: Mapping[int, Signal] = self._board_setup.lights()
-            return {POINT_NAMES[p]: signal for p, signal in lights.items()}
-        lights = compute_lights(self.referee, now)
-        if self.puzzle is not None:
-            lights = self.puzzle.guide_lights(self.referee, lights)
-        if self._overlay and now < self._overlay_until:
-            lights = {p: self._overlay.get(p, Signal.OFF) for p in range(len(POINT_NAMES))}
+        """What every point LED should show now (:func:`~morris.referee.lights.compute_lights`)."""
+        lights = compute_lights(self.referee, now, self._overlay(now))
         return {POINT_NAMES[p]: signal for p, signal in lights.items()}
 
     def status(self, now: float | None = None) -> dict[StatusLight, Signal]:
-        """What every status LED should show at ``now`` (default: the last render).
-
-        The error LED blinks slowly while the Pi plays with its own engine because the
-        configured one failed. Against a remote player the thinking LED stands for the remote
-        side: ``on`` while it is to move, ``slow`` while it is not connected ("waiting").
-        While a position is set up on the board, see :meth:`BoardSetup.status`.
-        """
+        """What every status LED should show at ``now`` (default: the last render;
+        :func:`~morris.referee.lights.status_lights`)."""
         if now is None:
             now = self._rendered_at
-        if self._board_setup is not None:
-            return self._board_setup.status(now)
-        thinking = self.state.thinking
-        if self.mode == "remote":
-            thinking = self.referee.pi_to_move
-        lights = status_lights(self.referee, thinking=thinking)
-        if self.mode == "remote" and not self.remote_up:
-            lights[StatusLight.THINKING] = Signal.SLOW
-        if self.state.engine_warning is not None and lights[StatusLight.ERROR] is Signal.OFF:
-            lights[StatusLight.ERROR] = Signal.SLOW
-        return lights
+        return status_lights(self.referee, self.state.thinking, self._overlay(now))
 
     def render(self, now: float) -> None:
         """Send the lights to the device where they changed, and tell the subscribers."""

@@ -26,23 +26,21 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from morris.app.errors import InputError, NotNowError
-from morris.core import COLOR_NAMES, WHITE, Board, Move, points_of
+from morris.core import COLOR_NAMES, WHITE, Board, Move
 from morris.i18n import Message, joined, msg, nmsg, plain
 from morris.referee import Event, GameOver, SetUp, SetUpDone, TakenBack, TurnAccepted
-from morris_device import Signal
 
 if TYPE_CHECKING:
     from morris.app.config import Config
     from morris.engine.solution import Solution
     from morris.engine.solution.probe import SolutionResult
     from morris.engine.solution.puzzles import Puzzle
-    from morris.referee import Referee
 
 logger = logging.getLogger(__name__)
 
@@ -342,19 +340,6 @@ class PuzzleSession:
             if turns:
                 return turns[0]
         return self.pi_turn(board)
-
-    def guide_lights(self, referee: Referee, lights: Mapping[int, Signal]) -> dict[int, Signal]:
-        """While the lights guide the board to the game, a missing White piece ``on`` and a
-        missing Black piece ``slow`` (the colours of the board setup), the rest as ``lights``."""
-        out = dict(lights)
-        mismatch = referee.mismatch
-        if mismatch is None or not referee.is_guiding:
-            return out
-        for p in points_of(mismatch.missing):
-            colour = referee.board.piece_at(p)
-            if colour is not None and colour != WHITE:
-                out[p] = Signal.SLOW
-        return out
 
     def summary(self) -> dict[str, object]:
         """The puzzle for a display (the snapshot's ``puzzle``)."""

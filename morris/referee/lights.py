@@ -1,7 +1,11 @@
-"""The light language of docs/DESIGN.md: the referee's state in, a signal per point out.
+"""The light language of docs/DESIGN.md: every light of the board, computed here and nowhere else.
 
-Pure functions of the referee's state (and, for a hint, the time): rendering twice gives the same
-lights, and nothing blinks because a sensor flickered below the debounce time.
+The referee's state in, a signal per point LED and per status LED out; what the app layers show
+over the game comes in as an :class:`Overlay` of their state (a position set up on the board, a
+choice shown for a moment, a training puzzle, the remote player's link, the engine in use), never
+as lights of their own. Pure functions of their inputs (and, for a hint, the time): rendering
+twice gives the same lights, and nothing blinks because a sensor flickered below the debounce
+time.
 
 ========  ===================================================================================
 signal    shown on
@@ -14,17 +18,27 @@ signal    shown on
 ``off``   everything else, and every point once the game is over
 ========  ===================================================================================
 
+Over the game, in this order: a position set up on the board (:class:`SetupOverlay`: White's
+pieces ``on``, Black's ``slow``), a choice shown for a moment (:class:`Choice`: a level or a
+puzzle's length as that many points ``on`` from a7, referee mode as the inner square ``slow``,
+remote mode as the outer one, a variant as :func:`variant_lights`), and while a training puzzle
+is set up by the lights, a missing Black piece ``slow`` where the guidance shows ``on``.
+
 While a board is flagged, the points of the Pi's own turn keep their signals (its origin stays
 ``slow``, its target ``on``), so a mistake elsewhere never changes what the Pi asks for.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from morris.core import (
     ALL_POINTS,
     NUM_POINTS,
     VARIANT_NAMES,
     WHITE,
+    Color,
     Move,
     Point,
     Rules,
@@ -34,7 +48,76 @@ from morris.referee.reading import footprint
 from morris.referee.referee import Referee
 from morris_device import Signal, StatusLight
 
-__all__ = ["compute_lights", "status_lights", "turn_lights", "variant_lights"]
+__all__ = [
+    "NO_OVERLAY",
+    "Choice",
+    "Overlay",
+    "SetupOverlay",
+    "choice_lights",
+    "compute_lights",
+    "status_lights",
+    "turn_lights",
+    "variant_lights",
+]
+
+#: The points of the inner square (referee mode on the mode button) and of the outer square
+#: (remote mode), in point order.
+_INNER_SQUARE = range(16, 24)
+_OUTER_SQUARE = range(8)
+
+
+@dataclass(frozen=True)
+class SetupOverlay:
+    """A position being set up on the board (docs/REFEREE.md): whose each piece is.
+
+    ``colours`` holds the colour of every piece on the board by point, ``selected`` the colour a
+    new piece takes, ``refused`` whether an end of the setup was just refused (the error LED
+    blinks a moment).
+    """
+
+    colours: Mapping[Point, Color]
+    selected: Color = WHITE
+    refused: bool = False
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A choice made at the board, shown on the point LEDs for a moment (docs/DESIGN.md).
+
+    ``count``: a level (the mode button) or a puzzle's length (asked for at the board), that
+    many points ``on`` from a7; ``mode``: ``"referee"`` (the inner square ``slow``) or
+    ``"remote"`` (the outer square ``slow``); ``rules``: the variant chosen at the board
+    (:func:`variant_lights`).
+    """
+
+    count: int = 0
+    mode: str | None = None
+    rules: Rules | None = None
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """What the app layers show over the referee's state: their state, the lights' inputs.
+
+    ``setup``: a position set up on the board (it replaces every light); ``choice``: a choice
+    shown for a moment (it replaces the point lights); ``puzzle``: a training puzzle is played
+    (while the lights guide the board to it, a missing Black piece is ``slow``); ``remote``:
+    the game is against a remote player (the ``thinking`` LED stands for it: ``on`` while it is
+    to move, ``slow`` while not ``remote_up``); ``engine_fallback``: the Pi plays with its own
+    engine because the configured one failed (the ``error`` LED ``slow`` when nothing else
+    lights it).
+    """
+
+    setup: SetupOverlay | None = None
+    choice: Choice | None = None
+    puzzle: bool = False
+    remote: bool = False
+    remote_up: bool = False
+    engine_fallback: bool = False
+
+
+#: No overlay: the game's lights alone.
+NO_OVERLAY = Overlay()
 
 
 def turn_lights(move: Move, sensed: int, *, removal_at_once: bool = False) -> dict[Point, Signal]:
@@ -62,8 +145,23 @@ def _mask(move: Move) -> int:
     return fills | clears
 
 
-def compute_lights(referee: Referee, now: float) -> dict[Point, Signal]:
-    """The signal of every one of the 24 points for the referee's state at ``now``."""
+def compute_lights(
+    referee: Referee, now: float, overlay: Overlay = NO_OVERLAY
+) -> dict[Point, Signal]:
+    """The signal of every one of the 24 points for the referee's state at ``now``, under what
+    the app layers show over it (``overlay``)."""
+    if overlay.setup is not None:
+        return _setup_lights(overlay.setup)
+    if overlay.choice is not None:
+        return choice_lights(overlay.choice)
+    lights = _game_lights(referee, now)
+    if overlay.puzzle:
+        _guide_by_colour(referee, lights)
+    return lights
+
+
+def _game_lights(referee: Referee, now: float) -> dict[Point, Signal]:
+    """The game's lights alone: the referee's state at ``now``."""
     lights = dict.fromkeys(range(NUM_POINTS), Signal.OFF)
     if referee.is_game_over:
         return lights
@@ -104,12 +202,52 @@ def compute_lights(referee: Referee, now: float) -> dict[Point, Signal]:
     return lights
 
 
+def _guide_by_colour(referee: Referee, lights: dict[Point, Signal]) -> None:
+    """While the lights guide the board to the game (a training puzzle being set up), a missing
+    Black piece ``slow`` rather than ``on``: the colours of the board setup."""
+    mismatch = referee.mismatch
+    if mismatch is None or not referee.is_guiding:
+        return
+    for p in points_of(mismatch.missing):
+        colour = referee.board.piece_at(p)
+        if colour is not None and colour != WHITE:
+            lights[p] = Signal.SLOW
+
+
+def _setup_lights(setup: SetupOverlay) -> dict[Point, Signal]:
+    """Each piece's colour on its LED: White's ``on``, Black's ``slow``; empty points dark."""
+    lights = dict.fromkeys(range(NUM_POINTS), Signal.OFF)
+    for p, colour in setup.colours.items():
+        lights[p] = Signal.ON if colour == WHITE else Signal.SLOW
+    return lights
+
+
+def choice_lights(choice: Choice) -> dict[Point, Signal]:
+    """A choice made at the board on all 24 points (see :class:`Choice`).
+
+    >>> lit = choice_lights(Choice(count=3))
+    >>> [p for p, signal in lit.items() if signal is Signal.ON]
+    [0, 1, 2]
+    >>> sorted({signal for signal in choice_lights(Choice(mode="referee")).values()})
+    [<Signal.OFF: 'off'>, <Signal.SLOW: 'slow'>]
+    """
+    if choice.rules is not None:
+        return variant_lights(choice.rules)
+    lights = dict.fromkeys(range(NUM_POINTS), Signal.OFF)
+    if choice.mode == "referee":
+        lights.update(dict.fromkeys(_INNER_SQUARE, Signal.SLOW))
+    elif choice.mode == "remote":
+        lights.update(dict.fromkeys(_OUTER_SQUARE, Signal.SLOW))
+    else:
+        lights.update(dict.fromkeys(range(choice.count), Signal.ON))
+    return lights
+
+
 def variant_lights(rules: Rules) -> dict[Point, Signal]:
     """The variant chosen at the board (mode button, then hint), on all 24 points: its points in
-    play lit ``on``,
-    and its number in :data:`~morris.core.VARIANT_NAMES` (1 standard, 2 twelve, 3 morabaraba,
-    4 lasker) blinking ``slow`` on as many points of the outer square from a7. Six men's morris
-    (5) leaves the outer square dark: its 16 points alone are lit.
+    play lit ``on``, and its number in :data:`~morris.core.VARIANT_NAMES` (1 standard, 2 twelve,
+    3 morabaraba, 4 lasker) blinking ``slow`` on as many points of the outer square from a7. Six
+    men's morris (5) leaves the outer square dark: its 16 points alone are lit.
 
     >>> from morris.core import VARIANTS
     >>> sorted(variant_lights(VARIANTS["twelve"]).items())[:3]
@@ -134,13 +272,22 @@ def _at_start(referee: Referee) -> bool:
     )
 
 
-def status_lights(referee: Referee, thinking: bool) -> dict[StatusLight, Signal]:
+def status_lights(
+    referee: Referee, thinking: bool, overlay: Overlay = NO_OVERLAY
+) -> dict[StatusLight, Signal]:
     """The status LEDs: ``turn``, ``thinking``, ``error``, ``game_over``.
 
     ``turn`` is lit while the person is to move (in referee mode: while white is to move);
-    ``error`` blinks fast while the board is flagged or the link is down, and is lit while the
-    lights guide the board back to the game (takeback, new game, resumed game).
+    ``thinking`` while the Pi searches its turn (``thinking``); ``error`` blinks fast while the
+    board is flagged or the link is down, and is lit while the lights guide the board back to
+    the game (takeback, new game, resumed game). The ``overlay`` changes them as
+    :class:`Overlay` says; while a position is set up on the board, ``turn`` shows the selected
+    colour (``on`` White, ``slow`` Black) and ``error`` blinks fast after a refused end.
     """
+    if overlay.setup is not None:
+        return _setup_status(overlay.setup)
+    if overlay.remote:
+        thinking = referee.pi_to_move
     over = referee.is_game_over
     if over:
         turn = False
@@ -152,11 +299,27 @@ def status_lights(referee: Referee, thinking: bool) -> dict[StatusLight, Signal]
         error = Signal.FAST
     elif referee.mismatch is not None:
         error = Signal.ON
+    elif overlay.engine_fallback:
+        error = Signal.SLOW
     else:
         error = Signal.OFF
+    if overlay.remote and not overlay.remote_up:
+        thinking_light = Signal.SLOW  # "waiting": nothing is lost, play resumes on reconnect
+    else:
+        thinking_light = Signal.ON if thinking else Signal.OFF
     return {
         StatusLight.TURN: Signal.ON if turn else Signal.OFF,
-        StatusLight.THINKING: Signal.ON if thinking else Signal.OFF,
+        StatusLight.THINKING: thinking_light,
         StatusLight.ERROR: error,
         StatusLight.GAME_OVER: Signal.ON if over else Signal.OFF,
+    }
+
+
+def _setup_status(setup: SetupOverlay) -> dict[StatusLight, Signal]:
+    """The status LEDs while a position is set up on the board."""
+    return {
+        StatusLight.TURN: Signal.ON if setup.selected == WHITE else Signal.SLOW,
+        StatusLight.THINKING: Signal.OFF,
+        StatusLight.ERROR: Signal.FAST if setup.refused else Signal.OFF,
+        StatusLight.GAME_OVER: Signal.OFF,
     }
