@@ -72,7 +72,9 @@ SIG_ON = 1
 SIG_SLOW = 2
 SIG_FAST = 3
 
-#: Blink (period, time on) in milliseconds, the same as morris_device.BLINK_TIMING: lit first.
+#: Blink (period, time on) in milliseconds, the same as morris_device.BLINK_TIMING (which the
+#: firmware cannot import; tests/firmware_bridge/test_bridge_protocol.py holds them equal): lit
+#: first.
 BLINK_MS = {SIG_SLOW: (1000, 500), SIG_FAST: (250, 125)}
 
 # LED drivers announced in HELLO.

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 
 from firmware_bridge import protocol as P
+from firmware_bridge.firmware.config import CONFIG
+from firmware_bridge.lights import SIGNAL_CODES
 from morris_device import BLINK_TIMING, Signal, signal_level
 
 
@@ -126,14 +130,26 @@ def test_sequence_numbers_wrap() -> None:
     assert P.seq_delta(0x10, 0xFFF0) == 0x20
 
 
+def test_every_signal_has_its_code_in_the_order_of_signal() -> None:
+    assert {signal: code for code, signal in enumerate(Signal)} == SIGNAL_CODES
+
+
+def test_the_firmware_blinks_exactly_the_signals_of_the_shared_timing() -> None:
+    # The firmware cannot import morris_device: its BLINK_MS is held to BLINK_TIMING here.
+    assert {
+        SIGNAL_CODES[signal]: (round(period * 1000), round(on * 1000))
+        for signal, (period, on) in BLINK_TIMING.items()
+    } == P.BLINK_MS
+
+
+def test_the_firmware_has_a_colour_for_every_lit_signal() -> None:
+    colours = cast(dict[int, object], CONFIG["colors"])
+    assert set(colours) == {SIGNAL_CODES[signal] for signal in Signal if signal is not Signal.OFF}
+
+
 @pytest.mark.parametrize("signal", list(Signal))
 def test_device_blinking_matches_the_shared_timing(signal: Signal) -> None:
-    code = {Signal.OFF: P.SIG_OFF, Signal.ON: P.SIG_ON, Signal.SLOW: P.SIG_SLOW}.get(
-        signal, P.SIG_FAST
-    )
-    if signal in BLINK_TIMING:
-        period, on = BLINK_TIMING[signal]
-        assert P.BLINK_MS[code] == (round(period * 1000), round(on * 1000))
+    code = SIGNAL_CODES[signal]
     for since in (0, 370, 1234):
         for ms in range(since, since + 3000, 5):
             expected = signal_level(signal, ms / 1000, since / 1000)
