@@ -279,8 +279,7 @@ def _style() -> str:
         ".piece.lifted{opacity:.35;stroke-dasharray:4 3}"
         ".light{fill:none;stroke-width:4;opacity:0}"
         f".light.on{{stroke:{c['light']};opacity:1}}"
-        + _blink_css(Signal.SLOW)
-        + _blink_css(Signal.FAST)
+        + "".join(_blink_css(signal) for signal in BLINK_TIMING)
         + f".mark.to{{fill:none;stroke:{c['mark']};stroke-width:2.5}}"
         f".mark.from{{fill:{c['mark']};opacity:.6}}"
         f".mark.taken{{stroke:{c['fast']};stroke-width:3;stroke-linecap:round}}"
@@ -294,9 +293,10 @@ def _style() -> str:
 
 def _delay(signal: str, age: float) -> str:
     """The animation delay that puts a blink ``age`` seconds into its cycle."""
-    if signal not in (Signal.SLOW.value, Signal.FAST.value):
+    timing = {blinking.value: t for blinking, t in BLINK_TIMING.items()}.get(signal)
+    if timing is None:
         return ""
-    period = BLINK_TIMING[Signal(signal)][0]
+    period = timing[0]
     return f' style="animation-delay:-{age % period:.3f}s"'
 
 

@@ -19,7 +19,7 @@ from morris.web.picture import (
     scene_of_position,
     scene_of_snapshot,
 )
-from morris_device import BLINK_TIMING, POINT_NAMES, Signal
+from morris_device import BLINK_TIMING, POINT_NAMES
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -73,8 +73,7 @@ def test_blinks_have_the_devices_periods_and_phase() -> None:
         Board().rules, {}, lights={"g7": "slow", "a1": "fast"}, ages={"g7": 1.3, "a1": 0.3}
     )
     svg = render_svg(scene)
-    for signal in (Signal.SLOW, Signal.FAST):
-        period, lit = BLINK_TIMING[signal]
+    for signal, (period, lit) in BLINK_TIMING.items():
         assert f"blink-{signal.value} {period:g}s" in svg
         assert f"{100 * lit / period:g}%{{opacity:.08}}" in svg
     # 1.3 s into a 1 s period is 0.3 s into it; 0.3 s into a 0.25 s period is 0.05 s.
