@@ -29,8 +29,8 @@ Timings (all in :class:`RefereeConfig`):
 The modules: :mod:`~morris.referee.events` (what the referee reports),
 :mod:`~morris.referee.reading` (what a settled board means), :mod:`~morris.referee.referee` (the
 timers and the state machine), :mod:`~morris.referee.lights` (the light language: the referee's
-state, and the app's overlays on it, as a signal on each point and status LED). docs/REFEREE.md says how physical actions are
-read and which reported failures each rule answers.
+state, and the app's overlays on it, as a signal on each point and status LED). docs/REFEREE.md
+says how physical actions are read and which reported failures each rule answers.
 """
 
 from morris.referee.events import (
