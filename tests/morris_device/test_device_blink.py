@@ -9,8 +9,17 @@ import pytest
 
 from morris_device import BLINK_TIMING, BlinkClock, Signal, next_blink_edge, signal_level
 
+BLINKING = list(BLINK_TIMING)
+STEADY = [signal for signal in Signal if signal not in BLINK_TIMING]
 
-@pytest.mark.parametrize("signal", [Signal.SLOW, Signal.FAST])
+
+def test_every_signal_but_off_and_on_blinks_lit_first_then_dark() -> None:
+    assert STEADY == [Signal.OFF, Signal.ON]
+    for period, on_time in BLINK_TIMING.values():
+        assert 0 < on_time < period
+
+
+@pytest.mark.parametrize("signal", BLINKING)
 @pytest.mark.parametrize("since", [0.0, 0.37, 0.6, 12345.678])
 def test_a_blink_starts_lit_and_keeps_its_timing(signal: Signal, since: float) -> None:
     period, on_time = BLINK_TIMING[signal]
@@ -22,7 +31,7 @@ def test_a_blink_starts_lit_and_keeps_its_timing(signal: Signal, since: float) -
 
 
 def test_steady_signals_have_no_edge() -> None:
-    for signal in (Signal.ON, Signal.OFF):
+    for signal in STEADY:
         assert signal_level(signal, 3.3, 1.0) is (signal is Signal.ON)
         assert next_blink_edge(signal, 1.0, 3.3) == math.inf
 
@@ -32,7 +41,7 @@ def test_the_level_never_changes_before_the_edge_returned() -> None:
     # and the edge, and a different level at the edge, even at large clock values.
     rng = random.Random(7)
     for _ in range(5000):
-        signal = rng.choice([Signal.SLOW, Signal.FAST])
+        signal = rng.choice(BLINKING)
         since = rng.uniform(0.0, 1e7)
         now = since + rng.uniform(0.0, 100.0)
         edge = next_blink_edge(signal, since, now)
