@@ -46,8 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from hardware.simulated_board import SimulatedBoard
-from morris.app.config import Config
-from morris.app.controller import board_from_config
+from morris.app.config import Config, board_from_config
 from morris.core import Board, Move
 from morris.daemon import Daemon, OpenedBoard
 from morris.daemon.notify import Notifier

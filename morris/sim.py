@@ -35,6 +35,7 @@ from morris.app.jobs import (
     VirtualRunner,
     make_search,
 )
+from morris.app.mode import Mode
 from morris.app.store import GameStore
 from morris.core import Board, Move
 from morris_device import ButtonName, ButtonPress, SensorReading, StatusLight
@@ -86,7 +87,7 @@ class Simulation:
 
     def __init__(
         self,
-        mode: str = "vs-ai",
+        mode: Mode | str = Mode.VS_AI,
         human: str = "white",
         level: int = 1,
         seed: int = 0,

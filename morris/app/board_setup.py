@@ -27,6 +27,7 @@ import logging
 
 from morris.app.endings import outcome_words
 from morris.app.errors import InputError
+from morris.app.narration import colour as colour_word
 from morris.core import (
     BLACK,
     COLOR_NAMES,
@@ -38,7 +39,7 @@ from morris.core import (
     Point,
     points_of,
 )
-from morris.i18n import msg
+from morris.i18n import Message, msg, plain
 from morris.referee.lights import SetupOverlay
 
 logger = logging.getLogger(__name__)
@@ -114,9 +115,30 @@ class BoardSetup:
         for p in points_of(occupied):
             self._colours.setdefault(p, self.selected)
 
-    def toggle(self) -> None:
-        """The mode button: select the other colour."""
+    def toggle(self) -> Message:
+        """The mode button: select the other colour; returns the event line that says which."""
         self.selected = not self.selected
+        if self.selected == WHITE:
+            return msg("setting up: White's pieces")
+        return msg("setting up: Black's pieces")
+
+    def finish(self, occupied: int, now: float) -> Board | Message:
+        """The new button, with ``occupied`` sensed: the position set up, to play from; or why it
+        is refused (the event line), the error LED then blinking for a moment and the setup
+        going on."""
+        self.update(occupied)
+        try:
+            return parse_position(self.game, self.position())
+        except InputError as exc:
+            self.refused_until = now + REFUSED_DISPLAY_TIME
+            counts = self.counts()
+            return msg(
+                "setup refused ({white} white, {black} black, {side} to move): {reason}",
+                white=counts["white"],
+                black=counts["black"],
+                side=colour_word(self.selected),
+                reason=plain(str(exc)),
+            )
 
     @property
     def selected_name(self) -> str:

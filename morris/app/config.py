@@ -20,15 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from morris.app.errors import ConfigError
+from morris.app.mode import Mode
 from morris.app.paths import systemd_state_dir, tables_dir, user_state_dir
+from morris.core.board import Board
 from morris.core.rules import STANDARD
-from morris.core.variant import VARIANT_NAMES, VARIANTS
+from morris.core.variant import VARIANT_NAMES, VARIANTS, find_variant
 from morris.engine.levels import MAX_LEVEL
 from morris.i18n import Message, msg
 
 logger = logging.getLogger(__name__)
 
-MODES = ("vs-ai", "referee", "remote")
 COLOURS = ("white", "black")
 BACKENDS = ("gpio", "serial", "sim")
 
@@ -37,7 +38,7 @@ BACKENDS = ("gpio", "serial", "sim")
 class GameConfig:
     """``[game]``: what is played."""
 
-    mode: str = "vs-ai"
+    mode: Mode = Mode.VS_AI
     human: str = "white"
     level: int = 5
     variant: str = STANDARD.name
@@ -328,8 +329,12 @@ def _language(value: Any) -> Problem:
     )
 
 
+#: The settings' types beyond TOML's own, by their annotation: read as text, checked (the
+#: key's check in :data:`_CHECKS` names the choices), then made one.
+_TEXT_TYPES: dict[str, Callable[[str], Any]] = {"Mode": Mode}
+
 _CHECKS: dict[str, Callable[[Any], Problem]] = {
-    "game.mode": _choice(MODES),
+    "game.mode": _choice(tuple(Mode)),
     "game.human": _choice(COLOURS),
     "game.level": _between(1, MAX_LEVEL),
     "game.variant": _choice(VARIANT_NAMES),
@@ -411,7 +416,8 @@ def _build(data: Mapping[str, Any], *, source: str) -> Config:
                         known=known,
                     )
                 )
-            expected = {"bool": bool, "int": int, "float": float, "str": str}[str(types[key])]
+            kind = str(types[key])
+            expected = {"bool": bool, "int": int, "float": float}.get(kind, str)
             converted = _convert(f"{source}: {full}", expected, value)
             check = _CHECKS.get(full)
             problem = check(converted) if check else None
@@ -425,7 +431,7 @@ def _build(data: Mapping[str, Any], *, source: str) -> Config:
                         value=repr(value),
                     )
                 )
-            kwargs[key] = converted
+            kwargs[key] = _TEXT_TYPES[kind](converted) if kind in _TEXT_TYPES else converted
         sections[section] = cls(**kwargs)
     config = Config(**sections, source=source)
     _check_profile(config.hardware.profile, source)
@@ -441,7 +447,7 @@ def _build(data: Mapping[str, Any], *, source: str) -> Config:
                 limit=format(timings.accept_delay, "g"),
             )
         )
-    if config.web.link and config.game.mode != "remote":
+    if config.web.link and config.game.mode is not Mode.REMOTE:
         raise ConfigError(
             msg(
                 "{source}: {key} ({link}) links two boards in mode remote, but {mode_key} is "
@@ -450,11 +456,32 @@ def _build(data: Mapping[str, Any], *, source: str) -> Config:
                 key="web.link",
                 link=config.web.link,
                 mode_key="game.mode",
-                mode=repr(config.game.mode).replace("'", '"'),
+                mode=repr(config.game.mode.value).replace("'", '"'),
                 option="--mode remote",
             )
         )
     return config
+
+
+def board_from_config(config: Config) -> Board:
+    """A new board with the variant and settings of ``config``."""
+    return board_for(config, config.game.variant)
+
+
+def board_for(config: Config, variant: str) -> Board:
+    """A new board of ``variant`` with the settings of ``config``.
+
+    ``game.flying = true`` keeps the variant's own flying rule (six men's morris has none);
+    ``false`` switches flying off.
+    """
+    game = config.game
+    return find_variant(variant)(
+        flying=None if game.flying else False,
+        threefold_repetition=game.threefold_repetition,
+        no_removal_limit=game.no_removal_limit or None,
+        remove_from_mills=game.remove_from_mills,
+        double_mill_removes_two=game.double_mill_removes_two,
+    )
 
 
 def _check_profile(profile: str, source: str) -> None:

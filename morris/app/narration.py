@@ -6,6 +6,10 @@ colours, why a game ended, the variants' names. What is said aloud is an :class:
 a message made to be heard (``"Pi plays d6, take a1"`` rather than the notation ``d6xa1``) and
 its :class:`Kind`, whose rank decides which announcement may cut another
 (:mod:`morris.app.speech`).
+
+:func:`narrate` words what the referee reports: the events say who moved (the person at the
+board, or the opponent), and the mode says who the opponent is: "Pi played d6" against the Pi,
+"remote played d6" against a remote player.
 """
 
 from __future__ import annotations
@@ -13,18 +17,32 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from morris.app.mode import Mode
 from morris.core import (
     BLACK,
     POINT_NAMES,
     VARIANT_NAMES,
     WHITE,
+    Board,
     Color,
     Move,
     Outcome,
     Termination,
 )
 from morris.i18n import N_, Message, joined, msg, nmsg
-from morris.referee import Flagged, MillClosed
+from morris.referee import (
+    Event,
+    Flagged,
+    GameOver,
+    IllegalRemoval,
+    MillClosed,
+    NewGame,
+    Resolved,
+    SetUp,
+    SetUpDone,
+    TakenBack,
+    TurnAccepted,
+)
 
 #: The colours as the texts name them (a noun: "white to move", "Weiß ist am Zug").
 COLOUR_WORDS: dict[Color, str] = {WHITE: N_("white"), BLACK: N_("black")}
@@ -140,14 +158,42 @@ def spoken_turn(move: Move) -> Message:
     )
 
 
-def pi_turn(move: Move) -> Announcement:
-    """The Pi's turn, to carry out on the board."""
+def who_plays(mode: Mode, human: str, level: int) -> Message:
+    """Who plays at the board: "two players", "person plays white against level 3" ..."""
+    if mode is Mode.REFEREE:
+        return msg("two players")
+    person = colour(WHITE if human == "white" else BLACK)
+    if mode is Mode.REMOTE:
+        return msg("person plays {colour} against a remote player", colour=person)
+    return msg("person plays {colour} against level {level}", colour=person, level=level)
+
+
+def opponent_plays(move: Move, mode: Mode) -> Message:
+    """The event line of the opponent's chosen turn, shown on the board to carry out."""
+    if mode is Mode.REMOTE:
+        return msg("remote plays {move}", move=move)
+    return msg("Pi plays {move}", move=move)
+
+
+def opponent_turn(move: Move, mode: Mode) -> Announcement:
+    """The opponent's chosen turn as it is said, to carry out on the board."""
+    if mode is Mode.REMOTE:
+        return Announcement(
+            Kind.TURN, msg("the remote player plays {turn}", turn=spoken_turn(move))
+        )
     return Announcement(Kind.TURN, msg("Pi plays {turn}", turn=spoken_turn(move)))
 
 
-def remote_turn(move: Move) -> Announcement:
-    """The remote player's turn, to carry out on the board."""
-    return Announcement(Kind.TURN, msg("the remote player plays {turn}", turn=spoken_turn(move)))
+def turn_played(event: TurnAccepted, mode: Mode) -> Message:
+    """The event line of a turn that is now part of the game: the opponent's (the Pi's or the
+    remote player's), or by colour."""
+    if event.by_opponent:
+        if mode is Mode.REMOTE:
+            return msg("remote played {move}", move=event.move)
+        return msg("Pi played {move}", move=event.move)
+    if event.color == WHITE:
+        return msg("white played {move}", move=event.move)
+    return msg("black played {move}", move=event.move)
 
 
 def hint_announcement(move: Move) -> Announcement:
@@ -213,3 +259,49 @@ def outcome_announcement(outcome: Outcome) -> Announcement:
     else:
         message = msg("game over: black wins, {why}", why=why)
     return Announcement(Kind.GAME_OVER, message)
+
+
+def narrate(event: Event, mode: Mode, board: Board) -> tuple[Message | None, Announcement | None]:
+    """What the event line says of ``event`` (``None``: it says nothing new) and what is said
+    aloud (``None``: nothing), in ``mode``, with ``board`` the game after the event."""
+    if isinstance(event, TurnAccepted):
+        return turn_played(event, mode), None
+    if isinstance(event, SetUp):
+        line = msg(
+            "set up a position: put a piece where a light is on, take away the pieces blinking fast"
+        )
+        return line, None
+    if isinstance(event, SetUpDone):
+        line = msg("position set up: {side} to move", side=colour(board.turn))
+        return line, Announcement(Kind.FIXED, line)
+    if isinstance(event, TakenBack):
+        taken = [str(m) for m in event.moves]
+        said = nmsg("{n} turn taken back", "{n} turns taken back", len(taken))
+        return msg("took back {moves}", moves=points(taken)), Announcement(Kind.TAKEBACK, said)
+    if isinstance(event, NewGame):
+        return msg("new game"), None
+    if isinstance(event, GameOver):
+        outcome = event.outcome
+        line = msg(
+            "game over: {result} ({why})",
+            result=outcome.result(),
+            why=termination(outcome.termination),
+        )
+        return line, outcome_announcement(outcome)
+    if isinstance(event, MillClosed):
+        if event.removals == 2:
+            line = msg("double mill with {move}: remove two pieces", move=event.action)
+        else:
+            line = msg("mill with {move}: remove a piece", move=event.action)
+        return line, mill_announcement(event) if mode is Mode.REFEREE else None
+    if isinstance(event, Flagged):
+        return msg("board does not match: {reason}", reason=event.reason), mismatch_announcement(
+            event
+        )
+    if isinstance(event, IllegalRemoval):
+        line = msg("{point} may not be removed", point=POINT_NAMES[event.point])
+        return line, Announcement(Kind.MISTAKE, line)
+    if isinstance(event, Resolved):
+        line = msg("board matches again")
+        return line, Announcement(Kind.FIXED, line)
+    return None, None

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from morris.app.errors import StoreError
+from morris.app.mode import Mode
 from morris.core import Board, GameRecord, Move, find_variant, write_game
 from morris.engine.levels import MAX_LEVEL, MIN_LEVEL
 
@@ -38,7 +39,7 @@ class SavedGame:
     """An unfinished game and how it was being played."""
 
     board: Board
-    mode: str = "vs-ai"
+    mode: Mode = Mode.VS_AI
     human: str = "white"
     level: int = 5
 
@@ -121,7 +122,7 @@ def decode_game(text: str, *, source: str = "<text>") -> SavedGame:
             raise StoreError(f"{source}: the moves do not lead to the saved position")
         return SavedGame(
             board=board,
-            mode=str(data.get("mode", "vs-ai")),
+            mode=Mode(str(data.get("mode", Mode.VS_AI))),
             human=str(data.get("human", "white")),
             level=_known_level(int(data.get("level", 5)), source),
         )

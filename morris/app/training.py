@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from morris.app.errors import InputError, NotNowError
+from morris.app.mode import Mode
 from morris.core import COLOR_NAMES, WHITE, Board, Move
 from morris.i18n import Message, joined, msg, nmsg, plain
 from morris.referee import Event, GameOver, SetUp, SetUpDone, TakenBack, TurnAccepted
@@ -137,7 +138,7 @@ class PuzzleSession:
         self.start = board.copy()
         self.side = board.turn
         #: The person's colour and the mode before the puzzle, put back when it ends.
-        self.before: tuple[str, str] = ("vs-ai", "white")
+        self.before: tuple[Mode, str] = (Mode.VS_AI, "white")
         self.set_up = False
         self.hints = 0
         self.retries = 0

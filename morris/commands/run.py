@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from morris.app.mode import Mode
 from morris.commands.words import error, variants_help
 from morris.core.variant import VARIANT_NAMES
 from morris.engine.levels import MAX_LEVEL
@@ -31,7 +32,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     """The flags that override the ``[game]`` keys (shared by ``run`` and ``sim``)."""
     parser.add_argument(
         "--mode",
-        choices=("vs-ai", "referee", "remote"),
+        choices=[mode.value for mode in Mode],
         help=_("play the Pi, referee two players, or play a remote player (the web companion)"),
     )
     parser.add_argument(

@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         error(_("cannot write the log {path}: {reason}").format(path=log_path, reason=exc.strerror))
         return 2
 
-    from morris.app.controller import asked_settings
+    from morris.app.persistence import asked_settings
     from morris.commands.engine import warn_if_slow_engine
 
     warn_if_slow_engine()  # before the terminal UI takes the screen: seen once it ends

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from hardware.runner import BoardRunner
 from morris.app.config import Config, load_config
-from morris.app.controller import Controller, asked_settings, run_call
+from morris.app.controller import Controller, run_call
 from morris.app.errors import ConfigError, DeviceFailed, HardwareUnavailable
 from morris.app.jobs import (
     ProcessRunner,
@@ -37,6 +37,8 @@ from morris.app.jobs import (
     load_tables,
     make_search,
 )
+from morris.app.mode import Mode
+from morris.app.persistence import asked_settings
 from morris.app.speech import Speaker, start_speech
 from morris.app.store import GameStore
 from morris.core import COLOR_NAMES, Move
@@ -438,7 +440,7 @@ class Daemon:
             position=board.position(),
             move_count=len(board.move_stack),
             side_to_move=COLOR_NAMES[board.turn] if outcome is None else None,
-            level=controller.level if controller.mode == "vs-ai" else None,
+            level=controller.level if controller.mode is Mode.VS_AI else None,
             last_event=event,
             outcome=None if outcome is None else outcome.result(),
             engine=self._engine,
@@ -511,4 +513,4 @@ def _remote_status(controller: Controller) -> str | None:
         return None
     if controller.link == "waiting":
         return "waiting"
-    return f"up ({controller.remote_player})"
+    return f"up ({controller.remote.player})"

@@ -72,7 +72,8 @@ class ServiceStatus:
     updated: datetime
     """When this snapshot was taken (timezone-aware)."""
     mode: str
-    """The game mode: ``"vs-ai"`` (a person plays the Pi), ``"referee"`` or ``"remote"``."""
+    """The game mode, a :class:`~morris.app.mode.Mode` value: ``"vs-ai"`` (a person plays the Pi),
+    ``"referee"`` or ``"remote"`` (a newer daemon's other word is read as it is)."""
     backend: str
     """The device backend from the configuration: ``"gpio"``, ``"serial"`` or ``"sim"``."""
     link: str

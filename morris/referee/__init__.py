@@ -20,11 +20,11 @@ Timings (all in :class:`RefereeConfig`):
   ``clear_delay``.
 
 >>> from morris.core import Board, parse_point
->>> referee = Referee(Board(), pi_color=None)
+>>> referee = Referee(Board(), opponent_color=None)
 >>> referee.update(1 << parse_point("d6"), now=1.0)
 []
 >>> referee.poll(now=2.0)
-[TurnAccepted(move=Move.parse('d6'), color=True, by_pi=False)]
+[TurnAccepted(move=Move.parse('d6'), color=True, by_opponent=False)]
 
 The modules: :mod:`~morris.referee.events` (what the referee reports),
 :mod:`~morris.referee.reading` (what a settled board means), :mod:`~morris.referee.referee` (the
@@ -41,7 +41,7 @@ from morris.referee.events import (
     MillClosed,
     Mismatch,
     NewGame,
-    PiToMove,
+    OpponentToMove,
     Resolved,
     SearchCancelled,
     SetUp,
@@ -60,7 +60,7 @@ __all__ = [
     "MillClosed",
     "Mismatch",
     "NewGame",
-    "PiToMove",
+    "OpponentToMove",
     "Referee",
     "RefereeConfig",
     "RefereeError",

@@ -18,7 +18,7 @@ __all__ = [
     "MillClosed",
     "Mismatch",
     "NewGame",
-    "PiToMove",
+    "OpponentToMove",
     "Resolved",
     "SearchCancelled",
     "SetUp",
@@ -35,11 +35,12 @@ class Event:
 
 @dataclass(frozen=True)
 class TurnAccepted(Event):
-    """A turn is now part of the game (``by_pi``: the Pi's own turn, carried out on the board)."""
+    """A turn is now part of the game (``by_opponent``: the opponent's turn, the Pi's or the remote
+    player's, carried out on the board as the lights asked; else the person's at the board)."""
 
     move: Move
     color: Color
-    by_pi: bool
+    by_opponent: bool
 
 
 @dataclass(frozen=True)
@@ -103,13 +104,15 @@ class GameOver(Event):
 
 
 @dataclass(frozen=True)
-class PiToMove(Event):
-    """It is now the Pi's turn: the daemon starts a search (on a copy of the board)."""
+class OpponentToMove(Event):
+    """It is now the opponent's turn: against the Pi the controller starts a search (on a copy of
+    the board), against a remote player it waits for the remote turn."""
 
 
 @dataclass(frozen=True)
 class SearchCancelled(Event):
-    """A takeback or new game happened while the Pi was to move: drop the search and its result."""
+    """A takeback or new game happened while the opponent was to move: drop the search and its
+    result."""
 
 
 @dataclass(frozen=True)

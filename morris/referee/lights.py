@@ -268,7 +268,7 @@ def _at_start(referee: Referee) -> bool:
         not board.move_stack
         and not board.occupied
         and not referee.sensed
-        and not referee.pi_to_move
+        and not referee.opponent_to_move
     )
 
 
@@ -287,14 +287,14 @@ def status_lights(
     if overlay.setup is not None:
         return _setup_status(overlay.setup)
     if overlay.remote:
-        thinking = referee.pi_to_move
+        thinking = referee.opponent_to_move
     over = referee.is_game_over
     if over:
         turn = False
-    elif referee.pi_color is None:
+    elif referee.opponent_color is None:
         turn = referee.board.turn == WHITE
     else:
-        turn = not referee.pi_to_move
+        turn = not referee.opponent_to_move
     if referee.is_flagged or not referee.link_up:
         error = Signal.FAST
     elif referee.mismatch is not None:

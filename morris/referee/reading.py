@@ -1,10 +1,10 @@
 """Readings: what a settled sensor snapshot means against the accepted game.
 
 A reading is the referee's interpretation of the board at one instant: the position itself, a
-complete turn, a turn half done (a piece in the hand, a mill waiting for its removal), the Pi's
-turn being carried out, an earlier position (a takeback), a cleared board, or nothing a legal turn
-explains. The functions here are pure: the :class:`~morris.referee.Referee` decides, with its
-timers, when a reading becomes an event.
+complete turn, a turn half done (a piece in the hand, a mill waiting for its removal), the
+opponent's turn being carried out, an earlier position (a takeback), a cleared board, or nothing a
+legal turn explains. The functions here are pure: the :class:`~morris.referee.Referee` decides,
+with its timers, when a reading becomes an event.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from morris.i18n import Message, msg, plain
 #: No reason (a reading that is not flagged).
 NO_REASON = plain("")
 
-__all__ = ["Kind", "Reading", "footprint", "read_person_turn", "read_pi_turn"]
+__all__ = ["Kind", "Reading", "footprint", "read_opponent_turn", "read_person_turn"]
 
 
 def _single(mask: int) -> bool:
@@ -50,12 +50,12 @@ class Kind(enum.Enum):
 
     IDLE = "idle"  # game over: nothing is read but an empty board
     SAME = "same"  # the board shows the accepted position
-    TURN = "turn"  # a complete turn (or the Pi's turn and the person's reply)
-    COMMIT = "commit"  # the Pi's turn carried out and the person's next turn begun
+    TURN = "turn"  # a complete turn (or the opponent's turn and the person's reply)
+    COMMIT = "commit"  # the opponent's turn carried out and the person's next turn begun
     MILL = "mill"  # a person's mill-closing action done, its removal pending
     ILLEGAL = "illegal"  # ... and an unremovable opponent piece lifted
     PARTIAL = "partial"  # a person's turn begun: a piece in the hand, or the removal first
-    PI_PARTIAL = "pi-partial"  # the Pi's turn not (fully) carried out yet
+    OPPONENT_PARTIAL = "opponent-partial"  # the opponent's turn not (fully) carried out yet
     TAKEBACK = "takeback"  # an earlier position restored
     CLEAR = "clear"  # the board cleared
     GUIDE = "guide"  # the board must be set to the game first (takeback button, new game, resume)
@@ -67,14 +67,14 @@ class Reading:
     """One reading of the board, with what the referee needs to act on it (and its timer)."""
 
     kind: Kind
-    moves: tuple[Move, ...] = ()  # TURN: turns to accept; COMMIT: the Pi's turn
+    moves: tuple[Move, ...] = ()  # TURN: turns to accept; COMMIT: the opponent's turn
     action: Move | None = None  # MILL, ILLEGAL: the mill-closing action
     removable: int = 0  # MILL, ILLEGAL: opponent pieces that may be removed (next)
     removals: int = 0  # MILL, ILLEGAL: how many pieces the action removes in all (1, or 2)
     illegal: int = 0  # ILLEGAL: unremovable opponent pieces lifted
     targets: int = 0  # PARTIAL, COMMIT: where a piece may go
     undo: int = 0  # TAKEBACK: turns to undo
-    reason: Message = NO_REASON  # UNEXPLAINED, PI_PARTIAL: for the Flagged event
+    reason: Message = NO_REASON  # UNEXPLAINED, OPPONENT_PARTIAL: for the Flagged event
     due: float | None = None
     fired: bool = False
     flaggable: bool = False
@@ -145,8 +145,9 @@ def _read_removals(actions: list[Move], lifted: int) -> Reading | None:
     )
 
 
-def read_pi_turn(board: Board, move: Move, sensed: int) -> Reading | None:
-    """Read ``sensed`` as the Pi's ``move`` being carried out (and maybe the person's reply)."""
+def read_opponent_turn(board: Board, move: Move, sensed: int) -> Reading | None:
+    """Read ``sensed`` as the opponent's ``move`` being carried out (and maybe the person's
+    reply)."""
     occupied = board.occupied
     added = sensed & ~occupied
     removed = occupied & ~sensed
@@ -158,9 +159,9 @@ def read_pi_turn(board: Board, move: Move, sensed: int) -> Reading | None:
         if added and origin is not None and not removed >> origin & 1:
             return None  # the target filled but the origin still there: an extra piece
         if not added and not removed:
-            return Reading(Kind.PI_PARTIAL)
+            return Reading(Kind.OPPONENT_PARTIAL)
         return Reading(
-            Kind.PI_PARTIAL,
+            Kind.OPPONENT_PARTIAL,
             flaggable=True,
             reason=msg("the Pi's turn {move} is only partly carried out", move=move),
         )

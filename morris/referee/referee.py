@@ -30,7 +30,7 @@ from morris.referee.events import (
     MillClosed,
     Mismatch,
     NewGame,
-    PiToMove,
+    OpponentToMove,
     Resolved,
     SearchCancelled,
     SetUp,
@@ -38,7 +38,7 @@ from morris.referee.events import (
     TakenBack,
     TurnAccepted,
 )
-from morris.referee.reading import Kind, Reading, footprint, read_person_turn, read_pi_turn
+from morris.referee.reading import Kind, Reading, footprint, read_opponent_turn, read_person_turn
 
 __all__ = ["Referee", "RefereeConfig", "RefereeError"]
 
@@ -74,7 +74,8 @@ class RefereeConfig:
 class Referee:
     """Turns timed sensor snapshots (bit ``p`` = a piece on point ``p``) into turns of ``board``.
 
-    ``pi_color`` is the Pi's colour, or ``None`` in referee mode (two people). ``sensed`` is the
+    ``opponent_color`` is the opponent's colour (the Pi's, or a remote player's: the side whose
+    turns the lights ask for), or ``None`` in referee mode (two people). ``sensed`` is the
     board's snapshot at ``now``; if it differs from ``board`` (a game resumed after a restart, a
     board not yet cleared) the lights guide the person to set it right before play goes on.
     ``None`` means "the board shows the game".
@@ -87,13 +88,13 @@ class Referee:
         self,
         board: Board,
         *,
-        pi_color: Color | None,
+        opponent_color: Color | None,
         config: RefereeConfig = RefereeConfig(),
         now: float = 0.0,
         sensed: int | None = None,
     ) -> None:
         self.board = board
-        self.pi_color = pi_color
+        self.opponent_color = opponent_color
         self.config = config
         self._now = now
         snapshot = board.occupied if sensed is None else sensed & ALL_POINTS
@@ -126,17 +127,17 @@ class Referee:
         return self._settled
 
     @property
-    def pi_to_move(self) -> bool:
-        """Whether it is the Pi's turn (vs-Pi mode, game not over)."""
+    def opponent_to_move(self) -> bool:
+        """Whether it is the opponent's turn (there is one, and the game is not over)."""
         return (
-            self.pi_color is not None
-            and self.board.turn == self.pi_color
+            self.opponent_color is not None
+            and self.board.turn == self.opponent_color
             and self.board.outcome() is None
         )
 
     @property
     def expected(self) -> Move | None:
-        """The Pi's chosen turn, waiting to be carried out on the board."""
+        """The opponent's chosen turn, waiting to be carried out on the board."""
         return self._expected
 
     @property
@@ -223,15 +224,15 @@ class Referee:
         return self._next_due()
 
     def expect(self, move: Move, now: float) -> list[Event]:
-        """The Pi chose ``move``: from now on the board should show it carried out.
+        """The opponent chose ``move``: from now on the board should show it carried out.
 
-        Raises :class:`RefereeError` if it is not the Pi's turn or the move is illegal; a daemon
-        that drops its search on :class:`SearchCancelled` never sees that.
+        Raises :class:`RefereeError` if it is not the opponent's turn or the move is illegal; a
+        daemon that drops its search on :class:`SearchCancelled` never sees that.
         """
         events = self._advance(now)
-        if not self.pi_to_move:
+        if not self.opponent_to_move:
             raise RefereeError(
-                f"expect({move}): it is not the Pi's turn in {self.board.position()}"
+                f"expect({move}): it is not the opponent's turn in {self.board.position()}"
             )
         reason = self.board.illegal_reason(move)
         if reason is not None:
@@ -243,7 +244,7 @@ class Referee:
         return events
 
     def takeback(self, now: float) -> list[Event]:
-        """The takeback button: undo the last person's turn (and the Pi's reply to it).
+        """The takeback button: undo the last person's turn (and the opponent's reply to it).
 
         The lights then show how to set the board back (missing ``on``, unexpected ``fast``).
         Does nothing when no person's turn is left to undo.
@@ -275,7 +276,7 @@ class Referee:
         knows. Returns :class:`SetUp`; the lights then guide the board to the position exactly
         as after a restart (missing ``on``, unexpected ``fast``), an emptied board meanwhile
         waits instead of starting a new game, and once the board matches come
-        :class:`SetUpDone` and, if the Pi is to move, :class:`PiToMove`. Raises
+        :class:`SetUpDone` and, if the opponent is to move, :class:`OpponentToMove`. Raises
         :class:`RefereeError` for a finished position.
         """
         outcome = board.outcome()
@@ -284,7 +285,7 @@ class Referee:
                 f"set_up: the game is already over ({outcome.result()}) in {board.position()}"
             )
         events = self._advance(now)
-        if self.pi_to_move:
+        if self.opponent_to_move:
             events.append(SearchCancelled())
         if sensed is not None:
             sensed &= ALL_POINTS
@@ -406,9 +407,9 @@ class Referee:
             # While a set-up position is arranged, the board is often cleared first.
             emptied = emptied and not self._setting_up
             return Reading(Kind.CLEAR if emptied else Kind.GUIDE)
-        if self.pi_to_move:
+        if self.opponent_to_move:
             if self._expected is not None:
-                reading = read_pi_turn(board, self._expected, sensed)
+                reading = read_opponent_turn(board, self._expected, sensed)
                 if reading is not None:
                     return reading
             elif sensed == occupied:
@@ -437,7 +438,7 @@ class Referee:
         added = sensed & ~board.occupied
         removed = board.occupied & ~sensed
         parts = []
-        if self.pi_to_move:
+        if self.opponent_to_move:
             if self._expected is None:
                 parts.append(msg("the board changed while the Pi thinks"))
             else:
@@ -475,13 +476,13 @@ class Referee:
             if self._setting_up:
                 self._setting_up = False
                 events.append(SetUpDone())
-                if self.pi_to_move:
-                    events.append(PiToMove())
+                if self.opponent_to_move:
+                    events.append(OpponentToMove())
         reading = self._read()
         kind = reading.kind
         if self._flagged:
-            # A wrong board stays flagged while it stays wrong; a half-done Pi turn only until the
-            # board changes (its timer then starts again).
+            # A wrong board stays flagged while it stays wrong; a half-done opponent's turn only
+            # until the board changes (its timer then starts again).
             still_wrong = kind in (Kind.UNEXPLAINED, Kind.ILLEGAL) or (
                 reading.flaggable and self._settled_at <= self._flag_since
             )
@@ -520,7 +521,8 @@ class Referee:
         self._mismatch = Mismatch(reference & ~sensed, sensed & ~reference, since)
 
     def _reference(self) -> int:
-        """What a wrong board should be: the Pi's turn done, or the position (or mill action)."""
+        """What a wrong board should be: the opponent's turn done, or the position (or mill
+        action)."""
         board = self.board
         if self._expected is not None:
             after = board.copy()
@@ -542,7 +544,7 @@ class Referee:
             for move in r.moves:
                 if not self._accept(move, events):
                     break
-            self._after_change(events, was_pi_to_move=False)
+            self._after_change(events, was_opponent_to_move=False)
         elif kind in (Kind.MILL, Kind.ILLEGAL):
             assert r.action is not None
             if self._announced != r.action:
@@ -571,56 +573,58 @@ class Referee:
     def _accept(self, move: Move, events: list[Event]) -> bool:
         """Push ``move``; return whether the game goes on."""
         color = self.board.turn
-        by_pi = color == self.pi_color
+        by_opponent = color == self.opponent_color
         self.board.push(move)
         self._announced = None
-        if by_pi:
+        if by_opponent:
             self._expected = None
-        events.append(TurnAccepted(move, color, by_pi))
+        events.append(TurnAccepted(move, color, by_opponent))
         # DEBUG: the controller logs the turn once it is saved.
-        logger.debug("accepted %s (%s)", move, "Pi" if by_pi else COLOR_NAMES[color])
+        logger.debug("accepted %s (%s)", move, "opponent" if by_opponent else COLOR_NAMES[color])
         outcome = self.board.outcome()
         if outcome is not None:
             events.append(GameOver(outcome))
             return False
         return True
 
-    def _after_change(self, events: list[Event], *, was_pi_to_move: bool) -> None:
-        """The game changed: read the board again and tell the daemon if the Pi is now to move."""
+    def _after_change(self, events: list[Event], *, was_opponent_to_move: bool) -> None:
+        """The game changed: read the board again and tell the controller if the opponent is now
+        to move."""
         self._hint = None
         self._evaluate(events)
-        if self.pi_to_move and not was_pi_to_move:
-            events.append(PiToMove())
+        if self.opponent_to_move and not was_opponent_to_move:
+            events.append(OpponentToMove())
 
     def _takeback_count(self) -> int:
-        """How many turns a takeback undoes: the person's last turn and the Pi's reply to it."""
+        """How many turns a takeback undoes: the person's last turn and the opponent's reply to
+        it."""
         stack = self.board.move_stack
         if not self.takebacks:
             return 0
-        if self.pi_color is None:
+        if self.opponent_color is None:
             return 1 if stack else 0
-        if self.board.turn == self.pi_color:  # the person's turn was the last one
+        if self.board.turn == self.opponent_color:  # the person's turn was the last one
             return 1 if stack else 0
         return 2 if len(stack) >= 2 else 0
 
     def _undo(self, count: int, events: list[Event]) -> None:
-        was_pi_to_move = self.pi_to_move
+        was_opponent_to_move = self.opponent_to_move
         undone = [self.board.pop() for _ in range(count)]
         undone.reverse()
         self._setting_up = False
         self._expected = None
         self._announced = None
-        if was_pi_to_move:
+        if was_opponent_to_move:
             events.append(SearchCancelled())
         events.append(TakenBack(undone))
         logger.info("taken back: %s", " ".join(str(m) for m in undone))
         if self._settled != self.board.occupied:  # the button: guide the board back
             self._guiding = True
             self._guide_since = self._now
-        self._after_change(events, was_pi_to_move=False)
+        self._after_change(events, was_opponent_to_move=False)
 
     def _start_new_game(self, events: list[Event], board: Board | None) -> None:
-        if self.pi_to_move:
+        if self.opponent_to_move:
             events.append(SearchCancelled())
         if board is None:
             self.board.reset()
@@ -634,4 +638,4 @@ class Referee:
         if self._settled != self.board.occupied:
             self._guiding = True
             self._guide_since = self._now
-        self._after_change(events, was_pi_to_move=False)
+        self._after_change(events, was_opponent_to_move=False)

@@ -38,9 +38,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Input, Label, Static
 
 from morris.app.config import Config
-from morris.app.controller import Snapshot
 from morris.app.errors import InputError
 from morris.app.jobs import BackgroundRunner, make_search
+from morris.app.mode import Mode
+from morris.app.snapshot import Snapshot
 from morris.app.view import point_views
 from morris.core import COLOR_NAMES, Rules
 from morris.i18n import N_, _
@@ -525,8 +526,8 @@ class SimulatorApp(App[None]):
         logger.info("new game: %s", settings.describe())
         controller = self.sim.controller
         controller.keep_abandoned()  # a game left half-way stays among the finished (result *)
-        if controller.store is not None:
-            controller.store.clear()
+        if controller.keeper.store is not None:
+            controller.keeper.store.clear()
         self._close_simulation()
         self._pending.clear()
         self.settings = settings
@@ -600,9 +601,9 @@ class SimulatorApp(App[None]):
         """Who plays, as the controller has it now."""
         snap = self.snapshot
         you = colour_word(snap.human)
-        if snap.mode == "referee":
+        if snap.mode is Mode.REFEREE:
             who = _("referee: two players")
-        elif snap.mode == "remote":
+        elif snap.mode is Mode.REMOTE:
             who = _("you ({colour}) vs a remote player ({link})").format(
                 colour=you, link=_link_word(snap.link)
             )
@@ -647,9 +648,9 @@ class SimulatorApp(App[None]):
         bold = Style(bold=True)
         text = Text()
         text.append(labels["mode"].ljust(width), bold)
-        if snap.mode == "referee":
+        if snap.mode is Mode.REFEREE:
             text.append(_("referee: two players") + "\n")
-        elif snap.mode == "remote":
+        elif snap.mode is Mode.REMOTE:
             line = _("you ({colour}) · remote player ({link})")
             text.append(line.format(colour=you, link=_link_word(snap.link)) + "\n")
         else:

@@ -14,6 +14,7 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, RadioButton, RadioSet, Select
 
+from morris.app.mode import Mode
 from morris.app.narration import COLOUR_WORDS, VARIANT_SUMMARIES, VARIANT_TITLES
 from morris.core import BLACK, VARIANT_NAMES, VARIANTS, WHITE
 from morris.engine.levels import MAX_LEVEL
@@ -147,7 +148,7 @@ def localize_tree(node: DOMNode) -> None:
 class GameSettings:
     """Who plays the next game, and which game."""
 
-    mode: str = "vs-ai"
+    mode: Mode = Mode.VS_AI
     human: str = "white"
     level: int = 5
     variant: str = "standard"
@@ -155,7 +156,7 @@ class GameSettings:
     def describe(self) -> str:
         """``you (white) vs the Pi, level 5`` or ``referee: two players``, and the variant
         unless it is the standard game (``..., Lasker morris``)."""
-        if self.mode == "referee":
+        if self.mode is Mode.REFEREE:
             who = _("referee: two players")
         else:
             who = _("you ({colour}) vs the Pi, level {level}").format(
@@ -194,8 +195,8 @@ class NewGameScreen(ModalScreen[GameSettings | None]):
             yield Label(f"[b]{title}[/b] — {cleared}")
             yield Label(_("Mode"))
             with RadioSet(id="mode"):
-                yield RadioButton(_("Play against the Pi"), value=self.current.mode == "vs-ai")
-                yield RadioButton(_("Referee two players"), value=self.current.mode == "referee")
+                yield RadioButton(_("Play against the Pi"), value=self.current.mode is Mode.VS_AI)
+                yield RadioButton(_("Referee two players"), value=self.current.mode is Mode.REFEREE)
             yield Label(_("Your colour against the Pi"))
             with RadioSet(id="human"):
                 yield RadioButton(_("White (moves first)"), value=self.current.human == "white")
@@ -238,7 +239,7 @@ class NewGameScreen(ModalScreen[GameSettings | None]):
         level = self.query_one("#level", Select).value
         variant = self.query_one("#variant", Select).value
         return GameSettings(
-            mode="referee" if mode == 1 else "vs-ai",
+            mode=Mode.REFEREE if mode == 1 else Mode.VS_AI,
             human="black" if human == 1 else "white",
             level=level if isinstance(level, int) else self.current.level,
             variant=variant if isinstance(variant, str) else self.current.variant,

@@ -39,8 +39,8 @@ from starlette.requests import Request
 from starlette.responses import StreamingResponse
 
 from morris import i18n
-from morris.app.controller import Snapshot
 from morris.app.narration import Announcement
+from morris.app.snapshot import Snapshot
 from morris.web.host import Host
 from morris.web.language import SPEECH_TAGS
 from morris.web.state import state_json

@@ -28,9 +28,10 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from morris.app.controller import Controller, ControllerCall, Snapshot, run_call
+from morris.app.controller import Controller, ControllerCall, run_call
 from morris.app.errors import InputError, ServiceError
 from morris.app.narration import Announcement
+from morris.app.snapshot import Snapshot
 from morris_device import POINT_NAMES
 
 if TYPE_CHECKING:
@@ -262,7 +263,7 @@ class TuiHost(_BoardHands):
         self.app = app
         # call_from_thread blocks its caller: one worker thread waits on it for the web loop.
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="morris-web-tui")
-        self.store = app.sim.controller.store
+        self.store = app.sim.controller.keeper.store
 
     def submit(self, fn: ControllerCall[T]) -> concurrent.futures.Future[T]:
         """Run ``fn`` on the app's loop, from a worker thread."""
@@ -355,7 +356,7 @@ class SimulationHost(_BoardHands):
         """``hands=False`` serves the simulation as a real board: the page has no hands."""
         super().__init__(sim.hardware if hands else None)
         self.sim = sim
-        self.store = sim.controller.store
+        self.store = sim.controller.keeper.store
         self._lock = threading.Lock()
 
     def submit(self, fn: ControllerCall[T]) -> concurrent.futures.Future[T]:

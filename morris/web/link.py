@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from morris.app.errors import InputError, ServiceError
+from morris.app.mode import Mode
 from morris.core import BLACK, WHITE
 from morris.i18n import Message, msg, plain
 from morris.web.host import HostError
@@ -40,7 +41,8 @@ if TYPE_CHECKING:
     import httpx
 
     from morris.app.config import Config
-    from morris.app.controller import Controller, Snapshot
+    from morris.app.controller import Controller
+    from morris.app.snapshot import Snapshot
 
 logger = logging.getLogger(__name__)
 
@@ -413,7 +415,7 @@ def start_link(host: HostLike, config: Config) -> BoardLink | None:
 
 def _plan(controller: Controller, theirs: GameState) -> Step | Message:
     """The next step, or why two boards cannot share a game at all (a refusal)."""
-    if controller.mode != "remote":
+    if controller.mode is not Mode.REMOTE:
         return not_remote_here(controller.mode)
     clash = clash_message(controller.human, theirs.mode, theirs.remote_color)
     if clash is not None:
@@ -422,7 +424,7 @@ def _plan(controller: Controller, theirs: GameState) -> Step | Message:
     return plan_sync(controller.board, local, theirs)
 
 
-def not_remote_here(mode: str) -> Message:
+def not_remote_here(mode: Mode) -> Message:
     """Why a board in ``mode`` (not remote) cannot link."""
     return msg("this board is in mode {mode}, not remote", mode=mode)
 
@@ -447,7 +449,7 @@ def clash_message(plays: str, mode: str, remote_color: str | None) -> Message | 
     >>> print(clash_message("black", "referee", None).render("de"))
     das andere Brett ist im Modus referee, nicht remote (mit --mode remote starten)
     """
-    if mode != "remote":
+    if mode != Mode.REMOTE:
         return msg(
             "the other board is in mode {mode}, not remote: start it with {option}",
             mode=mode,

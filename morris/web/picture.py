@@ -24,7 +24,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from morris.app.controller import Snapshot
+from morris.app.snapshot import Snapshot
 from morris.core import COLOR_NAMES, Board, Move, Rules, find_variant
 from morris_device import BLINK_TIMING, POINT_NAMES, Signal
 

@@ -37,6 +37,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from morris.app.errors import NotNowError
+from morris.app.mode import Mode
 from morris.core import COLOR_NAMES
 from morris.i18n import Message
 from morris.web.link import LINK_HEADER, PLAYS_HEADER, link_clash
@@ -80,12 +81,12 @@ class Presence:
 
         def check(controller: Controller, now: float) -> str | None:
             clash: str | None
-            if controller.mode != "remote":
+            if controller.mode is not Mode.REMOTE:
                 clash = f"this board is in mode {controller.mode}, not remote"
             else:
                 remote = controller.remote_color
                 name = None if remote is None else COLOR_NAMES[remote]
-                clash = None if plays is None else link_clash(plays, "remote", name)
+                clash = None if plays is None else link_clash(plays, Mode.REMOTE, name)
             if clash is not None:
                 controller.on_remote_link(
                     False, now, player="board", reason=f"a linked board was refused: {clash}"

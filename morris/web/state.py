@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from morris import i18n
-from morris.app.controller import Snapshot
+from morris.app.snapshot import Snapshot
 from morris.i18n import Message
 from morris.web.picture import render_svg, scene_of_snapshot
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from morris.app.mode import Mode
 from morris.core import COLOR_NAMES, Board, Color, InvalidMoveError, Move
 
 __all__ = ["GameState", "Step", "plan_sync"]
@@ -33,6 +34,7 @@ class GameState:
 
     position: str
     moves: tuple[str, ...]
+    #: The other board's :class:`~morris.app.mode.Mode` value (a newer board's other word too).
     mode: str
     remote_color: str | None
 
@@ -75,7 +77,7 @@ def plan_sync(board: Board, local: Color, theirs: GameState) -> Step:
     """The next step to make this board's game (``board``, whose person plays ``local``) and the
     other board's (``theirs``) one game."""
     local_name = COLOR_NAMES[local]
-    if theirs.mode != "remote":
+    if theirs.mode != Mode.REMOTE:
         return Step("diverged", reason=f"the other board is in mode {theirs.mode}, not remote")
     if theirs.remote_color != local_name:
         return Step(

@@ -139,8 +139,9 @@ def lit(sim: Simulation, signal: str) -> list[str]:
     return sorted(name for name, value in sim.lights().items() if value == signal)
 
 
-def carry_out_pi_turn(sim: Simulation, *, pause: float = 0.3) -> str:
-    """Do what the lights ask for the Pi's turn, reading nothing else; return it as notation.
+def carry_out_opponent_turn(sim: Simulation, *, pause: float = 0.3) -> str:
+    """Do what the lights ask for the opponent's turn (the Pi's or the remote player's), reading
+    nothing else; return it as notation.
 
     A steady light alone is a placement; a slow blink and a steady light a slide or fly from the
     blinking point. Once that is done, a single slow blink (and no steady light) is the removal.
@@ -203,5 +204,5 @@ def play_against_the_pi(sim: Simulation, rng: random.Random) -> tuple[list[str],
             assert moves(sim)[before : before + 1] == [str(move)], sim.describe()
             mine.append(str(move))
         else:
-            done.append(carry_out_pi_turn(sim))
+            done.append(carry_out_opponent_turn(sim))
     return mine, done

@@ -199,7 +199,7 @@ def test_a_link_needs_mode_remote_and_an_address() -> None:
 
 
 def test_the_removal_switches_and_flying_reach_the_board() -> None:
-    from morris.app.controller import board_from_config
+    from morris.app.config import board_from_config
 
     config = parse_config(
         '[game]\nvariant = "six"\nremove_from_mills = true\ndouble_mill_removes_two = true\n'

@@ -10,7 +10,7 @@ import pytest
 
 from morris.app.errors import InputError, NotNowError
 from morris.sim import Simulation
-from tests.app.scenario_kit import SETTLE, carry_out_pi_turn, moves, play, position, shown
+from tests.app.scenario_kit import SETTLE, carry_out_opponent_turn, moves, play, position, shown
 
 
 def remote_game(human: str = "white", **kwargs: object) -> Simulation:
@@ -30,7 +30,7 @@ def test_a_remote_turn_is_shown_like_the_pis_and_counts_when_carried_out() -> No
         sim.wait(SETTLE)
         assert shown(sim) == {"b4": "on"}
         assert moves(sim) == ["d6"]  # not before it stands on the board
-        assert carry_out_pi_turn(sim) == "b4"
+        assert carry_out_opponent_turn(sim) == "b4"
         assert moves(sim) == ["d6", "b4"]
         assert sim.describe().endswith("remote played b4")
         assert sim.status()["turn"] == "on"
@@ -46,7 +46,7 @@ def test_a_remote_mill_removal_is_shown_once_its_placement_stands() -> None:
         sim.remote_move("g7xd6")
         sim.wait(SETTLE)
         assert shown(sim) == {"g7": "on"}
-        assert carry_out_pi_turn(sim) == "g7xd6"
+        assert carry_out_opponent_turn(sim) == "g7xd6"
         assert moves(sim) == ["g7xd6"]
 
 
@@ -64,7 +64,7 @@ def test_the_page_waits_while_the_remote_player_is_away_and_nothing_is_lost() ->
         assert sim.status()["thinking"] == "slow"
         assert "waiting for the remote player" in sim.describe()
         assert shown(sim) == {"d6": "on"}
-        carry_out_pi_turn(sim)
+        carry_out_opponent_turn(sim)
         play(sim, "b4")  # the person plays on while the remote player is away
         assert moves(sim) == ["d6", "b4"]
         sim.remote_link(True)
@@ -73,7 +73,7 @@ def test_the_page_waits_while_the_remote_player_is_away_and_nothing_is_lost() ->
         assert sim.controller.snapshot(sim.now).link == "up"
         sim.remote_move("f4")
         sim.wait(SETTLE)
-        carry_out_pi_turn(sim)
+        carry_out_opponent_turn(sim)
         assert moves(sim) == ["d6", "b4", "f4"]
 
 
@@ -122,7 +122,7 @@ def test_one_remote_turn_at_a_time_and_the_same_one_again_is_taken_once() -> Non
             sim.remote_move("f4")
         sim.wait(SETTLE)
         assert shown(sim) == {"b4": "on"}
-        carry_out_pi_turn(sim)
+        carry_out_opponent_turn(sim)
         assert moves(sim) == ["d6", "b4"]
 
 
@@ -131,7 +131,7 @@ def test_no_takeback_against_a_remote_player() -> None:
         play(sim, "d6")
         sim.remote_move("b4")
         sim.wait(SETTLE)
-        carry_out_pi_turn(sim)
+        carry_out_opponent_turn(sim)
         sim.press("takeback")
         sim.wait(SETTLE)
         assert moves(sim) == ["d6", "b4"]
@@ -161,7 +161,7 @@ def test_a_remote_game_resumes_after_a_restart(tmp_path: Path) -> None:
         play(sim, "d6")
         sim.remote_move("b4")
         sim.wait(SETTLE)
-        carry_out_pi_turn(sim)
+        carry_out_opponent_turn(sim)
     with Simulation(mode="remote", state_dir=tmp_path) as sim:
         for name in ("d6", "b4"):
             sim.place(name)

@@ -13,7 +13,7 @@ from morris.app.store import GameStore
 from morris.core import Board, GameRecord, read_game, write_game
 from morris.sim import Simulation
 from tests.app.scenario_kit import (
-    carry_out_pi_turn,
+    carry_out_opponent_turn,
     make_turn,
     moves,
     play,
@@ -124,7 +124,7 @@ def test_the_same_seed_plays_the_same_game() -> None:
             for _ in range(6):
                 make_turn(sim, random_turn(sim, rng))
                 sim.wait(2.0)
-                carry_out_pi_turn(sim)
+                carry_out_opponent_turn(sim)
             return moves(sim)
 
     first = game(3)

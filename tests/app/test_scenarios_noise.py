@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from morris.core import Move, point_name
 from morris.sim import Simulation
-from tests.app.scenario_kit import carry_out_pi_turn, moves, scripted, shown, strong_games
+from tests.app.scenario_kit import carry_out_opponent_turn, moves, scripted, shown, strong_games
 
 #: A recorded game's opening: placements, mills and removals, then slides.
 _, _, _TURNS = min(strong_games(), key=lambda game: len(game[2]))
@@ -64,7 +64,7 @@ def test_random_turns_against_the_pi_with_jitter_and_bounce(seed: int) -> None:
             intended.append(str(move))
             if sim.board.outcome() is not None:
                 break
-            intended.append(carry_out_pi_turn(sim))
+            intended.append(carry_out_opponent_turn(sim))
         assert moves(sim) == intended
         assert sim.sensed == frozenset(sim.board.pieces())
 
@@ -92,5 +92,5 @@ def test_brief_touches_and_flicker_while_the_pi_waits_change_nothing(
         assert moves(sim) == ["d6"]
         assert shown(sim) == {"g7": "on"}
         assert sim.status()["error"] == "off"
-        assert carry_out_pi_turn(sim) == "g7"
+        assert carry_out_opponent_turn(sim) == "g7"
         assert moves(sim) == ["d6", "g7"]

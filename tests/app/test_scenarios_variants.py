@@ -165,7 +165,7 @@ def test_the_variant_is_chosen_at_the_board_for_the_next_game() -> None:
         assert sim.controller.state.last_event == (
             "Twelve men's morris from the next game (press new game)"
         )
-        assert (sim.controller.mode, sim.controller._pending_mode) == ("referee", None)
+        assert (sim.controller.mode, sim.controller.menu.pending_mode) == ("referee", None)
         lights = sim.lights()
         assert [p for p, s in lights.items() if s == "slow"] == ["a7", "d7"]  # number 2
         assert sum(s == "on" for s in lights.values()) == 22

@@ -10,7 +10,15 @@ import pytest
 
 from morris.app.errors import InputError
 from morris.sim import Simulation
-from tests.app.scenario_kit import SETTLE, carry_out_pi_turn, lit, moves, play, position, shown
+from tests.app.scenario_kit import (
+    SETTLE,
+    carry_out_opponent_turn,
+    lit,
+    moves,
+    play,
+    position,
+    shown,
+)
 
 #: Black to move in the placing phase, two pieces in hand each side after this.
 PLACING = position("a7 d7 g7", "a1 d1", turn="b", hands=(2, 3))
@@ -53,9 +61,9 @@ def test_a_wrong_setup_text_is_refused_and_the_game_goes_on(text: str, says: str
 def test_the_lights_guide_the_board_to_the_position_then_the_pi_plays_from_it() -> None:
     with Simulation(mode="vs-ai", human="white", level=1) as sim:
         play(sim, "d6")
-        carry_out_pi_turn(sim)
+        carry_out_opponent_turn(sim)
         play(sim, "b2")  # b2 is no piece of the position: it must go
-        carry_out_pi_turn(sim)
+        carry_out_opponent_turn(sim)
         sim.setup(PLACING)
         sim.wait(SETTLE)
         wanted = {"a7", "d7", "g7", "a1", "d1"}
@@ -69,7 +77,7 @@ def test_the_lights_guide_the_board_to_the_position_then_the_pi_plays_from_it() 
         # The board matches: the Pi (black) is to move and shows its placement.
         sim.wait(SETTLE)
         assert sim.status()["error"] == "off"
-        reply = carry_out_pi_turn(sim)
+        reply = carry_out_opponent_turn(sim)
         assert moves(sim) == [reply]
         assert sim.board.pieces_in_hand(False) == 2
         assert sim.status()["turn"] == "on"
@@ -115,7 +123,7 @@ def enter_board_setup(sim: Simulation) -> None:
 def test_three_quick_hints_start_a_setup_on_the_board_and_new_plays_from_it() -> None:
     with Simulation(mode="vs-ai", human="white", level=1) as sim:
         play(sim, "d6")  # the game's pieces keep their colours: d6 is White's
-        carry_out_pi_turn(sim)
+        carry_out_opponent_turn(sim)
         black = sorted(set(sim.sensed) - {"d6"})
         enter_board_setup(sim)
         sim.wait(SETTLE)

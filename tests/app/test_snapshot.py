@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from morris.app.controller import Snapshot
+from morris.app.snapshot import Snapshot
 from morris.sim import Simulation
 from tests.app.scenario_kit import SETTLE
 

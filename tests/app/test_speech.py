@@ -16,15 +16,15 @@ from pathlib import Path
 import pytest
 
 from morris.app.config import SpeechConfig
+from morris.app.mode import Mode
 from morris.app.narration import (
     Announcement,
     Kind,
     hint_announcement,
     mill_announcement,
     mismatch_announcement,
+    opponent_turn,
     outcome_announcement,
-    pi_turn,
-    remote_turn,
 )
 from morris.app.speech import (
     Speaker,
@@ -38,7 +38,7 @@ from morris.core import Move, Outcome, Termination, mask_of
 from morris.i18n import LANGUAGES, msg, nmsg
 from morris.referee import Flagged, MillClosed
 from morris.sim import Simulation
-from tests.app.scenario_kit import SETTLE, carry_out_pi_turn, play, scripted
+from tests.app.scenario_kit import SETTLE, carry_out_opponent_turn, play, scripted
 
 
 def said(kind: Kind, text: str = "") -> Announcement:
@@ -129,7 +129,7 @@ class Launcher:
 def test_the_speaker_cuts_the_process_and_says_the_newer_in_the_game_language() -> None:
     launch = Launcher()
     speaker = Speaker(SpeechConfig(enabled=True), language="de", popen=launch, thread=False)
-    speaker.say(pi_turn(Move.parse("d6xa1")))
+    speaker.say(opponent_turn(Move.parse("d6xa1"), Mode.VS_AI))
     assert speaker.pump()
     (first,) = launch.started
     assert first.argv == [
@@ -212,8 +212,8 @@ def test_the_controller_announces_the_pi_turn_a_mistake_its_fix_and_a_takeback()
         sim.controller.on_announcement(heard.append)
         play(sim, "d6")
         sim.wait(2.0)
-        assert heard == [pi_turn(Move.parse("d7"))]
-        assert carry_out_pi_turn(sim) == "d7"
+        assert heard == [opponent_turn(Move.parse("d7"), Mode.VS_AI)]
+        assert carry_out_opponent_turn(sim) == "d7"
         sim.lift("d6")  # the person's piece knocked off: no position of the game
         sim.wait(sim.config.referee.flag_delay + 1.0)
         assert heard[-1].kind is Kind.MISTAKE
@@ -249,8 +249,8 @@ if ESPEAK_MISSING and os.environ.get("MORRIS_REQUIRE_SPEECH") == "1":
 
 #: One announcement of every kind, as the controller makes them.
 EVERY_KIND = [
-    pi_turn(Move.parse("d6xa1")),
-    remote_turn(Move.parse("a1-a4")),
+    opponent_turn(Move.parse("d6xa1"), Mode.VS_AI),
+    opponent_turn(Move.parse("a1-a4"), Mode.REMOTE),
     mill_announcement(MillClosed(Move.parse("a7"), removable=mask_of(["b2", "b4"]))),
     mismatch_announcement(Flagged(mask_of(["d6"]), mask_of(["g7", "a1"]), reason=msg(""))),
     Announcement(Kind.FIXED, msg("board matches again")),

@@ -199,7 +199,7 @@ def test_the_log_says_a_turn_was_played_only_after_it_is_saved(tmp_path: Path) -
     controller_log.setLevel(logging.INFO)
     try:
         with Simulation(mode="referee", state_dir=tmp_path) as sim:
-            sim.controller.store = WatchedStore(tmp_path)
+            sim.controller.keeper.store = WatchedStore(tmp_path)
             sim.place("d6")
             sim.wait(2.0)
     finally:

@@ -18,7 +18,7 @@ from morris.engine.solution.analyse import turn_values
 from morris.engine.solution.puzzles import Puzzle, generate_puzzles
 from morris.engine.tables.keys import Value
 from morris.sim import Simulation
-from tests.app.scenario_kit import SETTLE, carry_out_pi_turn, lit, make_turn
+from tests.app.scenario_kit import SETTLE, carry_out_opponent_turn, lit, make_turn
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +98,7 @@ def test_a_puzzle_solved_against_the_perfect_defence(solution: Solution) -> None
                 r.distance or 0 for _, r in turn_values(solution, sim.board) if r is not None
             ) == next(r.distance for m, r in turn_values(solution, sim.board) if m == expected)
             assert f"Pi plays {expected}" in sim.describe()
-            defence.append(carry_out_pi_turn(sim))
+            defence.append(carry_out_opponent_turn(sim))
             assert puzzle_state(sim)["left"] == 4 - turn
         outcome = sim.board.outcome()
         assert outcome is not None and outcome.winner  # white won
@@ -125,7 +125,7 @@ def test_a_turn_that_lets_the_win_go_fails_and_takeback_retries(solution: Soluti
         line = sim.describe()
         assert f"puzzle failed: {bad}" in line and puzzle.solutions[0] in line
         assert "takeback to try again" in line
-        carry_out_pi_turn(sim)  # the Pi plays on from the solution
+        carry_out_opponent_turn(sim)  # the Pi plays on from the solution
         assert puzzle_state(sim)["status"] == "failed"
         sim.press("takeback")
         for point in lit(sim, "on") + lit(sim, "slow"):  # put the pieces back where lit

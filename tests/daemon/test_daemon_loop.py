@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from morris.app.controller import board_from_config
+from morris.app.config import board_from_config
 from morris.app.errors import StatusFileError
 from morris.app.jobs import SearchJob
 from morris.app.store import GameStore

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from morris.app import speech
-from morris.app.config import SpeechConfig
-from morris.app.controller import Controller, board_from_config
+from morris.app.config import SpeechConfig, board_from_config
+from morris.app.controller import Controller
 from morris.app.store import GameStore
 from morris.core import Move
 from morris.daemon import Daemon

@@ -17,6 +17,7 @@ from morris.app.config import Config, load_config
 from morris.app.endings import ending_words, outcome_words
 from morris.app.errors import ConfigError, InputError, ServiceError
 from morris.app.jobs import engine_words_of
+from morris.app.mode import Mode
 from morris.app.remote import check_remote_move
 from morris.app.review import Verdict, result_words, score_words
 from morris.app.values import describe_value, value_words
@@ -189,7 +190,7 @@ def test_the_reviews_verdicts_and_scores_are_said_in_each_language(code: str) ->
 
 
 def _refusal(text: object, **kwargs: object) -> ServiceError:
-    options: dict[str, object] = {"mode": "remote", "board": Board(), "remote": BLACK,
+    options: dict[str, object] = {"mode": Mode.REMOTE, "board": Board(), "remote": BLACK,
                                   "waiting": None}  # fmt: skip
     options.update(kwargs)
     with pytest.raises(InputError) as raised:
@@ -204,7 +205,7 @@ def _remote_refusals() -> list[ServiceError]:
     return [
         _refusal(7),
         _refusal("zz9"),
-        _refusal("d6", mode="referee"),
+        _refusal("d6", mode=Mode.REFEREE),
         _refusal("d6", board=over),
         _refusal("d6", setting_up=True),
         _refusal("d6"),  # white's turn at the board, the remote player plays black
@@ -228,7 +229,7 @@ def test_a_refused_remote_turn_is_said_in_each_language(code: str) -> None:
 
 
 def test_str_of_a_refusal_is_the_boards_language(board_language: None) -> None:
-    error = _refusal("d6", mode="referee")
+    error = _refusal("d6", mode=Mode.REFEREE)
     assert str(error) == "remote move d6: the mode is referee, not remote"
     i18n.set_language("nl")
     assert str(error) == "zet op afstand d6: de modus is referee, niet remote"
@@ -341,7 +342,7 @@ def _link_reasons() -> list[Message]:
         clash_white,
         clash_black,
         other_mode,
-        not_remote_here("referee"),
+        not_remote_here(Mode.REFEREE),
     ]
 
 

@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import pytest
 
 from morris import i18n
-from morris.app.controller import Snapshot
 from morris.app.narration import Announcement
+from morris.app.snapshot import Snapshot
 from morris.sim import Simulation
-from tests.app.scenario_kit import SETTLE, carry_out_pi_turn, play, position, scripted
+from tests.app.scenario_kit import SETTLE, carry_out_opponent_turn, play, position, scripted
 from tests.i18n.leftovers_kit import english_left_in
 
 TRANSLATED = ("nl", "fi", "de")
@@ -47,7 +47,7 @@ def narrated() -> list[i18n.Message]:
         record = Recorder(sim)
         play(sim, "d6")
         sim.wait(2.0)
-        carry_out_pi_turn(sim)
+        carry_out_opponent_turn(sim)
         sim.lift("d6")
         sim.wait(sim.config.referee.flag_delay + 1.0)
         sim.place("d6")

@@ -42,7 +42,7 @@ class Table:
         self,
         board: Board | None = None,
         *,
-        pi_color: Color | None = None,
+        opponent_color: Color | None = None,
         config: RefereeConfig | None = None,
         sensed: int | None = None,
         start: float = 0.0,
@@ -52,7 +52,7 @@ class Table:
         self.sensed = self.board.occupied if sensed is None else sensed
         self.referee = Referee(
             self.board,
-            pi_color=pi_color,
+            opponent_color=opponent_color,
             config=RefereeConfig() if config is None else config,
             now=start,
             sensed=sensed,

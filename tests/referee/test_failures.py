@@ -8,7 +8,7 @@ from morris.core import BLACK, WHITE, Board, Move
 from morris.referee import (
     Flagged,
     MillClosed,
-    PiToMove,
+    OpponentToMove,
     RefereeConfig,
     SearchCancelled,
     TakenBack,
@@ -68,7 +68,7 @@ def test_a_fly_drawn_over_a_mill_point_closes_no_mill_on_the_way() -> None:
 
 
 def test_a_fast_reply_right_after_the_computers_move_is_not_missed() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.expect("a7")
     table.place("a7")
@@ -78,12 +78,12 @@ def test_a_fast_reply_right_after_the_computers_move_is_not_missed() -> None:
     assert events == [
         TurnAccepted(Move.parse("a7"), BLACK, True),
         TurnAccepted(Move.parse("g7"), WHITE, False),
-        PiToMove(),
+        OpponentToMove(),
     ]
 
 
 def test_a_fast_reply_done_before_the_computers_move_is_not_missed() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.expect("a7")
     table.place("g7")  # the person's own piece first
@@ -94,7 +94,7 @@ def test_a_fast_reply_done_before_the_computers_move_is_not_missed() -> None:
 
 
 def test_a_reply_begun_before_the_computers_move_is_confirmed_commits_the_computers_move() -> None:
-    table = Table(position(MILL_W, MILL_B, "b"), pi_color=BLACK)
+    table = Table(position(MILL_W, MILL_B, "b"), opponent_color=BLACK)
     table.expect("c4-c3")
     table.move("c4-c3", gap=0.1)
     table.wait(0.2)
@@ -124,7 +124,7 @@ def test_no_ghost_move_from_a_neighbour_brushed_while_placing() -> None:
 
 
 def test_no_false_takeback_when_a_piece_is_nudged_after_the_turn() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.lift("d6")  # picked up to straighten it: the earlier position, for a moment
     table.wait(1.0)
@@ -149,7 +149,7 @@ def test_no_ghost_moves_in_a_quickly_played_game() -> None:
 
 
 def test_feedback_when_the_computers_move_is_carried_out_wrongly() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.expect("a7")
     table.place("a4")  # the wrong point
@@ -170,7 +170,7 @@ def test_feedback_when_the_computers_move_is_carried_out_wrongly() -> None:
 
 
 def test_feedback_when_the_computers_move_is_carried_out_partly() -> None:
-    table = Table(position(MILL_B, MILL_W, "b"), pi_color=BLACK)
+    table = Table(position(MILL_B, MILL_W, "b"), opponent_color=BLACK)
     table.expect("g4-g7xe4")
     table.lift("g4")
     table.wait(6.0)  # the piece held in the hand, never put down
@@ -184,9 +184,9 @@ def test_feedback_when_the_computers_move_is_carried_out_partly() -> None:
 
 
 def test_no_deadlock_after_a_takeback_while_the_engine_thinks() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
-    assert table.referee.pi_to_move
+    assert table.referee.opponent_to_move
     table.thinking = True
     assert table.status()["thinking"] == "on"
     events = table.takeback()
@@ -194,20 +194,20 @@ def test_no_deadlock_after_a_takeback_while_the_engine_thinks() -> None:
     table.thinking = False  # the daemon dropped the search
     table.lift("d6")
     table.wait(0.2)
-    assert table.play("f4")[-1] == PiToMove()  # the game goes on: a new search
+    assert table.play("f4")[-1] == OpponentToMove()  # the game goes on: a new search
     table.expect("a7")
     table.play("a7")
     assert table.accepted() == ["d6", "f4", "a7"]
 
 
 def test_no_deadlock_when_the_board_is_restored_while_the_engine_thinks() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.lift("d6")
     table.wait(2.0)
     assert table.of(SearchCancelled) == [SearchCancelled()]
-    assert not table.referee.pi_to_move
-    assert table.play("d6")[-1] == PiToMove()
+    assert not table.referee.opponent_to_move
+    assert table.play("d6")[-1] == OpponentToMove()
 
 
 # -- stuck after game end or after setup -----------------------------------------------------------
@@ -315,7 +315,7 @@ def test_leds_do_not_flicker_on_unrelated_points() -> None:
 
 def test_the_pis_move_lights_hold_while_other_points_change() -> None:
     """A real change elsewhere may be flagged, but the Pi's own points keep their signals."""
-    table = Table(position(MILL_B, MILL_W, "b"), pi_color=BLACK)
+    table = Table(position(MILL_B, MILL_W, "b"), opponent_color=BLACK)
     table.expect("g4-g1")
     pi_points = {"g4": "slow", "g1": "on"}
     table.lift("b2")
@@ -405,15 +405,15 @@ def test_a_half_done_turn_across_the_outage_is_no_move() -> None:
 
 
 def test_the_game_is_not_lost_after_a_restart() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.expect("a7")
     table.play("a7", "g7")
     saved = table.referee.board.position()
     # The daemon restarts: a new referee from the saved position and the board as it stands.
     board = Board(saved)
-    table2 = Table(board, pi_color=BLACK, sensed=table.sensed, start=table.t)
-    assert table2.referee.pi_to_move
+    table2 = Table(board, opponent_color=BLACK, sensed=table.sensed, start=table.t)
+    assert table2.referee.opponent_to_move
     assert table2.shown() == {}
     table2.expect("a1")
     table2.play("a1", "g1")
@@ -422,7 +422,7 @@ def test_the_game_is_not_lost_after_a_restart() -> None:
 
 def test_a_restart_with_a_disturbed_board_guides_it_back() -> None:
     board = board_of("d6", "a7", "g7")
-    table = Table(board, pi_color=BLACK, sensed=mask("d6", "g7"))
+    table = Table(board, opponent_color=BLACK, sensed=mask("d6", "g7"))
     assert table.shown() == {"on": {"a7"}}
     table.place("a7")
     table.wait(0.2)

@@ -9,7 +9,7 @@ from morris.referee import (
     Flagged,
     GameOver,
     NewGame,
-    PiToMove,
+    OpponentToMove,
     RefereeError,
     SearchCancelled,
     TakenBack,
@@ -66,18 +66,18 @@ def test_a_legal_turn_wins_over_a_takeback_reading() -> None:
 
 
 def test_restoration_while_the_pi_thinks_undoes_the_persons_turn_and_cancels_the_search() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.lift("d6")
     events = table.wait(1.6)
     assert events == [SearchCancelled(), TakenBack([Move.parse("d6")])]
-    assert not table.referee.pi_to_move
+    assert not table.referee.opponent_to_move
     events = table.play("f4")
-    assert events == [TurnAccepted(Move.parse("f4"), WHITE, False), PiToMove()]
+    assert events == [TurnAccepted(Move.parse("f4"), WHITE, False), OpponentToMove()]
 
 
 def test_restoration_after_the_pis_reply_undoes_both() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.expect("g7")
     table.play("g7", "a1")
@@ -89,7 +89,7 @@ def test_restoration_after_the_pis_reply_undoes_both() -> None:
     events = table.wait(1.7)
     assert events == [TakenBack([Move.parse("a1"), Move.parse("a7")])]
     assert table.referee.board.move_stack == [Move.parse("d6"), Move.parse("g7")]
-    assert not table.referee.pi_to_move
+    assert not table.referee.opponent_to_move
 
 
 # -- the takeback button -------------------------------------------------------------------------
@@ -120,7 +120,7 @@ def test_the_takeback_button_restores_a_removed_piece_with_on() -> None:
 
 
 def test_the_takeback_button_during_the_pis_search_cancels_it() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     events = table.takeback()
     assert events == [SearchCancelled(), TakenBack([Move.parse("d6")])]
@@ -128,11 +128,11 @@ def test_the_takeback_button_during_the_pis_search_cancels_it() -> None:
         table.expect("a7")
     table.lift("d6")
     table.wait(0.2)
-    assert table.play("f4")[-1] == PiToMove()
+    assert table.play("f4")[-1] == OpponentToMove()
 
 
 def test_the_takeback_button_with_the_pis_move_shown_undoes_the_persons_turn() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.expect("a7")
     events = table.takeback()
@@ -144,7 +144,7 @@ def test_the_takeback_button_with_the_pis_move_shown_undoes_the_persons_turn() -
 def test_the_takeback_button_with_nothing_to_undo_does_nothing() -> None:
     table = Table()
     assert table.takeback() == []
-    table = Table(pi_color=WHITE)
+    table = Table(opponent_color=WHITE)
     table.expect("d6")
     table.play("d6")
     assert table.takeback() == []  # only the Pi has moved
@@ -202,19 +202,19 @@ def test_the_new_game_button_keeps_the_variant_and_settings() -> None:
 
 
 def test_a_new_game_while_the_pi_thinks_cancels_the_search() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     assert table.new_game() == [SearchCancelled(), NewGame()]
 
 
 def test_a_new_game_with_the_pi_as_white_hands_it_the_first_turn() -> None:
-    table = Table(pi_color=WHITE)
+    table = Table(opponent_color=WHITE)
     table.expect("d6")
     table.play("d6", "a7")
     for name in ("d6", "a7"):
         table.lift(name)
     events = table.wait(2.2)
-    assert events[-2:] == [NewGame(), PiToMove()]
+    assert events[-2:] == [NewGame(), OpponentToMove()]
 
 
 # -- game over -----------------------------------------------------------------------------------

@@ -131,16 +131,16 @@ def test_random_games_against_the_pi_with_fast_replies(seed: int, plies: int) ->
     rng = random.Random(seed)
     pi: Color = rng.choice([WHITE, BLACK])
     moves = random_game(rng, plies)
-    table = Table(pi_color=pi)
+    table = Table(opponent_color=pi)
     game = Board()
     for i, move in enumerate(moves):
-        by_pi = game.turn == pi
+        by_opponent = game.turn == pi
         game.push(move)
-        if by_pi:
-            assert table.referee.pi_to_move
+        if by_opponent:
+            assert table.referee.opponent_to_move
             table.expect(str(move))
         carry_out(table, move, rng, max_gap=1.0, noise=True)
-        if by_pi and i + 1 < len(moves) and rng.random() < 0.4:
+        if by_opponent and i + 1 < len(moves) and rng.random() < 0.4:
             table.wait(rng.uniform(0.0, 0.3))  # the reply comes before the Pi's turn is confirmed
         else:
             table.wait(rng.uniform(0.65, 3.0))
@@ -175,7 +175,7 @@ def test_noise_shorter_than_the_debounce_never_changes_the_game(
     for move in random_game(rng, plies):
         board.push(move)
     position = board.position()
-    table = Table(board, pi_color=rng.choice([None, WHITE, BLACK]))
+    table = Table(board, opponent_color=rng.choice([None, WHITE, BLACK]))
     before = table.lights()
     for point, length, pause in bursts:
         table.flicker(_name(point), length)

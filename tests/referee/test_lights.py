@@ -31,20 +31,20 @@ def test_turn_lights_follow_the_board() -> None:
 
 
 def test_the_pis_placement_is_on() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.expect("a7")
     assert table.shown() == {"on": {"a7"}}
 
 
 def test_the_pis_slide_is_slow_at_the_origin_and_on_at_the_target() -> None:
-    table = Table(position(MILL_B, MILL_W, "b"), pi_color=BLACK)
+    table = Table(position(MILL_B, MILL_W, "b"), opponent_color=BLACK)
     table.expect("g4-g1")
     assert table.shown() == {"slow": {"g4"}, "on": {"g1"}}
 
 
 def test_the_pis_placement_with_a_removal_shows_the_removal_once_placed() -> None:
-    table = Table(position("a7 d7", "a1 d1 g1", "b", hands=(7, 6)), pi_color=WHITE)
+    table = Table(position("a7 d7", "a1 d1 g1", "b", hands=(7, 6)), opponent_color=WHITE)
     table.play("c3")  # black, the person
     table.expect("g7xc3")
     assert table.shown() == {"on": {"g7"}}
@@ -93,7 +93,7 @@ def test_status_turn_in_referee_mode_is_whites_turn() -> None:
 
 
 def test_status_turn_and_thinking_against_the_pi() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     assert status_lights(table.referee, thinking=False)["turn"] == Signal.ON
     table.play("d6")
     assert status_lights(table.referee, thinking=True) == {

@@ -36,7 +36,7 @@ def colours(**pieces: str) -> dict[Point, Color]:
 
 
 def test_a_setup_shows_whites_pieces_on_and_blacks_slow_over_the_pis_turn() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.expect("a7")  # the Pi asks for a7: the setup hides it
     setup = SetupOverlay(colours(white="d6 g7", black="a1"), selected=BLACK)
@@ -46,7 +46,7 @@ def test_a_setup_shows_whites_pieces_on_and_blacks_slow_over_the_pis_turn() -> N
 
 
 def test_a_setups_status_shows_the_selected_colour_and_a_refusal() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     white = status_lights(table.referee, True, Overlay(setup=SetupOverlay({}, selected=WHITE)))
     assert white == {
@@ -61,7 +61,7 @@ def test_a_setups_status_shows_the_selected_colour_and_a_refusal() -> None:
 
 
 def test_a_level_or_a_puzzles_length_is_that_many_points_on_from_a7() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.expect("a1")
     lights = compute_lights(table.referee, table.t, Overlay(choice=Choice(count=3)))
@@ -112,7 +112,7 @@ def test_a_puzzle_changes_no_light_once_the_board_matches() -> None:
 
 
 def test_the_remote_players_turn_lights_thinking_and_waiting_blinks_it() -> None:
-    table = Table(pi_color=BLACK)  # the remote player plays black
+    table = Table(opponent_color=BLACK)  # the remote player plays black
     table.play("d6")
     up = status_lights(table.referee, False, Overlay(remote=True, remote_up=True))
     down = status_lights(table.referee, False, Overlay(remote=True, remote_up=False))

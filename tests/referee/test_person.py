@@ -9,7 +9,7 @@ from morris.referee import (
     Flagged,
     IllegalRemoval,
     MillClosed,
-    PiToMove,
+    OpponentToMove,
     Referee,
     RefereeConfig,
     RefereeError,
@@ -39,7 +39,7 @@ def test_turns_alternate_between_the_colours() -> None:
         ("a7", BLACK),
         ("g7", WHITE),
     ]
-    assert all(not e.by_pi for e in events if isinstance(e, TurnAccepted))
+    assert all(not e.by_opponent for e in events if isinstance(e, TurnAccepted))
 
 
 def test_a_slide_is_lift_then_place() -> None:
@@ -194,11 +194,11 @@ def test_flying_shows_every_empty_point() -> None:
 
 
 def test_expect_is_refused_when_it_is_not_the_pis_turn() -> None:
-    referee = Referee(board_of(), pi_color=BLACK)
+    referee = Referee(board_of(), opponent_color=BLACK)
     with pytest.raises(RefereeError):
         referee.expect(Move.parse("d6"), 0.0)
     referee.update(mask("d6"), 0.0)
-    assert PiToMove() in referee.poll(1.0)
+    assert OpponentToMove() in referee.poll(1.0)
     with pytest.raises(RefereeError, match="occupied"):
         referee.expect(Move.parse("d6"), 1.0)
 

@@ -3,25 +3,25 @@
 from __future__ import annotations
 
 from morris.core import BLACK, WHITE, Move
-from morris.referee import Flagged, MillClosed, PiToMove, Resolved, TurnAccepted
+from morris.referee import Flagged, MillClosed, OpponentToMove, Resolved, TurnAccepted
 from tests.referee.table import MILL_B, MILL_W, SETTLE, Table, mask, position
 
 
 def pi_mill_table() -> Table:
     """The Pi (black) to move; its g4-g7 closes a mill and may remove c4 or e4."""
-    return Table(position(MILL_B, MILL_W, "b"), pi_color=BLACK)
+    return Table(position(MILL_B, MILL_W, "b"), opponent_color=BLACK)
 
 
 def test_the_persons_turn_hands_over_to_the_pi() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     events = table.play("d6")
-    assert events == [TurnAccepted(Move.parse("d6"), WHITE, False), PiToMove()]
-    assert table.referee.pi_to_move
+    assert events == [TurnAccepted(Move.parse("d6"), WHITE, False), OpponentToMove()]
+    assert table.referee.opponent_to_move
     assert table.status()["turn"] == "off"
 
 
 def test_the_pis_placement_is_on_until_carried_out() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.expect("a7")
     assert table.shown() == {"on": {"a7"}}
@@ -35,10 +35,10 @@ def test_the_pis_placement_is_on_until_carried_out() -> None:
 
 
 def test_the_pi_playing_white_starts() -> None:
-    table = Table(pi_color=WHITE)
-    assert table.referee.pi_to_move  # the daemon checks this after construction
+    table = Table(opponent_color=WHITE)
+    assert table.referee.opponent_to_move  # the daemon checks this after construction
     events = table.new_game()
-    assert events[-1] == PiToMove()
+    assert events[-1] == OpponentToMove()
 
 
 def test_the_pis_slide_and_removal_are_shown_in_order() -> None:
@@ -122,7 +122,7 @@ def test_the_pis_shown_turn_is_never_flagged_while_nobody_touches_the_board() ->
 
 
 def test_the_board_changed_while_the_pi_thinks_is_flagged() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.place("a7")  # the person does not wait for the Pi
     table.wait(5.7)
@@ -133,18 +133,18 @@ def test_the_board_changed_while_the_pi_thinks_is_flagged() -> None:
 
 
 def test_the_person_closes_a_mill_against_the_pi_and_removes_a_pi_piece() -> None:
-    table = Table(position(MILL_W, MILL_B), pi_color=BLACK)
+    table = Table(position(MILL_W, MILL_B), opponent_color=BLACK)
     table.move("g4-g7")
     table.wait(SETTLE)
     assert table.of(MillClosed) == [MillClosed(Move.parse("g4-g7"), mask("c4", "e4"))]
-    assert table.of(PiToMove) == []
+    assert table.of(OpponentToMove) == []
     table.lift("c4")
     events = table.wait(SETTLE)
-    assert events == [TurnAccepted(Move.parse("g4-g7xc4"), WHITE, False), PiToMove()]
+    assert events == [TurnAccepted(Move.parse("g4-g7xc4"), WHITE, False), OpponentToMove()]
 
 
 def test_expect_on_a_board_already_showing_the_move_accepts_it() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     table.wait(2.0)
     events = table.expect("a7")

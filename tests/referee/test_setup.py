@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 
 from morris.core import BLACK, Board
-from morris.referee import NewGame, PiToMove, RefereeError, SearchCancelled, SetUp, SetUpDone
+from morris.referee import NewGame, OpponentToMove, RefereeError, SearchCancelled, SetUp, SetUpDone
 from tests.referee.table import SETTLE, Table
 
 POSITION = "WW....../......../B.B..... b 7 7 0 3 -"  # White a7 d7, Black c5 e5, Black to move
 
 
 def test_the_lights_guide_the_board_to_the_position_and_the_pi_is_asked_once_it_matches() -> None:
-    table = Table(pi_color=BLACK)
+    table = Table(opponent_color=BLACK)
     table.play("d6")
     board = Board(POSITION)
     table.take()
@@ -23,14 +23,14 @@ def test_the_lights_guide_the_board_to_the_position_and_the_pi_is_asked_once_it_
     assert table.status()["error"] == "on"
     table.lift("d6")
     table.wait(SETTLE * 4)  # an emptied board: no new game while it is being set up
-    assert table.of(NewGame) == [] and table.of(PiToMove) == []
+    assert table.of(NewGame) == [] and table.of(OpponentToMove) == []
     for name in ("a7", "d7", "c5"):
         table.place(name)
     table.wait(SETTLE)
-    assert table.of(PiToMove) == []
+    assert table.of(OpponentToMove) == []
     table.place("e5")
     table.wait(SETTLE)
-    assert table.take()[-2:] == [SetUpDone(), PiToMove()]
+    assert table.take()[-2:] == [SetUpDone(), OpponentToMove()]
     assert table.lights() == dict.fromkeys(table.lights(), "off")
     table.expect("d6")
     assert table.shown() == {"on": {"d6"}}
@@ -40,7 +40,7 @@ def test_the_lights_guide_the_board_to_the_position_and_the_pi_is_asked_once_it_
 
 
 def test_a_board_that_already_matches_plays_at_once_and_a_search_is_cancelled() -> None:
-    table = Table(Board(), pi_color=BLACK)
+    table = Table(Board(), opponent_color=BLACK)
     table.play("d6")  # the Pi is to move
     table.take()
     table.lift("d6")

@@ -11,7 +11,7 @@ import pytest
 from morris.core import BLACK, WHITE, Board
 from morris.sim import Simulation
 from morris.web.sync import GameState, Step, plan_sync
-from tests.app.scenario_kit import SETTLE, carry_out_pi_turn, make_turn, moves, random_turn
+from tests.app.scenario_kit import SETTLE, carry_out_opponent_turn, make_turn, moves, random_turn
 
 
 def state_of(sim: Simulation) -> dict[str, object]:
@@ -60,7 +60,7 @@ def test_a_remote_game_played_on_two_boards_stays_one_game() -> None:
             person.wait(SETTLE)
             step = sync(b, a)
             assert step.kind == ("receive" if person is a else "send")
-            carry_out_pi_turn(other)  # the turn lit up on the other board, done by hand
+            carry_out_opponent_turn(other)  # the turn lit up on the other board, done by hand
             assert sync(b, a).kind == "same"
             assert a.board.position() == b.board.position()
         assert len(moves(a)) >= 30
@@ -79,13 +79,13 @@ def test_turns_made_while_the_link_was_down_are_replayed_on_reconnect() -> None:
         b.remote_link(True)
         assert sync(b, a) == Step("receive", "d6")
         assert b.lights()["d6"] == "on"
-        carry_out_pi_turn(b)
+        carry_out_opponent_turn(b)
         make_turn(b, b.board.parse_notation("b4"))
         b.wait(SETTLE)
         a.remote_link(False)  # and now the other way
         a.remote_link(True)
         assert sync(b, a) == Step("send", "b4")
-        carry_out_pi_turn(a)
+        carry_out_opponent_turn(a)
         assert sync(b, a) == Step("same")
         assert moves(a) == moves(b) == ["d6", "b4"]
 
@@ -98,7 +98,7 @@ def test_a_real_divergence_is_refused_and_neither_game_is_touched() -> None:
             make_turn(person, person.board.parse_notation(text))
             person.wait(SETTLE)
             sync(b, a)
-            carry_out_pi_turn(other)
+            carry_out_opponent_turn(other)
         b.press("new")  # a new game on one board only
         for name in sorted(b.sensed):
             b.lift(name)

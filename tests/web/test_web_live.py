@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from morris.app.controller import Snapshot
+from morris.app.snapshot import Snapshot
 from morris.web import events
 from morris.web.app import Companion
 from morris.web.events import Hub

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from morris.app.config import Config
-from morris.app.controller import Snapshot
+from morris.app.snapshot import Snapshot
 from morris.app.store import GameStore
 from morris.daemon import Daemon
 from morris.tui.app import SimulatorApp
