@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import Select
 
+from morris.app.mode import Mode
 from morris.core import SixMensMorris, TwelveMensMorris
 from morris.tui.app import SimulatorApp
 from morris.tui.board import BoardView
@@ -77,8 +78,8 @@ def test_a_variant_chosen_with_the_board_buttons_redraws_the_lines() -> None:
 
 
 def test_game_settings_name_a_variant_other_than_the_standard_game() -> None:
-    assert GameSettings("referee").describe() == "referee: two players"
-    assert GameSettings("vs-ai", "black", 3, "lasker").describe() == (
+    assert GameSettings(Mode.REFEREE).describe() == "referee: two players"
+    assert GameSettings(Mode.VS_AI, "black", 3, "lasker").describe() == (
         "you (black) vs the Pi, level 3, Lasker morris"
     )
 

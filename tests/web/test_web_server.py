@@ -20,6 +20,7 @@ import httpx
 import pytest
 
 from morris.app.config import Config
+from morris.app.mode import Mode
 from morris.app.snapshot import Snapshot
 from morris.app.store import GameStore
 from morris.daemon import Daemon
@@ -181,7 +182,7 @@ def test_the_terminal_apps_host_runs_calls_on_its_loop() -> None:
             await pilot.pause()
             assert seen and seen[-1].moves == ("d6",)
             # A new game from the terminal replaces the simulation: the page still follows.
-            app.start_new_game(GameSettings("vs-ai", "white", 2))
+            app.start_new_game(GameSettings(Mode.VS_AI, "white", 2))
             await pilot.pause()
             assert seen[-1].mode == "vs-ai" and seen[-1].moves == ()
             level = await asyncio.to_thread(host.call, lambda c, now: c.level)
