@@ -32,7 +32,10 @@ Routes (docs/WEB.md has them with examples):
 ``POST /api/puzzle``                      a training puzzle (:mod:`morris.web.puzzle`)
 ========================================  =================================================
 
-Every route reaches the controller only through the :class:`~morris.web.host.Host`. Bad input
+Every route reaches the controller only through the :class:`~morris.web.host.Host`, by the
+:class:`~morris.web.calls.ControllerCalls` over it. The routes of the other modules plug in one
+way: each module's ``routes(...)`` takes only what its handlers need and returns its list
+(:mod:`morris.web.calls`). Bad input
 gets a 4xx with ``{"error": "..."}`` naming the problem, and the game is unchanged.
 
 Each request has a language (:func:`morris.web.language.request_language`: ``?lang=``, the
@@ -46,7 +49,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -59,19 +61,17 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from morris.app.controller import Controller
-from morris.app.errors import InputError, ServiceError
-from morris.i18n import Message, msg, plain
+from morris.i18n import Message
+from morris.web import puzzle, remote, review
+from morris.web.calls import ControllerCalls, WebError, error
 from morris.web.events import Hub
 from morris.web.games import GameList
-from morris.web.host import Host, HostError, NoHands
-from morris.web.language import PageCatalogs, request_language
+from morris.web.host import Host
+from morris.web.language import PageCatalogs
 from morris.web.picture import render_svg, scene_of_query
-from morris.web.puzzle import PuzzleRoutes
 from morris.web.remote import Presence
-from morris.web.remote import routes as remote_routes
-from morris.web.review import Reviewer, ReviewRoutes
+from morris.web.review import Reviewer
 from morris.web.security import COOKIE, Policy, SecurityMiddleware
-from morris.web.state import state_json
 from morris_device import ButtonName
 
 if TYPE_CHECKING:
@@ -104,43 +104,9 @@ FAVICON_SIZE = 64
 BUTTONS = tuple(b.value for b in ButtonName)
 
 
-class WebError(HTTPException, ServiceError, ValueError):
-    """A request refused with a 4xx and a JSON error ``{"error": detail}`` (a
-    :class:`~morris.i18n.Message` is rendered in the request's language)."""
-
-    def __init__(self, status_code: int, detail: str | Message) -> None:
-        super().__init__(status_code, detail)  # type: ignore[arg-type]
-        self.words = detail
-
-    def __str__(self) -> str:
-        return str(self.words)
-
-
-def _no_answer(exc: Exception) -> Message:
-    why = exc.message if isinstance(exc, ServiceError) else plain(str(exc) or type(exc).__name__)
-    return msg("the game does not answer: {why}", why=why)
-
-
-def error(status: int, message: str) -> JSONResponse:
-    """The JSON error response ``{"error": message}``."""
-    return JSONResponse({"error": message}, status_code=status)
-
-
 def static_text(name: str) -> str:
     """One of the page's files, from the package (:data:`STATIC_FILES`)."""
     return resources.files("morris.web").joinpath("static", name).read_text(encoding="utf-8")
-
-
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request's body as a JSON object; a 400 naming the problem otherwise."""
-    raw = await request.body()
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise WebError(400, f"the body is not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise WebError(400, f"the body must be a JSON object, not {type(data).__name__}")
-    return data
 
 
 class Companion:
@@ -153,8 +119,11 @@ class Companion:
         *,
         tables_dir: Path | None = None,
         solution_dir: Path | None = None,
+        reviewer: Reviewer | None = None,
     ) -> None:
         self.host = host
+        #: The controller as the handlers reach it (and the routes of the other modules).
+        self.calls = ControllerCalls(host)
         self.policy = policy or Policy()
         self.hub = Hub(host)
         self.presence = Presence(host)
@@ -162,14 +131,12 @@ class Companion:
         self._static = {name: static_text(name) for name in STATIC_FILES}
         self.catalogs = PageCatalogs(self._static[name] for name in STATIC_FILES if ".js" in name)
         self._icons: dict[str, tuple[bytes, str]] = {}
-        reviewer = Reviewer(
+        reviewer = reviewer or Reviewer(
             tables_dir=tables_dir, solution_dir=solution_dir, solution_source=self._solution
         )
-        self.reviews = ReviewRoutes(self.games, reviewer)
-        self.puzzles = PuzzleRoutes(self)
         routes = [
             Route("/review", self.review_page, methods=["GET"]),
-            *self.reviews.routes,
+            *review.routes(self.games, reviewer),
             Route("/", self.page, methods=["GET"]),
             Route("/static/{name}", self.static, methods=["GET"]),
             Route("/manifest.webmanifest", self.manifest, methods=["GET"]),
@@ -184,8 +151,8 @@ class Companion:
             Route("/api/games", self.game_list, methods=["GET"]),
             Route("/api/games/{game_id}", self.game_text, methods=["GET"]),
             Route("/api/render.svg", self.render, methods=["GET"]),
-            *remote_routes(self),
-            *self.puzzles.routes,
+            *remote.routes(self.calls),
+            *puzzle.routes(self.calls),
         ]
         self.app = Starlette(
             routes=routes,
@@ -203,27 +170,6 @@ class Companion:
         the process. Called on the reviewer's thread."""
         return self.host.call(lambda controller, now: controller.values.solution)
 
-    async def run(self, fn: Callable[[Controller, float], T]) -> T:
-        """``fn(controller, now)`` on the controller's thread, awaited here. An
-        :class:`InputError` becomes a 400, a controller that does not answer a 503."""
-        try:
-            return await asyncio.wait_for(asyncio.wrap_future(self.host.submit(fn)), 5.0)
-        except InputError as exc:
-            raise WebError(400, exc.message) from None
-        except (HostError, TimeoutError) as exc:
-            raise WebError(503, _no_answer(exc)) from None
-
-    async def _off_loop(self, fn: Callable[[], T]) -> T:
-        """A blocking host call, in a worker thread (the event loop goes on)."""
-        try:
-            return await asyncio.get_running_loop().run_in_executor(None, fn)
-        except InputError as exc:
-            raise WebError(400, exc.message) from None
-        except NoHands as exc:
-            raise WebError(404, exc.message) from None
-        except HostError as exc:
-            raise WebError(503, _no_answer(exc)) from None
-
     async def _http_error(self, request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         if exc.status_code == 404 and not isinstance(exc, WebError):
@@ -231,7 +177,7 @@ class Companion:
         elif exc.status_code == 405 and not isinstance(exc, WebError):
             message = f"method {request.method} not allowed on {request.url.path}"
         elif isinstance(exc, WebError) and isinstance(exc.words, Message):
-            message = exc.words.render(self.language(request))
+            message = exc.words.render(self.calls.language(request))
         else:
             message = str(exc.detail)
         return error(exc.status_code, message)
@@ -239,27 +185,6 @@ class Companion:
     async def _unexpected(self, request: Request, exc: Exception) -> Response:
         logger.exception("the companion failed on %s %s", request.method, request.url.path)
         return error(500, f"internal error: {type(exc).__name__}")
-
-    def access(self, request: Request) -> str:
-        """The request's access, as the security middleware found it."""
-        return str(getattr(request.state, "access", None) or "")
-
-    def language(self, request: Request) -> str:
-        """The request's language (the page's: :func:`request_language`)."""
-        return request_language(request.query_params, request.cookies, request.headers)
-
-    async def current_state(self, request: Request) -> dict[str, Any]:
-        """The state JSON for this request (its access and ``?flip=``)."""
-        snapshot = await self.run(lambda controller, now: controller.snapshot(now))
-        return state_json(
-            snapshot,
-            self.host.clock(),
-            sim=self.host.has_hands,
-            access=self.access(request),
-            flip=request.query_params.get("flip") in ("1", "true"),
-            present=self.host.present(),
-            lang=self.language(request),
-        )
 
     # -- the page ---------------------------------------------------------------------------
 
@@ -289,7 +214,7 @@ class Companion:
     def _html(self, name: str, request: Request) -> Response:
         """A page in the request's language: its ``<html lang>``, and the catalog of its texts
         inside it (a JSON data block: the Content-Security-Policy runs no inline script)."""
-        code = self.language(request)
+        code = self.calls.language(request)
         # "</" never ends the data block early ("<\/" is the same JSON text).
         catalog = json.dumps(self.catalogs.catalog(code), ensure_ascii=False).replace("</", "<\\/")
         text = self._static[name].replace("{{lang}}", code).replace("{{catalog}}", catalog)
@@ -364,7 +289,7 @@ class Companion:
 
     async def state(self, request: Request) -> Response:
         """``GET /api/state``."""
-        return JSONResponse(await self.current_state(request))
+        return JSONResponse(await self.calls.current_state(request))
 
     async def positions(self, request: Request) -> Response:
         """``GET /api/positions``: the game now, position by position: ``positions[0]`` the
@@ -381,7 +306,7 @@ class Companion:
             after.reverse()
             return {"variant": board.variant_name, "moves": moves, "positions": after}
 
-        return JSONResponse(await self.run(replay))
+        return JSONResponse(await self.calls.run(replay))
 
     async def events(self, request: Request) -> Response:
         """``GET /api/events``: a ``state`` event now and after every change (409 for a linked
@@ -392,9 +317,9 @@ class Companion:
         stream = await self.hub.stream(
             request,
             sim=self.host.has_hands,
-            access=self.access(request),
+            access=self.calls.access(request),
             flip=request.query_params.get("flip") in ("1", "true"),
-            lang=self.language(request),
+            lang=self.calls.language(request),
         )
         return await self.presence.track(request, stream)
 
@@ -403,8 +328,8 @@ class Companion:
         button = request.path_params["button"]
         if button not in BUTTONS:
             raise WebError(404, f"no button {button!r} (buttons: {', '.join(BUTTONS)})")
-        await self.run(lambda controller, now: controller.on_button(button, now))
-        return JSONResponse(await self.current_state(request))
+        await self.calls.run(lambda controller, now: controller.on_button(button, now))
+        return JSONResponse(await self.calls.current_state(request))
 
     async def sim_hand(self, request: Request) -> Response:
         """``POST /api/sim/place/{point}`` and ``/api/sim/lift/{point}``."""
@@ -414,19 +339,19 @@ class Companion:
             raise WebError(404, f"no such route: {request.method} {request.url.path}")
         if not self.host.has_hands:
             raise WebError(404, "the board is a real one: only a simulated board takes pieces")
-        await self._off_loop(lambda: self.host.hand(action, point))
-        return JSONResponse(await self.current_state(request))
+        await self.calls.off_loop(lambda: self.host.hand(action, point))
+        return JSONResponse(await self.calls.current_state(request))
 
     # -- games and pictures -----------------------------------------------------------------
 
     async def game_list(self, request: Request) -> Response:
         """``GET /api/games``."""
-        return JSONResponse({"games": await self._off_loop(self.games.listing)})
+        return JSONResponse({"games": await self.calls.off_loop(self.games.listing)})
 
     async def game_text(self, request: Request) -> Response:
         """``GET /api/games/{id}``: the record, found by id in the listing."""
         game_id = request.path_params["game_id"]
-        text = await self._off_loop(lambda: self.games.text(game_id))
+        text = await self.calls.off_loop(lambda: self.games.text(game_id))
         if text is None:
             raise WebError(404, f"no saved game {game_id!r}")
         return Response(text, media_type="text/plain; charset=utf-8")

@@ -7,7 +7,7 @@ connected page's queue gets it. A page that reads slowly keeps only the newest s
 holds the others up, and never sees a stale state after a fresh one.
 
 The controller publishes a snapshot whenever anything a page shows changes, every sensor reading
-among them (:attr:`~morris.app.controller.Snapshot.sensed`): a piece put down or lifted reaches
+among them (:attr:`~morris.app.snapshot.Snapshot.sensed`): a piece put down or lifted reaches
 the pages at once, before the referee has read a turn from it. A snapshot is encoded once for
 all the pages that see it alike (the same access, ``flip`` and hands), not once per page: with
 fifty pages open a change costs one picture and one JSON text per kind of page.

@@ -6,7 +6,7 @@ thread, never on the web server's. A :class:`Host` does that for one front end:
 * :meth:`Host.call` runs ``fn(controller, now)`` on the controller's thread and returns its result
   (or raises its exception) in the caller; :meth:`Host.submit` is the same without waiting (a
   :class:`concurrent.futures.Future`, which the web app awaits with :func:`asyncio.wrap_future`).
-* :meth:`Host.subscribe` delivers every new :class:`~morris.app.controller.Snapshot`, and
+* :meth:`Host.subscribe` delivers every new :class:`~morris.app.snapshot.Snapshot`, and
   :meth:`Host.on_announcement` every :class:`~morris.app.narration.Announcement` (what the board
   says aloud). The callback is called on the controller's thread and must return at once: the
   web app hands it over to its event loop with ``loop.call_soon_threadsafe``.

@@ -21,12 +21,12 @@ from starlette.routing import Route
 from morris.app.errors import InputError, NotNowError
 from morris.engine.errors import SolutionError
 from morris.i18n import Message, msg
+from morris.web.calls import ControllerCalls, WebError, read_json
 
 if TYPE_CHECKING:
     from morris.app.controller import Controller
     from morris.engine.solution import Solution
     from morris.engine.solution.puzzles import Puzzle
-    from morris.web.app import Companion
 
 logger = logging.getLogger(__name__)
 
@@ -34,19 +34,14 @@ logger = logging.getLogger(__name__)
 DEFAULT_WINS_IN = 3
 
 
-class PuzzleRoutes:
-    """``POST /api/puzzle`` over a companion. The puzzles come from the controller's solved game
-    (:meth:`morris.app.controller.Controller.puzzle_source`), the one the Pi and the board's own
-    puzzles use: one copy in the process."""
+def routes(calls: ControllerCalls) -> list[Route]:
+    """``POST /api/puzzle`` over the controller's ``calls``. The puzzles come from the
+    controller's solved game (:meth:`morris.app.controller.Controller.puzzle_source`), the one
+    the Pi and the board's own puzzles use: one copy in the process."""
 
-    def __init__(self, companion: Companion) -> None:
-        self.companion = companion
-        self.routes = [Route("/api/puzzle", self.start, methods=["POST"])]
-
-    async def start(self, request: Request) -> Response:
+    async def start(request: Request) -> Response:
         """``POST /api/puzzle``."""
         from morris.app.training import make_puzzle
-        from morris.web.app import WebError, read_json
 
         data = await read_json(request) if await request.body() else {}
         unknown = sorted(set(data) - {"wins_in", "seed", "men"})
@@ -64,7 +59,7 @@ class PuzzleRoutes:
             except NotNowError as exc:  # no solved game: say what to build
                 return exc.message
 
-        solution = await self.companion.run(source)
+        solution = await calls.run(source)
         if isinstance(solution, Message):
             raise WebError(409, solution)
         try:
@@ -83,7 +78,9 @@ class PuzzleRoutes:
                 return exc.message
             return None
 
-        refused = await self.companion.run(begin)
+        refused = await calls.run(begin)
         if refused is not None:
             raise WebError(409, refused)
-        return JSONResponse(await self.companion.current_state(request))
+        return JSONResponse(await calls.current_state(request))
+
+    return [Route("/api/puzzle", start, methods=["POST"])]

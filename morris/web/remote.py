@@ -40,11 +40,11 @@ from morris.app.errors import NotNowError
 from morris.app.mode import Mode
 from morris.core import COLOR_NAMES
 from morris.i18n import Message
+from morris.web.calls import ControllerCalls, WebError, read_json
 from morris.web.link import LINK_HEADER, PLAYS_HEADER, link_clash
 
 if TYPE_CHECKING:
     from morris.app.controller import Controller
-    from morris.web.app import Companion
     from morris.web.host import Host
 
 logger = logging.getLogger(__name__)
@@ -164,13 +164,11 @@ async def _off_loop(fn: Callable[[], None]) -> None:
     await asyncio.get_running_loop().run_in_executor(None, fn)
 
 
-def routes(companion: Companion) -> list[Route]:
-    """The setup and remote routes over ``companion``."""
+def routes(calls: ControllerCalls) -> list[Route]:
+    """The setup and remote routes over the controller's ``calls``."""
 
     async def setup(request: Request) -> Response:
         """``POST /api/setup``."""
-        from morris.web.app import WebError, read_json
-
         if request.headers.get("content-type", "").startswith("application/json"):
             data = await read_json(request)
             position = data.get("position")
@@ -182,25 +180,23 @@ def routes(companion: Companion) -> list[Route]:
                 position = raw.decode("utf-8")
             except UnicodeDecodeError:
                 raise WebError(400, "the position text is not UTF-8") from None
-        await companion.run(lambda c, now: c.setup(position, now))
-        return JSONResponse(await companion.current_state(request))
+        await calls.run(lambda c, now: c.setup(position, now))
+        return JSONResponse(await calls.current_state(request))
 
     async def remote_move(request: Request) -> Response:
         """``POST /api/remote/move``."""
-        from morris.web.app import WebError, read_json
-
         data = await read_json(request)
         move = data.get("move")
         if not isinstance(move, str):
             raise WebError(400, 'the body must be {"move": "<turn>"}, e.g. {"move": "d6xg7"}')
-        refused = await companion.run(lambda c, now: _not_now(c.remote_move, move, now))
+        refused = await calls.run(lambda c, now: _not_now(c.remote_move, move, now))
         if refused is not None:
             raise WebError(409, refused)
-        return JSONResponse(await companion.current_state(request))
+        return JSONResponse(await calls.current_state(request))
 
     async def legal(request: Request) -> Response:
         """``GET /api/remote/legal``."""
-        return JSONResponse(await companion.run(lambda c, now: remote_turns(c)))
+        return JSONResponse(await calls.run(lambda c, now: remote_turns(c)))
 
     return [
         Route("/api/setup", setup, methods=["POST"]),

@@ -251,24 +251,26 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-class ReviewRoutes:
-    """The review's and the PNG's routes over the companion's saved games."""
+def routes(games: GameList, reviewer: Reviewer | None = None) -> list[Route]:
+    """The review's and the PNG's routes over the companion's saved ``games``, reviewed by
+    ``reviewer``."""
+    handlers = _Reviews(games, reviewer or Reviewer())
+    return [
+        Route("/api/games/{game_id}/review", handlers.review, methods=["GET"]),
+        Route("/api/games/{game_id}/chart.svg", handlers.chart_svg, methods=["GET"]),
+        Route("/api/games/{game_id}/chart.png", handlers.chart_png, methods=["GET"]),
+        Route("/api/render.png", handlers.render_png, methods=["GET"]),
+    ]
 
-    def __init__(self, games: GameList, reviewer: Reviewer | None = None) -> None:
+
+class _Reviews:
+    """The handlers of :func:`routes`: the saved games, the reviewer, one PNG drawn at a time."""
+
+    def __init__(self, games: GameList, reviewer: Reviewer) -> None:
         self.games = games
-        self.reviewer = reviewer or Reviewer()
+        self.reviewer = reviewer
         # One PNG drawn at a time: each takes a few megabytes while it is drawn.
         self._drawing = threading.Lock()
-
-    @property
-    def routes(self) -> list[Route]:
-        """The routes to add to the companion's app."""
-        return [
-            Route("/api/games/{game_id}/review", self.review, methods=["GET"]),
-            Route("/api/games/{game_id}/chart.svg", self.chart_svg, methods=["GET"]),
-            Route("/api/games/{game_id}/chart.png", self.chart_png, methods=["GET"]),
-            Route("/api/render.png", self.render_png, methods=["GET"]),
-        ]
 
     async def _finished(self, game_id: str) -> Review | JSONResponse:
         """The finished review of game ``game_id`` (waited for), or the error response."""

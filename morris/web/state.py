@@ -1,4 +1,4 @@
-"""What the page is told: a controller :class:`~morris.app.controller.Snapshot` as plain JSON.
+"""What the page is told: a controller :class:`~morris.app.snapshot.Snapshot` as plain JSON.
 
 :func:`state_json` is the body of ``GET /api/state`` and of every ``state`` event of
 ``GET /api/events``. Every field of the snapshot is there under its own name (signals and
@@ -8,7 +8,7 @@ clock means nothing to a browser), plus ``lang`` (the language of its texts: the
 ``last_move``, ``sim`` (whether the page's hands work), ``access``, ``present`` (a simulated
 board's occupied points, else ``null``) and ``svg`` (the board picture,
 :mod:`morris.web.picture`). ``event`` is the event line in the page's language (the snapshot's
-:attr:`~morris.app.controller.Snapshot.event_message`), as is every other message of the
+:attr:`~morris.app.snapshot.Snapshot.event_message`), as is every other message of the
 snapshot. ``sensed`` (the snapshot's own field) is where the sensors see a piece at the
 snapshot's instant, on a real board too: the picture draws what stands on the wood from
 ``present`` where the board is simulated, else from ``sensed``, as the simulator draws it (a

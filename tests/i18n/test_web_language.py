@@ -142,8 +142,7 @@ def test_the_review_s_graph_is_in_the_page_s_language(tmp_path: Path) -> None:
     """The graph's title, its band's words and tooltips follow the request's language (the
     board stays English)."""
     game_id = save(tmp_path)
-    companion = review_companion(tmp_path)
-    companion.reviews.reviewer = Reviewer(tables_dir=tmp_path / "no-tables")
+    companion = review_companion(tmp_path, Reviewer(tables_dir=tmp_path / "no-tables"))
     with review_client(companion) as http:
         english = http.get(f"/api/games/{game_id}/chart.svg").text
         german = http.get(

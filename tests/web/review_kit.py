@@ -10,6 +10,7 @@ from morris.core import Board
 from morris.sim import Simulation
 from morris.web.app import Companion
 from morris.web.host import SimulationHost
+from morris.web.review import Reviewer
 from tests.core.games import StrongGame, strong_games
 
 if TYPE_CHECKING:
@@ -31,9 +32,10 @@ def board_of(game: StrongGame) -> Board:
     return board
 
 
-def companion(state_dir: Path) -> Companion:
-    """The companion of a simulated board keeping its state (and games) in ``state_dir``."""
-    return Companion(SimulationHost(Simulation(state_dir=state_dir)))
+def companion(state_dir: Path, reviewer: Reviewer | None = None) -> Companion:
+    """The companion of a simulated board keeping its state (and games) in ``state_dir``, its
+    games reviewed by ``reviewer`` (default: the companion's own)."""
+    return Companion(SimulationHost(Simulation(state_dir=state_dir)), reviewer=reviewer)
 
 
 def save(state_dir: Path, game: StrongGame = BLUNDERED, **names: str) -> str:

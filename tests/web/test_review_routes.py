@@ -37,9 +37,8 @@ class Counting:
 
 def test_a_saved_game_is_reviewed_turn_by_turn_once(tmp_path: Path) -> None:
     game_id = save(tmp_path)
-    web = companion(tmp_path)
     counting = Counting()
-    web.reviews.reviewer = Reviewer(review=counting, tables_dir=tmp_path / "no-tables")
+    web = companion(tmp_path, Reviewer(review=counting, tables_dir=tmp_path / "no-tables"))
     with client(web) as http:
         answer = http.get(f"/api/games/{game_id}/review")
         assert answer.status_code == 200
@@ -60,9 +59,8 @@ def test_a_saved_game_is_reviewed_turn_by_turn_once(tmp_path: Path) -> None:
 
 def test_while_the_engine_works_the_turns_come_at_once(tmp_path: Path) -> None:
     game_id = save(tmp_path)
-    web = companion(tmp_path)
     held = Counting(hold=True)
-    web.reviews.reviewer = Reviewer(review=held, tables_dir=tmp_path / "no-tables")
+    web = companion(tmp_path, Reviewer(review=held, tables_dir=tmp_path / "no-tables"))
     with client(web) as http:
         early = http.get(f"/api/games/{game_id}/review?wait=0")
         assert early.status_code == 202
@@ -78,9 +76,8 @@ def test_while_the_engine_works_the_turns_come_at_once(tmp_path: Path) -> None:
 
 def test_the_reviews_kept_are_bounded(tmp_path: Path) -> None:
     ids = [save(tmp_path, white=name) for name in ("Ann", "Cid", "Dee")]
-    web = companion(tmp_path)
     counting = Counting()
-    web.reviews.reviewer = Reviewer(review=counting, kept=2, tables_dir=tmp_path / "no-tables")
+    web = companion(tmp_path, Reviewer(review=counting, kept=2, tables_dir=tmp_path / "no-tables"))
     with client(web) as http:
         for game_id in ids:
             assert http.get(f"/api/games/{game_id}/review").status_code == 200
@@ -93,9 +90,8 @@ def test_the_reviews_kept_are_bounded(tmp_path: Path) -> None:
 
 def test_too_many_games_waiting_are_refused(tmp_path: Path) -> None:
     ids = [save(tmp_path, white=name) for name in ("Ann", "Cid")]
-    web = companion(tmp_path)
     held = Counting(hold=True)
-    web.reviews.reviewer = Reviewer(review=held, max_waiting=1, tables_dir=tmp_path / "x")
+    web = companion(tmp_path, Reviewer(review=held, max_waiting=1, tables_dir=tmp_path / "x"))
     with client(web) as http:
         assert http.get(f"/api/games/{ids[0]}/review?wait=0").status_code == 202
         busy = http.get(f"/api/games/{ids[1]}/review?wait=0")
@@ -167,8 +163,7 @@ def test_fuzzed_pictures_and_reviews_get_4xx_never_5xx(
     state = tmp_path_factory.mktemp("state")
     (state / "games").mkdir()
     (state / "games" / "fuzzed.txt").write_text(record, encoding="utf-8")
-    web = companion(state)
-    web.reviews.reviewer = Reviewer(review=quick_review, tables_dir=state / "no-tables")
+    web = companion(state, Reviewer(review=quick_review, tables_dir=state / "no-tables"))
     with client(web) as http:
         answers = [
             http.get("/api/render.png", params=query),

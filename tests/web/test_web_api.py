@@ -229,7 +229,7 @@ def test_json_bodies_are_checked_for_the_routes_that_take_them() -> None:
     from starlette.routing import Route
     from starlette.testclient import TestClient
 
-    from morris.web.app import read_json
+    from morris.web.calls import read_json
 
     async def echo(request: Request) -> JSONResponse:
         return JSONResponse(await read_json(request))

@@ -180,8 +180,7 @@ def test_the_png_is_the_same_chart() -> None:
 
 def test_the_chart_routes(tmp_path: Path) -> None:
     game_id = save(tmp_path)
-    web = companion(tmp_path)
-    web.reviews.reviewer = Reviewer(tables_dir=tmp_path / "no-tables")
+    web = companion(tmp_path, Reviewer(tables_dir=tmp_path / "no-tables"))
     with client(web) as http:
         review = http.get(f"/api/games/{game_id}/review").json()
         svg = http.get(f"/api/games/{game_id}/chart.svg", params={"width": "400", "turn": "12"})
