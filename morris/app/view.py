@@ -38,9 +38,9 @@ def point_views(
     now: float,
 ) -> dict[str, PointView]:
     """Every point's view: the game's ``pieces`` (point name -> colour, as in
-    :attr:`Snapshot.pieces <morris.app.controller.Snapshot.pieces>`), the magnets ``present``
+    :attr:`Snapshot.pieces <morris.app.snapshot.Snapshot.pieces>`), the magnets ``present``
     on the wood, the LED ``lights`` at time ``now``, each blinking from the time ``since`` gives
-    for it (:attr:`Snapshot.lights_since <morris.app.controller.Snapshot.lights_since>`; a
+    for it (:attr:`Snapshot.lights_since <morris.app.snapshot.Snapshot.lights_since>`; a
     point not named there blinks from ``now``)."""
     present = frozenset(present)
     views = {}
