@@ -145,15 +145,26 @@ def _read_removals(actions: list[Move], lifted: int) -> Reading | None:
     )
 
 
-def read_opponent_turn(board: Board, move: Move, sensed: int) -> Reading | None:
+def read_opponent_turn(
+    board: Board, move: Move, sensed: int, *, carried_out: bool = False
+) -> Reading | None:
     """Read ``sensed`` as the opponent's ``move`` being carried out (and maybe the person's
-    reply)."""
+    reply).
+
+    ``carried_out``: the board has already shown ``move`` done whole. A point it emptied that
+    fills again is then the person's reply (a piece put where the opponent's piece was just
+    taken, or just left), not the turn being undone.
+    """
     occupied = board.occupied
     added = sensed & ~occupied
     removed = occupied & ~sensed
     fills, clears = footprint(move)
     if added == fills and removed == clears:
         return Reading(Kind.TURN, moves=(move,))
+    if carried_out:
+        reply = _with_reply(board, move, sensed)
+        if reply is not None:
+            return reply
     if not added & ~fills and not removed & ~clears:
         origin = move.from_point
         if added and origin is not None and not removed >> origin & 1:
@@ -165,6 +176,11 @@ def read_opponent_turn(board: Board, move: Move, sensed: int) -> Reading | None:
             flaggable=True,
             reason=msg("the Pi's turn {move} is only partly carried out", move=move),
         )
+    return _with_reply(board, move, sensed)
+
+
+def _with_reply(board: Board, move: Move, sensed: int) -> Reading | None:
+    """``sensed`` read as ``move`` done and the person's reply (begun) after it, or ``None``."""
     after = board.copy()
     after.push(move)
     reply = read_person_turn(after, sensed)

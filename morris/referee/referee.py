@@ -103,6 +103,8 @@ class Referee:
         self._settled = snapshot
         self._settled_at = now
         self._expected: Move | None = None
+        #: Whether the settled board has shown the expected turn done whole since ``expect``.
+        self._carried_out = False
         self._announced: Move | None = None  # the mill action MillClosed was sent for
         self._flagged = False
         self._flag_since = now
@@ -238,6 +240,7 @@ class Referee:
         if reason is not None:
             raise RefereeError(f"expect({move}): {reason}, in {self.board.position()}")
         self._expected = move
+        self._carried_out = False
         self._hint = None
         self._evaluate(events)
         events += self._advance(now)
@@ -409,7 +412,9 @@ class Referee:
             return Reading(Kind.CLEAR if emptied else Kind.GUIDE)
         if self.opponent_to_move:
             if self._expected is not None:
-                reading = read_opponent_turn(board, self._expected, sensed)
+                reading = read_opponent_turn(
+                    board, self._expected, sensed, carried_out=self._carried_out
+                )
                 if reading is not None:
                     return reading
             elif sensed == occupied:
@@ -480,6 +485,8 @@ class Referee:
                     events.append(OpponentToMove())
         reading = self._read()
         kind = reading.kind
+        if kind is Kind.TURN and self._expected is not None and reading.moves == (self._expected,):
+            self._carried_out = True
         if self._flagged:
             # A wrong board stays flagged while it stays wrong; a half-done opponent's turn only
             # until the board changes (its timer then starts again).

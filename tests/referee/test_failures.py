@@ -107,6 +107,24 @@ def test_a_reply_begun_before_the_computers_move_is_confirmed_commits_the_comput
     assert table.of(MillClosed) == [MillClosed(Move.parse("g4-g7"), mask("e4", "c3"))]
 
 
+def test_a_reply_on_the_point_the_computers_removal_just_emptied_is_the_persons_turn() -> None:
+    # The person takes their piece from d6 for the Pi and at once puts a new one there: the
+    # sensors show d6 as it was, but the board showed the Pi's turn done first.
+    table = Table(opponent_color=BLACK)
+    for person, pi in (("d6", "a7"), ("b4", "d7")):
+        table.play(person)
+        table.expect(pi)
+        table.play(pi)
+    table.play("f2")
+    table.expect("g7xd6")
+    table.move("g7xd6", gap=0.1)
+    table.wait(0.2)  # d6 has settled empty; the Pi's turn is not yet confirmed ...
+    table.place("d6")  # ... and the person's reply fills it again
+    table.wait(SETTLE)
+    assert table.accepted() == ["d6", "a7", "b4", "d7", "f2", "g7xd6", "d6"]
+    assert table.of(Flagged) == []
+
+
 # -- ghost moves and false takebacks when moving quickly -------------------------------------------
 
 
