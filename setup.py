@@ -10,9 +10,9 @@
   of the solved game's moving phase in the symmetry-reduced index,
   ``morris/engine/solution/native/retro.c``. Only ``morris tables build --men`` needs it (its
   moving-phase units are solved nowhere else); playing from a built solution does not.
-- ``MORRIS_COMPILE=1 pip install --no-build-isolation .``: mypyc compiles the search, its move
-  generator and its evaluation (plain typed Python) as well, which speeds up the Python side (the
-  root of the search, and everything when ``_native`` is not built). Needs mypy in the
+- ``MORRIS_COMPILE=1 pip install --no-build-isolation .``: mypyc compiles the engine, its search, its
+  move generator and its evaluation (plain typed Python) as well, which speeds up the Python side
+  (the root of the search, and everything when ``_native`` is not built). Needs mypy in the
   environment that builds. See docs/ENGINE.md.
 
 The translations: ``build_py`` (which both ``pip install`` and ``pip install -e`` run) compiles
@@ -66,7 +66,12 @@ class BuildWithCatalogs(build_py):
             source.unlink()
 
 
-COMPILED = ["morris/engine/movegen.py", "morris/engine/evaluate.py", "morris/engine/search.py"]
+COMPILED = [
+    "morris/engine/movegen.py",
+    "morris/engine/evaluate.py",
+    "morris/engine/search.py",
+    "morris/engine/engine.py",
+]
 
 ext_modules = []
 if os.environ.get("MORRIS_NATIVE", "") != "0":

@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO))
 
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT  # noqa: E402
 from morris.engine.client import UciEngine  # noqa: E402
-from morris.engine.search import Engine  # noqa: E402
+from morris.engine.engine import Engine  # noqa: E402
 from morris.engine.solution import Solution  # noqa: E402
 from morris.engine.solution.analyse import board_class  # noqa: E402
 from morris.engine.solution.perfection import duel, sample_positions  # noqa: E402

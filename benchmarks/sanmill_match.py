@@ -37,6 +37,7 @@ sys.path.insert(0, str(REPO))
 from morris.app.jobs import load_solution, load_tables  # noqa: E402
 from morris.core.board import Board  # noqa: E402
 from morris.engine.client import UciEngine  # noqa: E402
+from morris.engine.engine import Engine, SearchResult  # noqa: E402
 from morris.engine.levels import MAX_LEVEL  # noqa: E402
 from morris.engine.match import (  # noqa: E402
     OPENINGS,
@@ -45,7 +46,6 @@ from morris.engine.match import (  # noqa: E402
     run_match,
     save_games,
 )
-from morris.engine.search import Engine, SearchResult  # noqa: E402
 
 ADAPTER = Path(__file__).resolve().with_name("sanmill_uci.py")
 

@@ -27,9 +27,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from morris.core.variant import VARIANT_NAMES, find_variant  # noqa: E402
+from morris.engine.engine import Engine  # noqa: E402
 from morris.engine.evaluate import WEIGHTS, Weights, weights_for  # noqa: E402
 from morris.engine.match import MatchResult, format_elo, run_match  # noqa: E402
-from morris.engine.search import Engine  # noqa: E402
 
 
 def _weights(base: str, variant: str, changes: dict[str, int]) -> Weights:

@@ -60,7 +60,7 @@ from morris.core import (
 from morris.i18n import Message, msg, plain
 
 if TYPE_CHECKING:
-    from morris.engine.search import Engine
+    from morris.engine.engine import Engine
     from morris.engine.solution import Solution
     from morris.engine.tables import EndgameTables
 
@@ -238,7 +238,7 @@ def score_words(score: int | None) -> Message:
     """:func:`format_score` as a message, to render in any language."""
     if score is None:
         return plain("-")
-    from morris.engine.search import win_distance
+    from morris.engine.engine import win_distance
 
     distance = win_distance(score)
     if distance is None:
@@ -325,8 +325,8 @@ def review_record(
 
 def _engine(board: Board, tables: EndgameTables | None) -> Engine | None:
     """The engine of the review, or ``None`` when it cannot play the record's variant."""
+    from morris.engine.engine import Engine
     from morris.engine.levels import MAX_LEVEL
-    from morris.engine.search import Engine
 
     try:
         engine_rules(board)

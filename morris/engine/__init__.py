@@ -8,7 +8,8 @@ The in-process engine, the external-engine client and the simple players share o
     True
 
 Submodules: :mod:`~morris.engine.levels` (the playing levels, readable without loading the
-search), :mod:`~morris.engine.search` (the engine), :mod:`~morris.engine.evaluate`,
+search), :mod:`~morris.engine.engine` (the engine: levels, time, tables and solution),
+:mod:`~morris.engine.search` (the alpha-beta it runs), :mod:`~morris.engine.evaluate`,
 :mod:`~morris.engine.movegen`, :mod:`~morris.engine.uci` (the protocol server),
 :mod:`~morris.engine.client` (external engines), :mod:`~morris.engine.players` (the
 :class:`Player` protocol, random and greedy players), :mod:`~morris.engine.match`,
@@ -25,6 +26,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from morris.engine.client import UciEngine
+    from morris.engine.engine import (
+        Engine,
+        SearchInfo,
+        SearchResult,
+        format_score,
+        win_distance,
+    )
     from morris.engine.errors import (
         EngineCrashed,
         EngineError,
@@ -35,14 +43,7 @@ if TYPE_CHECKING:
     )
     from morris.engine.levels import LEVELS, MAX_LEVEL, MIN_LEVEL, Level
     from morris.engine.players import GreedyPlayer, Player, RandomPlayer
-    from morris.engine.search import (
-        MATE,
-        Engine,
-        SearchInfo,
-        SearchResult,
-        format_score,
-        win_distance,
-    )
+    from morris.engine.search import MATE
 
 #: The module of each name this package exports.
 _HOMES: dict[str, str] = {
@@ -61,11 +62,11 @@ _HOMES: dict[str, str] = {
     "Player": "players",
     "RandomPlayer": "players",
     "MATE": "search",
-    "Engine": "search",
-    "SearchInfo": "search",
-    "SearchResult": "search",
-    "format_score": "search",
-    "win_distance": "search",
+    "Engine": "engine",
+    "SearchInfo": "engine",
+    "SearchResult": "engine",
+    "format_score": "engine",
+    "win_distance": "engine",
 }
 
 __all__ = [

@@ -287,7 +287,7 @@ static int read_keys(PyObject *seq, uint64_t *out, Py_ssize_t want, const char *
 }
 
 /* The callbacks are bound methods of the Python search, which holds this core: a cycle, so the
- * type takes part in the garbage collector (and _Search.release() breaks the cycle at once). */
+ * type takes part in the garbage collector (and Search.release() breaks the cycle at once). */
 static int Core_traverse(Core *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->check);

@@ -3,7 +3,7 @@
 >>> with UciEngine.spawn([sys.executable, "-m", "morris", "engine"]) as engine:  # doctest: +SKIP
 ...     result = engine.play(Board(), movetime=0.5)
 
-:class:`UciEngine` has the same ``play()`` as the in-process :class:`~morris.engine.search.Engine`,
+:class:`UciEngine` has the same ``play()`` as the in-process :class:`~morris.engine.engine.Engine`,
 so the daemon and ``morris match`` can use either. Every wait has a timeout; an engine that crashes
 (or stops answering) is restarted once per call and given the position again.
 """
@@ -27,8 +27,9 @@ from morris.core.moves import Move
 from morris.core.points import Point, parse_point
 from morris.core.rules import STANDARD
 from morris.core.variant import engine_rules
+from morris.engine.engine import SearchInfo, SearchResult
 from morris.engine.errors import EngineCrashed, EngineTimeout, ExternalEngineError
-from morris.engine.search import MATE, SearchInfo, SearchResult
+from morris.engine.search import MATE
 from morris.engine.uci import moves_to_tokens, second_removal_missing
 from morris.i18n import msg
 

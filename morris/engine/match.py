@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING
 from morris.core.board import Board
 from morris.core.moves import Move
 from morris.core.record import GameRecord
+from morris.engine.engine import Engine
 from morris.engine.levels import LEVELS
 from morris.engine.players import GreedyPlayer, Player, RandomPlayer
-from morris.engine.search import Engine
 
 if TYPE_CHECKING:
     from morris.engine.tables import EndgameTables

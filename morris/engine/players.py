@@ -1,6 +1,6 @@
 """Things that pick a move: the :class:`Player` protocol and two simple players for the ladder.
 
-The in-process :class:`~morris.engine.search.Engine`, the external-engine client
+The in-process :class:`~morris.engine.engine.Engine`, the external-engine client
 :class:`~morris.engine.client.UciEngine`, :class:`RandomPlayer` and :class:`GreedyPlayer` all have
 the same ``play()``, so the daemon and ``morris match`` can use any of them.
 
@@ -17,7 +17,7 @@ from typing import Protocol
 
 from morris.core.board import Board
 from morris.core.moves import Move
-from morris.engine.search import SearchInfo, SearchResult
+from morris.engine.engine import SearchInfo, SearchResult
 
 
 class Player(Protocol):

@@ -40,9 +40,9 @@ from morris.core.moves import InvalidMoveError, InvalidPositionError, Move
 from morris.core.points import POINT_NAMES, parse_point
 from morris.core.rules import STANDARD
 from morris.core.variant import VARIANT_NAMES, find_variant
+from morris.engine.engine import Engine, SearchInfo, format_score
 from morris.engine.errors import ProtocolError
 from morris.engine.levels import LEVELS, MAX_DEPTH, MAX_LEVEL, MIN_LEVEL
-from morris.engine.search import Engine, SearchInfo, format_score
 
 if TYPE_CHECKING:
     from morris.engine.tables import EndgameTables

@@ -1,6 +1,6 @@
 """The compiled engine (``MORRIS_COMPILE=1``, see setup.py) plays exactly as the pure-Python one.
 
-mypyc compiles the three search modules into a scratch copy of the package; a child process imports
+mypyc compiles the four engine modules into a scratch copy of the package; a child process imports
 that copy and searches fixed positions with the Python inner loop (``native=False``: the C one,
 ``_native``, is compared in test_native.py). Same moves, scores, depths and node counts: a level's
 strength does not depend on whether the engine was compiled, only its speed does.
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from morris import Board
-from morris.engine.search import Engine
+from morris.engine.engine import Engine
 
 REPO = Path(__file__).resolve().parents[2]
 #: Needs real time: a real compiler and subprocess.
@@ -32,12 +32,14 @@ POSITIONS = [
 ]
 SEARCH = """
 import json, sys
+import morris.engine.engine as engine
 import morris.engine.search as search
 from morris import Board
 assert search.__file__.endswith(".so"), search.__file__
+assert engine.__file__.endswith(".so"), engine.__file__
 out = []
 for text in json.loads(sys.argv[1]):
-    r = search.Engine(8, seed=3, native=False).play(Board(text), nodes=20_000)
+    r = engine.Engine(8, seed=3, native=False).play(Board(text), nodes=20_000)
     out.append([str(r.move), r.score, r.depth, r.nodes])
 print(json.dumps(out))
 """

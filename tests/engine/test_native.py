@@ -26,10 +26,11 @@ from morris import Board, TwelveMensMorris
 from morris.core.points import ALL_POINTS, NEIGHBOURS
 from morris.core.variant import engine_rules
 from morris.engine import search
+from morris.engine.engine import Engine, SearchResult
 from morris.engine.evaluate import PIECE, WEIGHTS, make_evaluator
 from morris.engine.levels import MAX_LEVEL
-from morris.engine.movegen import NONE, generate
-from morris.engine.search import NATIVE_AVAILABLE, Engine, SearchResult
+from morris.engine.movegen import NONE, encode, generate
+from morris.engine.search import NATIVE_AVAILABLE
 from tests.engine.helpers import position, random_board, sampled_position
 
 STRONG_GAMES = Path(__file__).resolve().parents[1] / "data" / "strong-games.txt"
@@ -177,7 +178,7 @@ def test_with_endgame_tables_the_same(tables_3v3: object) -> None:
 
 
 def _core(board: Board) -> _native.Core:
-    return search._Search(
+    return search.Search(
         board, tables=None, node_limit=1000, deadline=None, clock=lambda: 0.0, stop=None,
         native=True,
     ).core  # type: ignore[return-value]  # fmt: skip
@@ -212,7 +213,7 @@ def test_the_c_search_takes_its_constants_from_the_python_source() -> None:
     rng = random.Random(11)
     for cls in (Board, TwelveMensMorris):
         board = cls()
-        core = search._Search(
+        core = search.Search(
             board, tables=None, node_limit=1000, deadline=None, clock=lambda: 0.0, stop=None,
             native=True, weights=changed,
         ).core  # fmt: skip
@@ -265,11 +266,11 @@ def test_morris_native_0_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
     assert Engine(5).native is False
     monkeypatch.setenv("MORRIS_NATIVE", "1")
     assert Engine(5).native is True  # where it is built, the default
-    s = search._Search(
+    s = search.Search(
         Board(), tables=None, node_limit=5000, deadline=None, clock=lambda: 0.0, stop=None,
         native=True,
     )  # fmt: skip
-    assert s.search_root_move(search.encode(Board().parse_notation("d2")), 4, -(10**6), 10**6) < 100
+    assert s.search_root_move(encode(Board().parse_notation("d2")), 4, -(10**6), 10**6) < 100
     assert s.core is not None and s.core.tt_entries > 0 and not s.tt  # the C search ran
 
 
@@ -296,7 +297,7 @@ def test_a_finished_search_gives_its_memory_back() -> None:
 def test_the_table_grows_like_a_dict_and_keeps_the_same_results() -> None:
     # A depth-bound search has no node budget to size its table by: it starts small and grows.
     board = _strong_positions(every=9)[5]  # early placing: 20 000 entries at depth 8
-    s = search._Search(
+    s = search.Search(
         board, tables=None, node_limit=None, deadline=None, clock=lambda: 0.0, stop=None,
         native=True,
     )  # fmt: skip
@@ -304,7 +305,7 @@ def test_the_table_grows_like_a_dict_and_keeps_the_same_results() -> None:
     assert s.core is not None and s.core.tt_entries > 16_384  # past its first size, twice
     py, c = _both(board, 6, depth=8)
     assert _seen(py) == _seen(c)
-    assert result[0] == search.encode(c.move) and result[1] == c.score
+    assert result[0] == encode(c.move) and result[1] == c.score
 
 
 # --- what the C loop's speed is for: the top level at its full budget ---------------------------
@@ -338,12 +339,12 @@ def test_the_c_search_runs_while_another_python_thread_does() -> None:
     board = Board()
     for turn in ("d6", "d2", "b4", "f4", "d7", "d1"):
         board.push_notation(turn)
-    s = search._Search(
+    s = search.Search(
         board, tables=None, node_limit=None, deadline=None, clock=lambda: 0.0, stop=None,
         native=True,
     )  # fmt: skip
     s.check_at = 10**15  # no check() callback: the whole search is C
-    first = search.encode(next(iter(board.legal_moves)))
+    first = encode(next(iter(board.legal_moves)))
     started, done = threading.Event(), threading.Event()
 
     def run() -> None:
@@ -369,7 +370,7 @@ def test_the_c_search_runs_while_another_python_thread_does() -> None:
 
 def test_a_core_refuses_other_threads_while_it_searches() -> None:
     # What the lock's release allows must not let two threads share one search's tables.
-    s = search._Search(
+    s = search.Search(
         Board(), tables=None, node_limit=5000, deadline=None, clock=lambda: 0.0, stop=None,
         native=True,
     )  # fmt: skip
@@ -392,6 +393,6 @@ def test_a_core_refuses_other_threads_while_it_searches() -> None:
         zn=s.zn, path=s.path, root_index=s.root_index, check=check, probe=None, table_pieces=0,
         tt_size=4096,
     )  # fmt: skip
-    s.search_root_move(search.encode(Board().parse_notation("d2")), 5, -(10**6), 10**6)
+    s.search_root_move(encode(Board().parse_notation("d2")), 5, -(10**6), 10**6)
     assert seen and all("a search runs on it" in text for text in seen)
     s.release()

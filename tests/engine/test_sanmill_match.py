@@ -13,9 +13,9 @@ import pytest
 from morris import Board
 from morris.core.points import POINT_NAMES
 from morris.core.record import GameRecord
+from morris.engine.engine import SearchResult
 from morris.engine.match import GameOutcome, MatchResult
 from morris.engine.players import GreedyPlayer
-from morris.engine.search import SearchResult
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 

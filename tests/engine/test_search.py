@@ -84,7 +84,7 @@ def _pop_outcome(board: Board) -> bool:
 def test_placements_are_searched_blocks_first_then_new_twos_then_linked_points() -> None:
     # Black threatens a7-d7-g7; white has b4, so a4, c4, b6 and b2 would make a two of its own.
     board = position("b4", "a7 d7", white_hand=8, black_hand=7)
-    s = search._Search(
+    s = search.Search(
         board, tables=None, node_limit=None, deadline=None, clock=lambda: 0.0, stop=None
     )
     mills, quiet = generate(s.rules, s.us, s.them, s.uh)

@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 
 from morris import STANDARD, TWELVE, Board, Move, TwelveMensMorris, UnsupportedVariant
 from morris.engine.client import UciEngine
+from morris.engine.engine import Engine
 from morris.engine.movegen import decode, generate, has_moves
 from morris.engine.movegen import perft as fast_perft
-from morris.engine.search import NATIVE_AVAILABLE, Engine
+from morris.engine.search import NATIVE_AVAILABLE
 from morris.engine.tables import EndgameTables
 from tests.engine.helpers import random_board
 

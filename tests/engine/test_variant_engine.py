@@ -15,12 +15,13 @@ from hypothesis import strategies as st
 from morris import POINT_NAMES, Board, perft
 from morris.core.variant import VARIANT_NAMES, find_variant
 from morris.engine import search
+from morris.engine.engine import Engine, SearchResult
 from morris.engine.levels import MAX_LEVEL
 from morris.engine.match import run_match
 from morris.engine.movegen import board_bar, decode, generate, has_moves
 from morris.engine.movegen import perft as fast_perft
 from morris.engine.players import GreedyPlayer, Player, RandomPlayer
-from morris.engine.search import NATIVE_AVAILABLE, Engine, SearchResult
+from morris.engine.search import NATIVE_AVAILABLE
 from tests.engine.helpers import random_board
 
 #: Every game the engine must follow: the variants, and the standard game's switches (on twelve
@@ -149,7 +150,7 @@ def test_the_c_search_plays_as_the_python_search(name: str, seed: int, plies: in
 @given(name=names, seed=st.integers(0, 2**32 - 1), flying=st.booleans())
 def test_the_c_search_generates_and_evaluates_as_python(name: str, seed: int, flying: bool) -> None:
     board = _set_up(name, seed, flying)
-    s = search._Search(
+    s = search.Search(
         board, tables=None, node_limit=1000, deadline=None, clock=lambda: 0.0, stop=None,
         native=True,
     )  # fmt: skip

@@ -11,7 +11,7 @@ import pytest
 from morris import Board
 from morris.cli import main
 from morris.core.variant import VARIANT_NAMES, find_variant
-from morris.engine.search import Engine
+from morris.engine.engine import Engine
 from morris.engine.tables import EndgameTables, table_refusal
 from tests.engine.helpers import sampled_position
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from morris.engine.search import Engine
+from morris.engine.engine import Engine
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import board_class, turn_values
 from morris.engine.solution.perfection import play_out, sample_positions

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from morris.app.values import plain_value, value_of_board
+from morris.engine.engine import Engine
 from morris.engine.errors import SolutionError
-from morris.engine.search import Engine
 from morris.engine.solution import Solution, SolutionResult
 from morris.engine.solution.analyse import new_board, turn_values
 from morris.engine.solution.removals import open_removals, removal_filename

@@ -13,7 +13,7 @@ import pytest
 from morris.core.board import Board
 from morris.core.moves import Move
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
-from morris.engine.search import Engine
+from morris.engine.engine import Engine
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import board_class
 from morris.engine.solution.perfection import duel, sample_positions

@@ -1,5 +1,5 @@
 /*
- * The search's inner loop: a line-for-line port of _Search.negamax (search.py),
+ * The search's inner loop: a line-for-line port of Search.negamax (search.py),
  * generate/has_moves/removable (movegen.py) and make_evaluator (evaluate.py). It must give the
  * very same scores, best moves and node counts as the Python code, so that a level (a node
  * budget) plays the same move with or without it; tests/engine/test_native.py compares the two on
@@ -405,7 +405,7 @@ static int evaluate(const Search *s, bb us, bb them, int uh, int th)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* the search (search.py, _Search.negamax)                                                     */
+/* the search (search.py, Search.negamax)                                                     */
 
 /* Stable sort of turns by history, highest first (Python's sort(reverse=True) keeps the order
  * of equal keys). Insertion sort: the lists are short. */
@@ -424,7 +424,7 @@ static void sort_by_history(const long long *history, turn *a, int n)
 }
 
 /* Sorts quiet placements by a static key, highest first, ties in the order given (as
-   _Search._placing_order): P.order_block for each line through the point that holds two of the
+   Search._placing_order): P.order_block for each line through the point that holds two of the
    opponent's pieces and none of ours (a block), P.order_two for each that holds one of ours and
    none of theirs (a new two), 1 for each link of the point. */
 static void sort_placements(const Search *s, bb us, bb them, turn *a, int n)
@@ -737,7 +737,7 @@ int search_root_move(Search *s, bb us, bb them, int uh, int th, int c, uint64_t 
                      int depth, int alpha, int beta, int irreversible, int bar, int obar,
                      int *score)
 {
-    /* search.py, _Search.search_root_move: the child of the root at ply 1. */
+    /* search.py, Search.search_root_move: the child of the root at ply 1. */
     ptrdiff_t base = s->path_len;
     s->path[s->path_len++] = key;
     ptrdiff_t rep_start = irreversible ? s->path_len - 1 : 0;

@@ -107,7 +107,7 @@ def play_out(
     """The engine at ``level`` (the side to move) against the solution's best defence from
     ``position`` under the real draw rules (threefold repetition, ``no_removal_limit`` turns
     without a removal): ``"engine"``, ``"defender"`` (the winner) or ``"draw"``."""
-    from morris.engine.search import Engine
+    from morris.engine.engine import Engine
 
     board = board_class(men)(position, no_removal_limit=no_removal_limit)
     engine = Engine(level, seed=seed, solution=solution)
