@@ -2,18 +2,18 @@
 
 - ``morris.engine._native`` (built by default, skipped with a warning if there is no C compiler or
   no Python headers; ``MORRIS_NATIVE=0`` at install time skips it): the search's inner loop in C,
-  ``morris/engine/native/search.c`` with its CPython glue ``morris/engine/_native.c`` (its
-  constants and evaluation weights come from the Python source at import, ``configure``). The
-  same moves, scores and node counts as the Python search (tests/engine/test_native.py compares
-  them), many times the nodes per second.
+  ``morris/engine/native/search.c`` and its evaluation ``evaluate.c``, with their CPython glue
+  ``morris/engine/_native.c`` (its constants and evaluation weights come from the Python source
+  at import, ``configure``). The same moves, scores and node counts as the Python search
+  (tests/engine/test_native.py compares them), many times the nodes per second.
 - ``morris.engine.solution._retro`` (built with it, on the same terms): the retrograde analysis
   of the solved game's moving phase in the symmetry-reduced index,
   ``morris/engine/solution/native/retro.c``. Only ``morris tables build --men`` needs it (its
   moving-phase units are solved nowhere else); playing from a built solution does not.
-- ``MORRIS_COMPILE=1 pip install --no-build-isolation .``: mypyc compiles the engine, its search, its
-  move generator and its evaluation (plain typed Python) as well, which speeds up the Python side
-  (the root of the search, and everything when ``_native`` is not built). Needs mypy in the
-  environment that builds. See docs/ENGINE.md.
+- ``MORRIS_COMPILE=1 pip install --no-build-isolation .``: mypyc compiles the engine, its
+  search, its move generator and its evaluation (plain typed Python) as well, which speeds up the
+  Python side (the root of the search, and everything when ``_native`` is not built). Needs mypy
+  in the environment that builds. See docs/ENGINE.md.
 
 The translations: ``build_py`` (which both ``pip install`` and ``pip install -e`` run) compiles
 every ``morris/locale/<lang>/LC_MESSAGES/morris.po`` into ``morris.mo`` beside it with Babel (a
@@ -78,9 +78,13 @@ if os.environ.get("MORRIS_NATIVE", "") != "0":
     ext_modules.append(
         Extension(
             "morris.engine._native",
-            ["morris/engine/_native.c", "morris/engine/native/search.c"],
+            [
+                "morris/engine/_native.c",
+                "morris/engine/native/search.c",
+                "morris/engine/native/evaluate.c",
+            ],
             include_dirs=["morris/engine"],
-            depends=["morris/engine/native/search.h"],
+            depends=["morris/engine/native/search.h", "morris/engine/native/evaluate.h"],
             extra_compile_args=["-O2"],
             optional=True,  # no compiler: a warning, and the Python search
         )

@@ -441,6 +441,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds)
     s->double_mill = double_mill;
     s->return_mill_barred = barred;
     s->w = params->weights;
+    s->piece = params->piece;
     if (weights != NULL && weights != Py_None && read_weights(weights, &s->w) < 0)
         return -1;
     PyObject *zp_fast = PySequence_Fast(zp, "zp");

@@ -1,6 +1,6 @@
 /*
- * The search's inner loop: a line-for-line port of Search.negamax (search.py),
- * generate/has_moves/removable (movegen.py) and make_evaluator (evaluate.py). It must give the
+ * The search's inner loop: a line-for-line port of Search.negamax (search.py) and
+ * generate/has_moves/removable (movegen.py); its evaluation (evaluate.py) is evaluate.c. It must give the
  * very same scores, best moves and node counts as the Python code, so that a level (a node
  * budget) plays the same move with or without it; tests/engine/test_native.py compares the two on
  * many positions. Change one side, change the other.
@@ -15,15 +15,13 @@
  * "none"; the glue translates them into movegen.py's where they leave C.
  */
 #include "search.h"
+#include "evaluate.h"
 
 #include <string.h>
 
 /* The constants of the Python source (search_configure). */
 static SearchParams P;
 static int configured;
-
-static inline int popcount(bb x) { return __builtin_popcount(x); }
-static inline int lowbit(bb x) { return __builtin_ctz(x); }
 
 const char *search_configure(const SearchParams *p)
 {
@@ -278,133 +276,6 @@ static int has_moves(const Search *s, bb us, bb them, int us_hand, int bar)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* evaluation (evaluate.py)                                                                    */
-
-static inline void mobility(const Search *s, bb side, bb empty, int *steps, int *blocked)
-{
-    int st = 0, bl = 0;
-    while (side) {
-        int p = lowbit(side);
-        side &= side - 1;
-        int n = popcount(s->neighbours[p] & empty);
-        if (n)
-            st += n;
-        else
-            bl++;
-    }
-    *steps = st;
-    *blocked = bl;
-}
-
-static int running(const Search *s, bb closed, bb side, bb empty)
-{
-    int count = 0;
-    while (closed) {
-        int p = lowbit(closed);
-        bb low = 1u << p;
-        closed &= closed - 1;
-        bb free_ = s->neighbours[p] & empty;
-        if (free_) {
-            count += 1;
-            bb rest = side ^ low;
-            while (free_) {
-                bb fl = free_ & (~free_ + 1);
-                free_ ^= fl;
-                for (int i = 0; i < s->n_masks; i++) {
-                    bb m = s->mill_masks[i];
-                    if ((m & fl) && (rest & m) == (m ^ fl))
-                        count += 3;
-                }
-            }
-        }
-    }
-    return count;
-}
-
-static int evaluate(const Search *s, bb us, bb them, int uh, int th)
-{
-    int pu = popcount(us);
-    int pt = popcount(them);
-    int score = (pu + uh - pt - th) * P.piece;
-    bb empty = s->in_play ^ (us | them);
-    if (uh || th) {
-        int twos_us = 0, twos_them = 0;
-        bb close_us = 0, close_them = 0;
-        for (int i = 0; i < s->n_masks; i++) {
-            bb m = s->mill_masks[i];
-            bb a = us & m;
-            bb b = them & m;
-            if (!b) {
-                if (a && a != m && popcount(a) == 2) {
-                    twos_us++;
-                    close_us |= m ^ a;
-                }
-            } else if (!a && b != m && popcount(b) == 2) {
-                twos_them++;
-                close_them |= m ^ b;
-            }
-        }
-        score += s->w.open_two * (twos_us - twos_them);
-        if (close_us && uh)
-            score += (close_us & (close_us - 1)) == 0 ? s->w.close_one : s->w.close_more;
-        if (close_them && th && (close_them & (close_them - 1)))
-            score -= s->w.closings_against;
-        int mob_us, blocked_us, mob_them, blocked_them;
-        mobility(s, us, empty, &mob_us, &blocked_us);
-        mobility(s, them, empty, &mob_them, &blocked_them);
-        score += s->w.placing_mobility * (mob_us - mob_them) -
-                 s->w.placing_blocked * (blocked_us - blocked_them);
-        int held = 0;
-        for (int k = 0; k < s->n_layers; k++)
-            held += popcount(us & s->layers[k]) - popcount(them & s->layers[k]);
-        return score + s->w.point_link * held;
-    }
-    int fly_us = s->flying && pu == 3;
-    int fly_them = s->flying && pt == 3;
-    int mob_us = 0, blocked_us = 0, mob_them = 0, blocked_them = 0;
-    if (!fly_us)
-        mobility(s, us, empty, &mob_us, &blocked_us);
-    if (!fly_them)
-        mobility(s, them, empty, &mob_them, &blocked_them);
-    if (!fly_them && !mob_them)
-        score += s->w.opponent_blocked;
-    score += s->w.moving_mobility * (mob_us - mob_them) -
-             s->w.moving_blocked * (blocked_us - blocked_them);
-    bb closed_us = 0, closed_them = 0;
-    int threats_us = 0, threats_them = 0;
-    for (int i = 0; i < s->n_masks; i++) {
-        bb m = s->mill_masks[i];
-        bb a = us & m;
-        bb b = them & m;
-        if (a == m) {
-            closed_us |= m;
-        } else if (b == m) {
-            closed_them |= m;
-        } else if (!b) {
-            if (a && popcount(a) == 2) {
-                bb q = m ^ a;
-                bb movers = (fly_us ? us : (s->neighbours[lowbit(q)] & us)) & ~m;
-                if (movers)
-                    threats_us++;
-            }
-        } else if (!a && popcount(b) == 2) {
-            bb q = m ^ b;
-            bb movers = (fly_them ? them : (s->neighbours[lowbit(q)] & them)) & ~m;
-            if (movers)
-                threats_them++;
-        }
-    }
-    int running_us = (closed_us && !fly_us) ? running(s, closed_us, us, empty) : 0;
-    int running_them = (closed_them && !fly_them) ? running(s, closed_them, them, empty) : 0;
-    score += s->w.running_mill * (running_us - running_them);
-    if (threats_us)
-        score += s->w.threat + s->w.per_threat * threats_us;
-    if (threats_them)
-        score -= s->w.per_threat_against * threats_them + (threats_them > 1 ? s->w.threats_against : 0);
-    return score;
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* the search (search.py, Search.negamax)                                                     */
 
 /* Stable sort of turns by history, highest first (Python's sort(reverse=True) keeps the order
@@ -528,7 +399,7 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
     if (depth <= 0) {
         if (!has_moves(s, us, them, uh, bar))
             return -(P.mate - ply);
-        return evaluate(s, us, them, uh, th);
+        return eval_position(s, us, them, uh, th);
     }
     /* Transposition table. */
     uint64_t tkey = (limit < 0 || nrc < limit - P.near_limit) ? key : key ^ s->zn[nrc];
@@ -754,7 +625,7 @@ int search_root_move(Search *s, bb us, bb them, int uh, int th, int c, uint64_t 
 
 int search_evaluate(const Search *s, bb us, bb them, int uh, int th)
 {
-    return evaluate(s, us, them, uh, th);
+    return eval_position(s, us, them, uh, th);
 }
 
 void search_generate(const Search *s, bb us, bb them, int us_hand, int bar, turn *mills,

@@ -1,5 +1,6 @@
 /*
- * The search's inner loop in plain C (search.c), apart from the CPython glue (../_native.c).
+ * The search's inner loop in plain C (search.c, its evaluation evaluate.c), apart from the
+ * CPython glue (../_native.c).
  *
  * Nothing here is a copy of the Python source: every constant the Python search, its move
  * generator and its evaluation define (scores, table flags, the turn encoding, the evaluation's
@@ -40,6 +41,9 @@
 typedef int32_t turn;
 
 typedef uint32_t bb;
+
+static inline int popcount(bb x) { return __builtin_popcount(x); }
+static inline int lowbit(bb x) { return __builtin_ctz(x); }
 
 /* The evaluation's weights: the fields of evaluate.Weights, in their order. */
 typedef struct {
@@ -106,6 +110,7 @@ typedef struct {
     int double_mill;        /* an action closing two mills at once removes two pieces */
     int return_mill_barred; /* Morabaraba: no straight return into a mill (bar codes) */
     Weights w;              /* the evaluation's weights (the variant's) */
+    int piece;              /* what a piece is worth: evaluate.py's PIECE */
     /* zobrist keys */
     uint64_t zp[2][MAX_POINTS];
     uint64_t zh[2][MAX_HAND + 1];
