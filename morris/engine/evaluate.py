@@ -38,7 +38,7 @@ class Weights:
     """The weights of the evaluation's terms, in centi-pieces, for the side to move.
 
     Tuned against Sanmill (docs/ENGINE.md, "Tuning"). The one source of these numbers: the C
-    search (morris/engine/native/search.c) is given them at import (search.py configures it).
+    evaluation (morris/engine/native/evaluate.c) is given them at import (search.py configures it).
     """
 
     #: Placing: each open two (two pieces of a mill, the third point empty).
