@@ -6,7 +6,8 @@ LEDs blink at their real rates (slow 1 Hz, fast 4 Hz). The person's hands are th
 point to put a piece there or take it off), the input line (``d6``, ``a1-a4``, ``xg7``, read by
 :mod:`morris.tui.grammar`) and the keys of the four buttons beside the board (``n``, ``t``, ``h``,
 ``m``). What each point shows comes from :mod:`morris.app.view`; the widgets are in
-:mod:`morris.tui.board`, :mod:`morris.tui.panels` and :mod:`morris.tui.dialogs`.
+:mod:`morris.tui.board`, :mod:`morris.tui.panels` (every text of the side panel) and
+:mod:`morris.tui.dialogs`.
 
 The Pi searches on a worker thread (:class:`~morris.app.jobs.BackgroundRunner`), so the interface
 stays live at high levels. Tests pass ``autoplay=False``: no timer, no thread, and
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -40,26 +41,21 @@ from textual.widgets import Button, Header, Input, Label, Static
 from morris.app.config import Config
 from morris.app.errors import InputError
 from morris.app.jobs import BackgroundRunner, make_search
-from morris.app.mode import Mode
 from morris.app.snapshot import Snapshot
 from morris.app.view import point_views
-from morris.core import COLOR_NAMES, Rules
 from morris.i18n import N_, _
 from morris.sim import Simulation
-from morris.tui import colours
 from morris.tui.board import BoardView
 from morris.tui.dialogs import (
     GameSettings,
     HelpScreen,
     NewGameScreen,
     QuitScreen,
-    colour_word,
     localize_bindings,
     localize_tree,
-    variant_title,
 )
 from morris.tui.grammar import CLEAR, HandAction, parse_actions
-from morris.tui.panels import legend, solution_text, status_text
+from morris.tui.panels import game_text, legend, mode_text, status_text
 
 if TYPE_CHECKING:
     from morris.engine.solution import Solution
@@ -85,24 +81,6 @@ _PRESSED = {
     "hint": N_("pressed the hint button"),
     "mode": N_("pressed the mode button"),
 }
-
-#: The remote player's connection (the snapshot's ``link``), in words.
-_LINK_WORDS = {"up": N_("connected"), "waiting": N_("waiting"), "none": N_("no link")}
-
-
-def _link_word(link: str) -> str:
-    return _(_LINK_WORDS[link]) if link in _LINK_WORDS else link
-
-
-def describe_game_rules(rules: Rules) -> str:
-    """The variant and its settings in a line, in the board's language ("Nine men's morris,
-    flying on"; :func:`morris.core.describe_rules`'s words)."""
-    parts = [variant_title(rules.name), _("flying on") if rules.flying else _("flying off")]
-    if rules.remove_from_mills:
-        parts.append(_("removal from mills"))
-    if rules.double_mill_removes_two:
-        parts.append(_("a double mill removes two"))
-    return ", ".join(parts)
 
 
 class PointInput(Input):
@@ -580,11 +558,11 @@ class SimulatorApp(App[None]):
         board_view.show(views)
         events_text = Text(_("Events") + "\n", Style(bold=True))
         events_text.append("\n".join(self.events), Style(color="#c0c0c0"))
-        self._show("game", self.game_text())
+        self._show("game", game_text(snap))
         self._show("leds", status_text(snap.status, snap.status_since, now))
         self._show("events", events_text)
         self._show("legend", legend(now))
-        self.sub_title = self.mode_text()
+        self.sub_title = mode_text(snap, self.sim.board.rules)
 
     def _show(self, widget_id: str, text: Text) -> None:
         # Only what changed is redrawn: most ticks change nothing but a blinking LED.
@@ -596,124 +574,3 @@ class SimulatorApp(App[None]):
         """The plain text shown in a side panel widget (``game``, ``leds``, ``events``)."""
         text = self._shown.get(widget_id)
         return text.plain if text is not None else ""
-
-    def mode_text(self) -> str:
-        """Who plays, as the controller has it now."""
-        snap = self.snapshot
-        you = colour_word(snap.human)
-        if snap.mode is Mode.REFEREE:
-            who = _("referee: two players")
-        elif snap.mode is Mode.REMOTE:
-            who = _("you ({colour}) vs a remote player ({link})").format(
-                colour=you, link=_link_word(snap.link)
-            )
-        else:
-            who = _("you ({colour}) vs the Pi, level {level}").format(colour=you, level=snap.level)
-        return f"{who} · {describe_game_rules(self.sim.board.rules)}"
-
-    def turn_text(self) -> str:
-        """Whose turn it is, in a few words."""
-        snap = self.snapshot
-        if snap.termination is not None:
-            from morris.app.endings import describe_ending
-
-            return describe_ending(snap.winner, snap.termination)
-        side = colour_word(snap.turn)
-        if snap.board_setup is not None:
-            if snap.board_setup == "black":
-                return _("setting up: black's pieces")
-            return _("setting up: white's pieces")
-        if snap.remote_color is not None:
-            if snap.turn != snap.remote_color:
-                return _("your move ({colour})").format(colour=side)
-            if snap.link == "up":
-                return _("the remote player ({colour})").format(colour=side)
-            waiting = _("the remote player ({colour}): waiting").format(colour=side)
-            return waiting + (f" ({snap.link_reason})" if snap.link_reason else "")
-        if snap.pi_color is None:
-            return _("black to move") if snap.turn == "black" else _("white to move")
-        if snap.turn != snap.pi_color:
-            return _("your move ({colour})").format(colour=side)
-        if snap.thinking:
-            return _("the Pi ({colour}) thinks…").format(colour=side)
-        return _("the Pi ({colour}): do its move").format(colour=side)
-
-    def game_text(self) -> Text:
-        """Mode, turn and pieces."""
-        snap = self.snapshot
-        over = snap.termination is not None
-        you = colour_word(snap.human)
-        labels = {"mode": _("Mode"), "over": _("Over"), "turn": _("Turn"), "moves": _("Moves")}
-        width = max(7, *(len(label) + 1 for label in labels.values()))
-        bold = Style(bold=True)
-        text = Text()
-        text.append(labels["mode"].ljust(width), bold)
-        if snap.mode is Mode.REFEREE:
-            text.append(_("referee: two players") + "\n")
-        elif snap.mode is Mode.REMOTE:
-            line = _("you ({colour}) · remote player ({link})")
-            text.append(line.format(colour=you, link=_link_word(snap.link)) + "\n")
-        else:
-            line = _("you ({colour}) · Pi level {level}")
-            text.append(line.format(colour=you, level=snap.level) + "\n")
-        if over:
-            text.append(labels["over"].ljust(width), bold)
-            text.append(self.turn_text() + "\n", Style(color="#ffd75f", bold=True))
-        else:
-            text.append(f"{labels['turn']} {snap.fullmove:<3}".ljust(width), bold)
-            text.append(self.turn_text() + "\n")
-        text.append_text(solution_text(snap.solution))
-        if snap.flagged:
-            text.append(
-                " " * width + _("the board does not match!") + "\n",
-                Style(color="#ff5f5f", bold=True),
-            )
-        names = {name: colour_word(name) for name in COLOR_NAMES.values()}
-        players = {name: self._player(name) for name in names}
-        name_w = max(6, *(len(word) + 1 for word in names.values()))
-        player_w = max(6, *(len(word) + 1 for word in players.values()))
-        pieces, in_hand, there = _("Pieces"), _("in hand"), _("on board")
-        hand_w, board_w = max(3, len(in_hand)), max(3, len(there))
-        heading = f"{pieces:<{3 + name_w + player_w}}{in_hand:>{hand_w}} {there:>{board_w}}"
-        text.append(heading + "\n", bold)
-        on_board = Counter(snap.pieces.values())
-        for name in COLOR_NAMES.values():
-            mark = "◀" if snap.turn == name and not over else " "
-            text.append(" ")
-            text.append(
-                colours.PIECE_GLYPHS[name],
-                Style(color=colours.PIECE_COLOURS[name], bgcolor=colours.PAD, bold=True),
-            )
-            text.append(
-                f" {names[name]:<{name_w}}{players[name]:<{player_w}}"
-                f"{snap.in_hand[name]:>{hand_w}} {on_board[name]:>{board_w}} {mark}\n"
-            )
-        text.append(labels["moves"].ljust(width), bold)
-        text.append(moves_text(snap) or _("none yet"))
-        return text
-
-    def _player(self, colour: str) -> str:
-        snap = self.snapshot
-        if snap.remote_color is not None:
-            return _("(far)") if colour == snap.remote_color else _("(you)")
-        pi = snap.pi_color
-        if pi is None:
-            return ""
-        return "(Pi)" if colour == pi else _("(you)")
-
-
-def moves_text(snap: Snapshot, width: int = 30) -> str:
-    """The turns so far, numbered as the game record numbers them (a game set up or resumed at
-    turn 20 starts at ``20.``; ``20...`` when black played first), the latest kept when they do
-    not fit in ``width``."""
-    number, white = snap.first_fullmove, snap.first_turn == "white"
-    tokens = []
-    for index, move in enumerate(snap.moves):
-        if white:
-            tokens.append(f"{number}.{move}")
-        else:
-            tokens.append(f"{number}...{move}" if index == 0 else move)
-            number += 1
-        white = not white
-    line = " ".join(tokens)
-    return line if len(line) <= width else "…" + line[-(width - 1) :]
