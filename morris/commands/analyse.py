@@ -54,7 +54,7 @@ def register(subparsers: Any) -> None:
             "tables' data directory)"
         ),
     )
-    from morris.commands.tables import add_config_option
+    from morris.commands.options import add_config_option
 
     add_config_option(parser)
     parser.set_defaults(run=run_analyse)

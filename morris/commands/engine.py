@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from morris.commands.tables import add_tables_options, tables_from_args
+from morris.commands.options import add_tables_options, tables_from_args
 from morris.commands.words import warning
 from morris.i18n import _
 

@@ -8,8 +8,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from morris.commands.run import SWITCH_HELP
-from morris.commands.tables import add_tables_options, tables_from_args
+from morris.commands.options import SWITCH_HELP, add_tables_options, tables_from_args
 from morris.commands.words import variants_help
 from morris.core.variant import VARIANT_NAMES
 from morris.engine.levels import MAX_LEVEL

@@ -23,7 +23,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, TextIO
 
-from morris.commands.run import SWITCH_HELP
+from morris.commands.options import SWITCH_HELP
 from morris.commands.words import error, rules_text, variants_help
 from morris.core import (
     BLACK,

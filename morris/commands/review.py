@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from morris.commands.tables import add_tables_options, solution_from_args, tables_from_args
+from morris.commands.options import add_tables_options, solution_from_args, tables_from_args
 from morris.commands.words import error
 from morris.i18n import N_, _, pgettext
 
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     except ReviewError as exc:
         error(str(exc), command=COMMAND)
         return 2
-    from morris.commands.tables import solution_problem, tables_problem
+    from morris.commands.options import solution_problem, tables_problem
 
     problem = (None if args.no_solution else solution_problem(args.solution)) or (
         None if args.no_tables else tables_problem(args.tables)

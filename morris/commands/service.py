@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from morris import i18n
-from morris.commands.run import listen_argument
+from morris.commands.options import listen_argument
 from morris.commands.words import either, error
 from morris.i18n import N_, _, ngettext
 

@@ -8,16 +8,18 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from morris.commands.run import (
+from morris.commands.options import (
+    add_data_options,
     add_game_options,
     add_voice_options,
     add_web_options,
+    data_overrides,
+    data_problem,
     game_overrides,
     use_language,
     voice_overrides,
     web_overrides,
 )
-from morris.commands.tables import add_data_options, data_overrides, data_problem
 from morris.commands.words import error
 from morris.i18n import _
 

@@ -43,7 +43,7 @@ def missing_solution(directory: Path, men: int | None = None) -> str | None:
     words that name what to do: no such directory, nothing built there, or fewer men built
     than asked (with the ``--men`` to build). ``None`` when the sectors are there (each is
     still checked as it is opened)."""
-    from morris.commands.tables import no_solution_text
+    from morris.commands.options import no_solution_text
     from morris.engine.solution.sectors import sector_keys
 
     if not directory.is_dir() or not any(directory.glob("sector-*.msol")):

@@ -12,54 +12,16 @@ from __future__ import annotations
 
 import argparse
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from morris.commands.options import add_config_option, default_tables_dir
 from morris.i18n import _, ngettext
-
-if TYPE_CHECKING:
-    from morris.app.config import Config
-    from morris.engine.solution import Solution
-    from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
 
 _FLYING = {"both": (True, False), "on": (True,), "off": (False,)}
-
-
-def default_tables_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """Where the tables live (see :func:`morris.app.paths.tables_dir`)."""
-    from morris.app.paths import tables_dir
-
-    return tables_dir(environ)
-
-
-def _config_file(path: str) -> Config:
-    """``--config FILE`` read at once: a bad file is argparse's error (exit code 2)."""
-    from morris.app.config import load_config
-    from morris.app.errors import ConfigError
-
-    try:
-        return load_config(path)
-    except ConfigError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def add_config_option(parser: argparse.ArgumentParser) -> None:
-    """``--config FILE``: the default directories from a configuration file (``engine.tables``,
-    ``engine.solution``) instead of the data directory."""
-    parser.add_argument(
-        "--config",
-        type=_config_file,
-        default=None,
-        metavar="FILE",
-        # TRANSLATORS: engine.tables and engine.solution are configuration keys.
-        help=_(
-            "take the default directory from this configuration (engine.tables; with --men "
-            "engine.solution)"
-        ),
-    )
 
 
 def tables_dir_of(args: argparse.Namespace) -> Path:
@@ -70,126 +32,6 @@ def tables_dir_of(args: argparse.Namespace) -> Path:
         return Path(given)
     config = getattr(args, "config", None)
     return config.tables_dir() if config is not None else default_tables_dir()
-
-
-#: Where a person is told to point a command at a solved game built elsewhere (every command
-#: that reads it takes the same option; the configuration's key is ``[engine] solution``).
-SOLUTION_OPTION = "--solution DIR"
-
-
-def no_solution_text(directory: Path) -> str:
-    """Why ``directory`` gives no solved game, and the option that points elsewhere."""
-    if not directory.exists():
-        why = _("{path}: no such directory").format(path=directory)
-    elif not directory.is_dir():
-        why = _("{path} is not a directory").format(path=directory)
-    else:
-        why = _("no solved game in {path}").format(path=directory)
-    # TRANSLATORS: {why} is what is wrong with the directory; {command} a command, {option} an
-    # option (typed as they are); "[engine] solution" is a configuration key.
-    return _(
-        "{why}: build one with {command} and give {option} (or set [engine] solution in the "
-        "configuration)"
-    ).format(why=why, command="`morris tables build --men K --dir DIR`", option=SOLUTION_OPTION)
-
-
-def solution_problem(directory: Path | None) -> str | None:
-    """Why a solved game named on the command line (``--solution DIR``) is none, or ``None``
-    when ``directory`` holds sector files (or none was named)."""
-    if directory is None or (directory.is_dir() and any(directory.glob("sector-*.msol"))):
-        return None
-    option = f"--solution {directory}"
-    if not directory.exists():
-        return _("{option}: no such directory").format(option=option)
-    if not directory.is_dir():
-        return _("{option}: not a directory").format(option=option)
-    return _("{option}: no solved game there (build one with {command})").format(
-        option=option, command=f"`morris tables build --men K --dir {directory}`"
-    )
-
-
-def tables_problem(directory: Path | None) -> str | None:
-    """Why endgame tables named on the command line (``--tables DIR``) are none, or ``None``
-    when ``directory`` holds a table manifest (or none was named)."""
-    from morris.engine.tables import MANIFEST_NAME
-
-    if directory is None or (directory / MANIFEST_NAME).is_file():
-        return None
-    option = f"--tables {directory}"
-    if not directory.exists():
-        return _("{option}: no such directory").format(option=option)
-    return _("{option}: no endgame tables there (build them with {command})").format(
-        option=option, command=f"`morris tables build --dir {directory}`"
-    )
-
-
-def add_data_options(parser: argparse.ArgumentParser) -> None:
-    """``--solution DIR`` (also spelled ``--dir``, as in ``morris tables build --men K --dir
-    DIR``) and ``--tables DIR`` for the commands that play (``morris sim``, ``morris run``):
-    over the ``[engine] solution`` and ``tables`` keys."""
-    parser.add_argument(
-        "--solution",
-        "--dir",
-        dest="solution",
-        metavar="DIR",
-        # TRANSLATORS: {command} is a command; "[engine] solution" a configuration key, and
-        # "solution" the name of a directory.
-        help=_(
-            "the solved game's directory (what {command} made): the Pi's play, the hints, the "
-            "values shown and the puzzles; default: [engine] solution, else solution in the "
-            "tables' data directory"
-        ).format(command="`morris tables build --men K --dir DIR`"),
-    )
-    parser.add_argument(
-        "--tables",
-        metavar="DIR",
-        help=_("the endgame tables' directory (default: [engine] tables, else the data directory)"),
-    )
-
-
-def data_overrides(args: argparse.Namespace) -> dict[str, object]:
-    """The :meth:`Config.with_overrides` arguments of :func:`add_data_options`' flags."""
-    return {"engine_solution": args.solution, "engine_tables": args.tables}
-
-
-def data_problem(args: argparse.Namespace) -> str | None:
-    """Why a directory :func:`add_data_options` named holds nothing to read, or ``None``."""
-    solution = None if args.solution is None else Path(args.solution).expanduser()
-    tables = None if args.tables is None else Path(args.tables).expanduser()
-    return solution_problem(solution) or tables_problem(tables)
-
-
-def add_tables_options(parser: argparse.ArgumentParser, *, solution: bool = False) -> None:
-    """``--tables DIR`` and ``--no-tables``, for the commands that run the engine; with
-    ``solution`` also ``--solution DIR`` and ``--no-solution`` (the solved game)."""
-    texts = {
-        "tables": (
-            _("endgame table directory (default: the data directory's, if built there)"),
-            _("do not use the tables"),
-        ),
-        "solution": (
-            _("the solved game's directory (default: the data directory's, if built there)"),
-            _("do not use the solution"),
-        ),
-    }
-    for name in ("tables", "solution") if solution else ("tables",):
-        where, without = texts[name]
-        parser.add_argument(f"--{name}", type=Path, default=None, metavar="DIR", help=where)
-        parser.add_argument(f"--no-{name}", action="store_true", help=without)
-
-
-def tables_from_args(args: argparse.Namespace) -> EndgameTables | None:
-    """The tables ``--tables``/``--no-tables`` ask for (``None``: none)."""
-    from morris.app.jobs import load_tables
-
-    return None if args.no_tables else load_tables(args.tables)
-
-
-def solution_from_args(args: argparse.Namespace) -> Solution | None:
-    """The solved game ``--solution``/``--no-solution`` ask for (``None``: none)."""
-    from morris.app.jobs import load_solution
-
-    return None if args.no_solution else load_solution(args.solution)
 
 
 def register(subparsers: Any) -> None:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from morris.cli import main
-from morris.commands.tables import default_tables_dir
+from morris.commands.options import default_tables_dir
 from morris.core.points import MILL_MASKS, NEIGHBOURS, POINTS
 from morris.engine.tables import (
     EndgameTables,

@@ -107,7 +107,7 @@ def test_a_broken_translation_shows_the_english_text(
 @pytest.mark.parametrize("command", ["run", "sim"])
 def test_run_and_sim_take_lang_and_speak(command: str) -> None:
     from morris.cli import build_parser
-    from morris.commands.run import voice_overrides
+    from morris.commands.options import voice_overrides
 
     args = build_parser().parse_args([command, "--lang", "fi", "--speak"])
     assert args.lang == "fi"
@@ -120,7 +120,7 @@ def test_the_commands_warn_of_a_language_without_a_catalog_and_use_english(
     board_language: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from morris.app.config import parse_config
-    from morris.commands.run import use_language
+    from morris.commands.options import use_language
 
     monkeypatch.setenv("LANG", "fi_FI.UTF-8")
     config = parse_config('[ui]\nlanguage = "sv"\n')
