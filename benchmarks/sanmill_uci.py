@@ -3,16 +3,16 @@
     python benchmarks/sanmill_uci.py /path/to/sanmill      # or: SANMILL_BIN=/path/to/sanmill
     morris match level:9 "cmd:python benchmarks/sanmill_uci.py /path/to/sanmill" --games 20
 
-Sanmill (github.com/calcitem/Sanmill) is the strongest open-source Mill engine and our yardstick;
-docs/SANMILL.md says how to build it and how to measure against it. This adapter translates between
-the two dialects:
+Sanmill (github.com/calcitem/Sanmill) is the strongest open-source Mill engine and our yardstick:
+a console binary built by its own project's instructions (docs/SANMILL.md says what the adapter
+needs of it and how to measure against it). This adapter translates between the two dialects:
 
 Ours (docs/ENGINE.md, "Protocol: `morris engine`"):
     position startpos moves d6 f4 a1-a4 xg7 ; go movetime MS ; bestmove d6 | a1-a4 | xg7
 Sanmill's console engine:
     position startpos moves (2,1) (2,3) (3,6)->(3,7) -(3,2) ; go (no arguments) ;
-    answer line "info score N bestmove TOKEN" (TOKEN may be "draw"), plus debug chatter. A build
-    with the "info depth D score V pv TOKEN" patch (see docs/SANMILL.md) also reports every
+    answer line "info score N bestmove TOKEN" (TOKEN may be "draw"), plus debug chatter. A binary
+    that prints "info depth D score V pv TOKEN" (see docs/SANMILL.md) also reports every
     completed iteration; V is from the side to move, one piece = 5.
 
 Sanmill square ``(f,r)``: f = 1 inner ring, 2 middle, 3 outer; r = 1 at the top midpoint, then
