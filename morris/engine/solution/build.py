@@ -20,7 +20,7 @@ the number of workers, the split, and however often the build was killed.
 
 What each task cost is appended to ``build-log.jsonl`` in the directory (:data:`BUILD_LOG`, one
 JSON object a line: the task, its entries, wall and CPU seconds, threads), the measured figures
-behind the extrapolations of docs/TABLES.md; the sector files do not depend on it.
+behind the extrapolations of docs/TABLES-MEASUREMENTS.md; the sector files do not depend on it.
 """
 
 from __future__ import annotations
@@ -410,9 +410,9 @@ def build_solution(
     (default: the cores) sharing ``memory`` bytes (default: the available memory). A placing
     sector of more than ``split`` entries is solved in ranges of at most that many, by tasks of
     their own. A moving system's task runs on ``threads`` threads (default: every core of the
-    machine it runs on, see docs/TABLES.md). The removal files (the moving-phase sectors'
-    distances to the next removal, the placing sectors' values under the rule) are for the
-    no-removal limit ``removal_limit``. Raises :class:`SolutionError` if a task needs
+    machine it runs on, see docs/TABLES-MEASUREMENTS.md). The removal files (the moving-phase
+    sectors' distances to the next removal, the placing sectors' values under the rule) are for
+    the no-removal limit ``removal_limit``. Raises :class:`SolutionError` if a task needs
     more memory than any worker has, or a task fails.
     """
     if threads is not None and threads < 1:
