@@ -14,6 +14,7 @@ import pytest
 from morris.cli import main
 from morris.commands.options import default_tables_dir
 from morris.core.points import MILL_MASKS, NEIGHBOURS, POINTS
+from morris.engine.encoding import popcount
 from morris.engine.tables import (
     EndgameTables,
     TableError,
@@ -25,7 +26,6 @@ from morris.engine.tables import (
     read_manifest,
     verify_tables,
 )
-from morris.engine.tables.index import popcount
 
 FULL = (1 << 24) - 1
 

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from morris.core.points import MILL_MASKS, NEIGHBOURS, NUM_POINTS
+from morris.engine.encoding import chunks
 from morris.engine.solution import SectorKey, Solution, SolutionError
 from morris.engine.solution._retro import System
 from morris.engine.solution.sectors import Unit, build_units
@@ -20,7 +21,6 @@ from morris.engine.solution.symmetry import IMAGES, representatives, transform
 from morris.engine.solution.turns import expected_codes, index_of_key
 from morris.engine.tables.index import stored_decode, wide_index, wide_size
 from morris.engine.tables.keys import Codes
-from morris.engine.tables.rules import chunks
 from morris.engine.tables.solve import solve_system
 
 MOVING4 = [SectorKey(m, o, 0, 0) for m, o in ((3, 3), (4, 3), (3, 4), (4, 4))]

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from morris.core.points import MILL_MASKS, NEIGHBOURS, POINTS, points_of
+from morris.engine.encoding import popcount
 from morris.engine.solution.symmetry import (
     PERMS,
     SymmetricIndex,
@@ -17,7 +18,6 @@ from morris.engine.solution.symmetry import (
     redundancy,
     transform_one,
 )
-from morris.engine.tables.index import popcount
 
 
 def test_the_sixteen_symmetries_keep_links_and_mills() -> None:

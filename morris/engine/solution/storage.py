@@ -33,6 +33,7 @@ from typing import Any, Final, TypeVar
 
 import numpy as np
 
+from morris.engine.encoding import chunks
 from morris.engine.errors import SolutionError
 from morris.engine.solution.blocks import (
     CODEC,
@@ -46,7 +47,6 @@ from morris.engine.solution.blocks import (
 )
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.symmetry import SymmetricIndex
-from morris.engine.tables.rules import chunks
 from morris.i18n import Message, msg
 
 logger = logging.getLogger(__name__)

@@ -29,8 +29,18 @@ import numpy as np
 import numpy.typing as npt
 
 from morris.core.points import NUM_POINTS
-from morris.engine.tables.index import FULL, colex_rank, pdep, pext, popcount, rank_one, subsets
-from morris.engine.tables.keys import I64, U8, U32
+from morris.engine.encoding import (
+    FULL,
+    I64,
+    U8,
+    U32,
+    colex_rank,
+    pdep,
+    pext,
+    popcount,
+    rank_one,
+    subsets,
+)
 
 #: Number of symmetries of the board.
 SYMMETRY_COUNT: Final = 16

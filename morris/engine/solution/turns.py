@@ -15,13 +15,12 @@ from functools import cache
 import numpy as np
 
 from morris.core.points import NUM_POINTS
+from morris.engine.encoding import FULL, I64, U32, bellman_codes
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.symmetry import SymmetricIndex
-from morris.engine.tables.index import FULL
-from morris.engine.tables.keys import I64, MIN_PIECES, U32, Codes, TableKey
+from morris.engine.tables.keys import MIN_PIECES, Codes, TableKey
 from morris.engine.tables.rules import BIT, in_mill_at, removals
 from morris.engine.tables.rules import successors as table_successors
-from morris.engine.tables.verify import bellman_codes
 
 
 @cache

@@ -12,14 +12,14 @@ from typing import Final
 
 import numpy as np
 
+from morris.engine.encoding import I64, chunks
 from morris.engine.solution.blocks import Section
 from morris.engine.solution.probe import Solution, result_of
 from morris.engine.solution.removals import removals_bar, rule_leaves
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.storage import DRAW, unpack, wdl_of
 from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
-from morris.engine.tables.keys import I64, Codes, ProgressCallback
-from morris.engine.tables.rules import chunks
+from morris.engine.tables.keys import Codes, ProgressCallback
 from morris.engine.tables.verify import VerifyReport
 
 #: Sectors with more entries than this are checked on a random sample by default.

@@ -19,10 +19,6 @@ MIN_PIECES: Final = 3
 #: The basic set: 3v3, 4v3 and 3v4.
 DEFAULT_MAX_PIECES: Final = 7
 
-U32 = npt.NDArray[np.uint32]
-I64 = npt.NDArray[np.int64]
-U16 = npt.NDArray[np.uint16]
-U8 = npt.NDArray[np.uint8]
 Codes = npt.NDArray[np.unsignedinteger[Any]]
 
 #: A turn as ``(from, to, remove)``; ``remove`` is None when the turn removes nothing.

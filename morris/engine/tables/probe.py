@@ -9,7 +9,7 @@ import numpy as np
 
 from morris.core.points import ALL_POINTS, MILL_MASKS, MILLS_THROUGH, NEIGHBOURS, points_of
 from morris.core.rules import STANDARD, Rules
-from morris.engine.tables.index import rank_one
+from morris.engine.encoding import rank_one
 from morris.engine.tables.keys import (
     MIN_PIECES,
     Codes,

@@ -15,13 +15,9 @@ import numpy as np
 import numpy.typing as npt
 
 from morris.core.points import MILL_MASKS, MILLS_THROUGH, NEIGHBOURS, NUM_POINTS
-from morris.engine.tables.index import FULL, popcount, wide_decode, wide_index
-from morris.engine.tables.keys import (
-    I64,
-    MIN_PIECES,
-    U32,
-    TableKey,
-)
+from morris.engine.encoding import FULL, I64, U32, popcount
+from morris.engine.tables.index import wide_decode, wide_index
+from morris.engine.tables.keys import MIN_PIECES, TableKey
 
 BIT: Final = np.array([1 << p for p in range(NUM_POINTS)], dtype=np.uint32)
 _MILL_A: Final = np.array([MILLS_THROUGH[p][0] for p in range(NUM_POINTS)], dtype=np.uint32)
@@ -194,12 +190,6 @@ def predecessors(key: TableKey, index: I64) -> I64:
         before = (other[rows] ^ BIT[t]) | BIT[sources[s]]
         out.append(wide_index(key.partner, before, mover[rows]))
     return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
-
-
-def chunks(total: int, size: int) -> Iterator[I64]:
-    """The indices ``0 .. total - 1`` in batches of ``size``."""
-    for start in range(0, total, size):
-        yield np.arange(start, min(total, start + size), dtype=np.int64)
 
 
 def work_chunk(key: TableKey) -> int:

@@ -10,19 +10,11 @@ from typing import Final
 
 import numpy as np
 
+from morris.engine.encoding import I64, U8, U16, UNKNOWN, chunks
 from morris.engine.tables.index import stored_decode, wide_decode, wide_index, wide_size
-from morris.engine.tables.keys import (
-    I64,
-    MIN_PIECES,
-    U8,
-    U16,
-    Codes,
-    ProgressCallback,
-    TableKey,
-)
+from morris.engine.tables.keys import MIN_PIECES, Codes, ProgressCallback, TableKey
 from morris.engine.tables.rules import (
     Successors,
-    chunks,
     closing_turns,
     predecessors,
     successors,
@@ -32,8 +24,7 @@ from morris.engine.tables.rules import (
 
 logger = logging.getLogger(__name__)
 
-#: A distance not yet known (a draw if it stays so); verify.py uses it for "no win found".
-UNKNOWN: Final = 0xFFFF
+# A distance not yet known (UNKNOWN) is a draw if it stays so.
 _NO_LOSS: Final = 0xFFFE  # a capture reaches a draw or a loss for the opponent: never a LOSS
 
 

@@ -3,23 +3,18 @@ after each of its turns (one Bellman step)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 import numpy as np
 
+from morris.engine.encoding import I64, bellman_codes, chunks
 from morris.engine.tables.index import stored_decode, stored_index
-from morris.engine.tables.keys import (
-    I64,
-    MIN_PIECES,
-    Codes,
-    ProgressCallback,
-    TableKey,
-)
+from morris.engine.tables.keys import MIN_PIECES, Codes, ProgressCallback, TableKey
 from morris.engine.tables.probe import EndgameTables, result_of
-from morris.engine.tables.rules import chunks, successors, work_chunk
-from morris.engine.tables.solve import UNKNOWN, successor_codes
+from morris.engine.tables.rules import successors, work_chunk
+from morris.engine.tables.solve import successor_codes
 
 KeyT = TypeVar("KeyT")
 
@@ -52,29 +47,6 @@ def expected_codes(key: TableKey, index: I64, codes: dict[TableKey, Codes]) -> I
         for succ in successors(key, mover, other, stored_index)
     )
     return bellman_codes(index.size, steps)
-
-
-def bellman_codes(size: int, steps: Iterable[tuple[I64, I64]]) -> I64:
-    """One Bellman step: the code of each of ``size`` positions from batches of (rows, the code
-    of a successor of each row), codes ``distance + 1`` for the side to move there (0 a draw).
-
-    The fastest win over successors lost for the opponent, else a draw if one is drawn, else the
-    slowest loss; a position without a turn is LOSS(0) (code 1).
-    """
-    win = np.full(size, UNKNOWN, dtype=np.int64)
-    longest = np.zeros(size, dtype=np.int64)
-    draw = np.zeros(size, dtype=bool)
-    any_turn = np.zeros(size, dtype=bool)
-    for rows, code in steps:
-        any_turn[rows] = True
-        odd = (code & 1) == 1
-        np.minimum.at(win, rows[odd], code[odd])
-        draw[rows[code == 0]] = True
-        even = ~odd & (code > 0)
-        np.maximum.at(longest, rows[even], code[even])
-    out = np.where(draw, 0, longest + 1)
-    out = np.where(win != UNKNOWN, win + 1, out)
-    return np.where(any_turn, out, 1)
 
 
 def verify_tables(

@@ -1,4 +1,4 @@
-"""The tables' popcount counts the same with and without numpy 2's ``bitwise_count``: a 32-bit
+"""The encoding's popcount counts the same with and without numpy 2's ``bitwise_count``: a 32-bit
 Raspberry Pi OS runs Debian's numpy 1.24, which has none (docs/PLATFORMS.md)."""
 
 from __future__ import annotations
@@ -8,22 +8,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from morris.engine.tables import index
+from morris.engine import encoding
 
 BOARDS = st.lists(st.integers(min_value=0, max_value=(1 << 24) - 1), min_size=1, max_size=64)
 
 
 @given(BOARDS)
 def test_popcount_counts_the_points_of_every_bitboard(boards: list[int]) -> None:
-    counted = index.popcount(np.array(boards, dtype=np.uint32))
+    counted = encoding.popcount(np.array(boards, dtype=np.uint32))
     assert counted.tolist() == [bin(b).count("1") for b in boards]
 
 
 @given(BOARDS)
 def test_popcount_without_bitwise_count_counts_the_same(boards: list[int]) -> None:
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(index, "_BITWISE_COUNT", None)
-        counted = index.popcount(np.array(boards, dtype=np.uint32))
+        patch.setattr(encoding, "_BITWISE_COUNT", None)
+        counted = encoding.popcount(np.array(boards, dtype=np.uint32))
     assert counted.dtype == np.uint32
     assert counted.tolist() == [bin(b).count("1") for b in boards]
 
@@ -34,7 +34,7 @@ def test_nothing_else_calls_numpy_2_s_bitwise_count() -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    allowed = root / "morris" / "engine" / "tables" / "index.py"
+    allowed = root / "morris" / "engine" / "encoding.py"
     callers = [
         str(path.relative_to(root))
         for folder in ("morris", "tests", "benchmarks", "tools")
