@@ -6,9 +6,9 @@
   ``morris/engine/_native.c`` (its constants and evaluation weights come from the Python source
   at import, ``configure``). The same moves, scores and node counts as the Python search
   (tests/engine/test_native.py compares them), many times the nodes per second.
-- ``morris.engine.solution._retro`` (built with it, on the same terms): the retrograde analysis
+- ``morris.solver.solution._retro`` (built with it, on the same terms): the retrograde analysis
   of the solved game's moving phase in the symmetry-reduced index,
-  ``morris/engine/solution/native/retro.c``. Only ``morris tables build --men`` needs it (its
+  ``morris/solver/solution/native/retro.c``. Only ``morris tables build --men`` needs it (its
   moving-phase units are solved nowhere else); playing from a built solution does not.
 - ``MORRIS_COMPILE=1 pip install --no-build-isolation .``: mypyc compiles the engine, its
   search, its move generator and its evaluation (plain typed Python) as well, which speeds up the
@@ -91,8 +91,8 @@ if os.environ.get("MORRIS_NATIVE", "") != "0":
     )
     ext_modules.append(
         Extension(
-            "morris.engine.solution._retro",
-            ["morris/engine/solution/native/retro.c"],
+            "morris.solver.solution._retro",
+            ["morris/solver/solution/native/retro.c"],
             extra_compile_args=["-O2", "-pthread"],  # a pass's threads (System(threads=N))
             extra_link_args=["-pthread"],
             optional=True,  # no compiler: a warning; `morris tables build --men` then refuses

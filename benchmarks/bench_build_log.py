@@ -22,10 +22,10 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from morris.engine.solution.build import BUILD_LOG, unit_entries
-from morris.engine.solution.ranges import DEFAULT_SPLIT, plan_ranges
 from morris.engine.solution.removals import removal_filename
 from morris.engine.solution.sectors import MAX_MEN, MIN_MEN, Unit, build_units
+from morris.solver.solution.build import BUILD_LOG, unit_entries
+from morris.solver.solution.ranges import DEFAULT_SPLIT, plan_ranges
 
 
 def kind_of(unit: Unit) -> str:

@@ -107,7 +107,7 @@ def bench_levels(count: int, cpu: bool) -> None:
 
 
 def bench_tables() -> None:
-    from morris.engine.tables import build_tables
+    from morris.solver.tables import build_tables
 
     print("\n## Endgame tables (3v3, 4v3, 3v4; flying and not)")
     with tempfile.TemporaryDirectory() as tmp:

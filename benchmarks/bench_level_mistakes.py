@@ -45,10 +45,10 @@ from morris.core.points import NEIGHBOURS  # noqa: E402
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT  # noqa: E402
 from morris.engine.engine import Engine  # noqa: E402
 from morris.engine.solution.analyse import board_class  # noqa: E402
-from morris.engine.solution.perfection import MAX_TURNS  # noqa: E402
 from morris.engine.solution.play import scored_turns  # noqa: E402
 from morris.engine.solution.probe import SolutionResult  # noqa: E402
 from morris.engine.tables.keys import Value  # noqa: E402
+from morris.solver.solution.perfection import MAX_TURNS  # noqa: E402
 
 KINDS = ("missed mill", "mill allowed", "weak point", "deep")
 _CLASS = {Value.LOSS: 0, Value.DRAW: 1, Value.WIN: 2}

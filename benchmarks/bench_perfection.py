@@ -31,10 +31,10 @@ import numpy as np
 from morris.app.paths import solution_dir
 from morris.engine.solution import Solution, new_sector_keys, sector_keys
 from morris.engine.solution.analyse import board_class
-from morris.engine.solution.perfection import play_out, sample_positions, sector_kind
 from morris.engine.solution.play import placing_rule_value
 from morris.engine.solution.sectors import MAX_MEN, MIN_MEN
 from morris.engine.tables.keys import Value
+from morris.solver.solution.perfection import play_out, sample_positions, sector_kind
 
 KINDS = ("placing", "moving", "flying")
 #: The positions a search may visit to prove that the rule draws a placing win not won.

@@ -22,9 +22,9 @@ import numpy as np
 
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
 from morris.engine.errors import SolutionError
-from morris.engine.solution.removals import removal_leaves, solve_removals
 from morris.engine.solution.sectors import SectorKey, Unit
 from morris.engine.solution.storage import DRAW, open_sector
+from morris.solver.solution.removals import removal_leaves, solve_removals
 
 
 def _key(text: str) -> SectorKey:

@@ -34,11 +34,13 @@ from typing import Any
 import numpy as np
 import zstandard
 
-from morris.engine.solution import Solution, build_solution, sector_keys
+from morris.engine.solution import Solution, sector_keys
 from morris.engine.solution.blocks import DIST_BLOCK, LEVEL, WDL_BLOCK, Section
 from morris.engine.solution.sectors import SectorKey
-from morris.engine.solution.storage import DRAW, pack
-from morris.engine.solution.turns import index_of_key
+from morris.engine.solution.storage import DRAW
+from morris.engine.solution.symmetry import index_of_key
+from morris.solver.solution import build_solution
+from morris.solver.solution.write import pack
 
 PROBES_PER_SECTOR = 2_000
 CODEC_SAMPLE = 1 << 21  # entries of each sector the codecs are compared on (its start)

@@ -18,7 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from morris.engine.tables import EndgameTables, build_tables, read_manifest
+from morris.engine.tables import EndgameTables, read_manifest
+from morris.solver.tables import build_tables
 
 PROBES = 20_000
 

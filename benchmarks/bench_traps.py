@@ -45,8 +45,8 @@ from morris.engine.client import UciEngine  # noqa: E402
 from morris.engine.engine import Engine  # noqa: E402
 from morris.engine.solution import Solution  # noqa: E402
 from morris.engine.solution.analyse import board_class  # noqa: E402
-from morris.engine.solution.perfection import duel, sample_positions  # noqa: E402
 from morris.engine.tables.keys import Value  # noqa: E402
+from morris.solver.solution.perfection import duel, sample_positions  # noqa: E402
 
 ADAPTER = Path(__file__).resolve().with_name("sanmill_uci.py")
 #: The top level (it plays from the solution wherever it covers the position).

@@ -112,8 +112,9 @@ def run_solution_build(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
-    from morris.engine.solution import SolutionError, build_solution
-    from morris.engine.solution.ranges import DEFAULT_SPLIT
+    from morris.engine.solution import SolutionError
+    from morris.solver.solution import build_solution
+    from morris.solver.solution.ranges import DEFAULT_SPLIT
 
     console = Console()
     if not _check_men(console, args.men):
@@ -377,7 +378,8 @@ def run_solution_verify(args: argparse.Namespace) -> int:
     """Check local consistency of every sector; exit 1 on any disagreement."""
     from rich.console import Console
 
-    from morris.engine.solution import Solution, SolutionError, verify_solution
+    from morris.engine.solution import Solution, SolutionError
+    from morris.solver.solution import verify_solution
 
     console = Console()
     if not (_check_men(console, args.men) and _at_least_one(console, "--sample", args.sample)):

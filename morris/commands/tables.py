@@ -129,7 +129,7 @@ def register(subparsers: Any) -> None:
         help=_(
             "with --men: a placing sector of more entries is solved in ranges of at most this "
             "many, each a task (default: {split})"
-        ).format(split=4194304),  # morris.engine.solution.ranges.DEFAULT_SPLIT, not imported
+        ).format(split=4194304),  # morris.solver.solution.ranges.DEFAULT_SPLIT, not imported
     )
     build.add_argument(
         "--no-removal-limit",
@@ -277,7 +277,8 @@ def run_build(args: argparse.Namespace) -> int:
     """Build the tables; print where they went and how big they are."""
     from rich.console import Console
 
-    from morris.engine.tables import TableError, build_tables
+    from morris.engine.tables import TableError
+    from morris.solver.tables import build_tables
 
     console = Console()
     wrong = wrong_dir_option(args)
@@ -494,7 +495,8 @@ def run_verify(args: argparse.Namespace) -> int:
     """Check the tables; exit 1 if any value disagrees with its successors."""
     from rich.console import Console
 
-    from morris.engine.tables import EndgameTables, TableError, verify_tables
+    from morris.engine.tables import EndgameTables, TableError
+    from morris.solver.tables import verify_tables
 
     console = Console()
     wrong = wrong_dir_option(args)

@@ -21,11 +21,10 @@ from morris.engine.tables import (
     TableKey,
     TableResult,
     Value,
-    build_tables,
     index_of,
     read_manifest,
-    verify_tables,
 )
+from morris.solver.tables import build_tables, verify_tables
 
 FULL = (1 << 24) - 1
 

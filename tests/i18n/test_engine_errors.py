@@ -15,7 +15,8 @@ import pytest
 from morris.cli import main
 from morris.engine.errors import SolutionError, TableError
 from morris.engine.solution import Solution
-from morris.engine.tables import EndgameTables, build_tables
+from morris.engine.tables import EndgameTables
+from morris.solver.tables import build_tables
 from tests.i18n.leftovers_kit import english_left_in
 from tests.solution.conftest import solved3
 

@@ -23,7 +23,7 @@ SPLIT4 = 1 << 15
 def _built(
     tmp_path_factory: pytest.TempPathFactory, men: int, workers: int, split: int | None = None
 ) -> Path:
-    from morris.engine.solution import build_solution
+    from morris.solver.solution import build_solution
 
     base = tmp_path_factory.getbasetemp()
     # Under xdist each worker has its own base inside the run's; without it the run's own base.

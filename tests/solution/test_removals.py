@@ -14,25 +14,17 @@ import pytest
 
 from morris.core import Board
 from morris.engine.errors import SolutionError
-from morris.engine.solution import (
-    SectorKey,
-    Solution,
-    build_solution,
-    sector_keys,
-    verify_solution,
-)
+from morris.engine.solution import SectorKey, Solution, sector_keys
 from morris.engine.solution.analyse import position_text
 from morris.engine.solution.play import known_value, perfect_turn, rule_value
 from morris.engine.solution.probe import result_of
-from morris.engine.solution.removals import (
-    finished_removals,
-    open_removals,
-    removal_filename,
-    write_removals,
-)
-from morris.engine.solution.storage import DRAW, open_sector, wdl_of
-from morris.engine.solution.turns import index_of_key
+from morris.engine.solution.removals import open_removals, removal_filename
+from morris.engine.solution.storage import DRAW, open_sector
+from morris.engine.solution.symmetry import index_of_key
 from morris.engine.tables.keys import Value
+from morris.solver.solution import build_solution, verify_solution
+from morris.solver.solution.removals import finished_removals, write_removals
+from morris.solver.solution.write import wdl_of
 from tests.solution.brute import board_of, removal_decided
 
 pytestmark = [pytest.mark.realtime, pytest.mark.slow]
@@ -198,7 +190,7 @@ def limited4(solved4: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_under_a_short_limit_some_wins_are_draws_and_the_rest_are_won(limited4: Path) -> None:
     from morris.engine.solution.analyse import board_class
-    from morris.engine.solution.perfection import play_out, sample_positions
+    from morris.solver.solution.perfection import play_out, sample_positions
 
     solution = Solution.load(limited4, 4)
     assert solution.removal_limit == LIMIT and (solution.rule_drawn or 0) > 0
@@ -222,8 +214,8 @@ def test_under_a_short_limit_some_wins_are_draws_and_the_rest_are_won(limited4: 
 
 def test_late_in_placing_the_rule_value_is_searched_and_played(limited4: Path) -> None:
     from morris.engine.solution.analyse import board_class
-    from morris.engine.solution.perfection import play_out, sample_positions
     from morris.engine.solution.play import placing_rule_value
+    from morris.solver.solution.perfection import play_out, sample_positions
 
     solution = Solution.load(limited4, 4)
     found: dict[Value | None, int] = {}
@@ -274,8 +266,8 @@ def test_the_placing_values_under_the_rule_are_those_a_search_to_the_moving_phas
     # The search (play.placing_rule_value) goes placement by placement to the moving phase and
     # reads the removal distances there: another way to the same values, where it fits.
     from morris.engine.solution.analyse import board_class
-    from morris.engine.solution.perfection import sample_positions
     from morris.engine.solution.play import placing_rule, placing_rule_value
+    from morris.solver.solution.perfection import sample_positions
 
     solution = Solution.load(limited4, 4)
     seen: dict[tuple[Value, Value], int] = {}
@@ -304,7 +296,7 @@ def test_early_in_placing_the_engine_plays_for_wins_within_the_rule(limited4: Pa
     # With more in hand than a search can reach: a placing win of the solution that the rule
     # draws is a drawn position, which the engine holds; a placing win within the rule is won.
     from morris.engine.solution.analyse import board_class
-    from morris.engine.solution.perfection import play_out, sample_positions
+    from morris.solver.solution.perfection import play_out, sample_positions
 
     solution = Solution.load(limited4, 4)
     outcomes: dict[str, list[str]] = {"won": [], "rule drawn": []}
@@ -327,8 +319,8 @@ def test_the_placing_values_under_the_rule_skip_the_draws_and_are_the_same(
 ) -> None:
     # The build spares the Bellman step the placing positions the sector file says are drawn
     # (the rule never decides a drawn position): the codes are those of the step over all.
-    from morris.engine.solution.removals import removal_leaves, solve_removals
     from morris.engine.solution.sectors import Unit
+    from morris.solver.solution.removals import removal_leaves, solve_removals
 
     skipped = 0
     for key in (k for k in sector_keys(4) if k.placing):

@@ -8,12 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from morris.engine.solution import SectorKey, Solution, start_sector, verify_solution
+from morris.engine.solution import SectorKey, Solution, start_sector
 from morris.engine.solution.probe import result_of
-from morris.engine.solution.turns import index_of_key
-from morris.engine.tables import EndgameTables, TableKey, build_tables
+from morris.engine.solution.symmetry import index_of_key
+from morris.engine.tables import EndgameTables, TableKey
 from morris.engine.tables.index import stored_decode
 from morris.engine.tables.keys import Value
+from morris.solver.solution import verify_solution
+from morris.solver.tables import build_tables
 from tests.solution.brute import board_of, decided
 
 pytestmark = [pytest.mark.realtime, pytest.mark.slow]
@@ -113,8 +115,10 @@ def test_sampled_positions_agree_with_a_brute_force_search(
 def test_a_wrong_code_in_a_sound_file_is_found_and_named(solved3: Path, tmp_path: Path) -> None:
     # The files' checksums are right (written by the writers): only the check against the
     # successors can tell. One code of a placing sector, one of its values under the rule.
-    from morris.engine.solution.removals import open_removals, write_removals
-    from morris.engine.solution.storage import open_sector, write_sector
+    from morris.engine.solution.removals import open_removals
+    from morris.engine.solution.storage import open_sector
+    from morris.solver.solution.removals import write_removals
+    from morris.solver.solution.write import write_sector
 
     for path in solved3.glob("*.msol"):
         (tmp_path / path.name).symlink_to(path)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from morris.cli import main
 from morris.engine.solution import Solution, SolutionError
-from morris.engine.solution.blocks import Section, encode_section, table_crc
+from morris.engine.solution.blocks import Section, table_crc
 from morris.engine.solution.probe import result_of
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.storage import (
@@ -21,13 +21,11 @@ from morris.engine.solution.storage import (
     HEADER_SIZE,
     finished,
     open_sector,
-    pack,
     read_info,
     unpack,
-    write_sector,
 )
-from morris.engine.solution.symmetry import SymmetricIndex
-from morris.engine.solution.turns import index_of_key
+from morris.engine.solution.symmetry import SymmetricIndex, index_of_key
+from morris.solver.solution.write import encode_section, pack, write_sector
 
 KEY = SectorKey(1, 1, 2, 2)
 

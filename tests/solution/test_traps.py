@@ -16,9 +16,9 @@ from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
 from morris.engine.engine import Engine
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import board_class
-from morris.engine.solution.perfection import duel, sample_positions
 from morris.engine.solution.play import drawing_traps, scored_turns, trap_of
 from morris.engine.tables.keys import Value
+from morris.solver.solution.perfection import duel, sample_positions
 
 
 @pytest.fixture(scope="module")

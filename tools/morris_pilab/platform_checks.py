@@ -51,7 +51,8 @@ ENGINE_PLIES = 36
 VENV = "/opt/morris/venv/bin"
 #: The test suite on an emulated Pi: (pytest arguments, why the rest is left out).
 TEST_SUBSET = (
-    "tests/core tests/engine tests/solution -m 'not browser and not slow' -p no:cacheprovider",
+    "tests/core tests/engine tests/solution tests/solver -m 'not browser and not slow'"
+    " -p no:cacheprovider",
     "the rules core, the engine (its C inner loop against the Python search) and the solved game "
     "(its C solver, file format and probes): what word size, byte order and the compiler can "
     "change on a Pi. Left out: the browser tests (no chromium in the userland; Playwright has no "
@@ -203,7 +204,7 @@ class Platform:
         self.say(f"  installed in {total / 60:.1f} min")
         out = self.sh(
             f"{VENV}/python -c 'import struct, sys, morris.engine._native, "
-            'morris.engine.solution._retro; print(struct.calcsize("P"), sys.byteorder)\'',
+            'morris.solver.solution._retro; print(struct.calcsize("P"), sys.byteorder)\'',
             "importing both C extensions",
         ).output.split()
         self.results["pointer_bytes"], self.results["byteorder"] = int(out[-2]), out[-1]

@@ -56,8 +56,9 @@ def readable_codec(codec: object) -> bool:
 WDL_BLOCK: Final = 1 << 16
 DIST_BLOCK: Final = 1 << 14
 
-_OFFSET = np.dtype("<u8")
-_CRC = np.dtype("<u4")
+#: The block table's types: where each block starts, and its CRC-32.
+OFFSET_DTYPE: Final = np.dtype("<u8")
+CRC_DTYPE: Final = np.dtype("<u4")
 
 
 _local = threading.local()
@@ -72,33 +73,9 @@ def _decompressor() -> zstandard.ZstdDecompressor:
     return d
 
 
-def _compressor() -> zstandard.ZstdCompressor:
-    # No content size, no dictionary id, no frame checksum (the table's CRC-32 does that): the
-    # frame depends on the bytes alone.
-    return zstandard.ZstdCompressor(
-        level=LEVEL, write_content_size=False, write_checksum=False, write_dict_id=False
-    )
-
-
 def table_bytes(blocks: int) -> int:
     """Size of the table of a section of ``blocks`` blocks."""
-    return _OFFSET.itemsize * (blocks + 1) + _CRC.itemsize * blocks
-
-
-def encode_section(values: np.ndarray[Any, Any], block: int, offset: int) -> bytes:
-    """The section of ``values`` (uint8 or uint16, stored little-endian) in blocks of ``block``
-    entries, to be written at ``offset`` in the file."""
-    flat = np.ascontiguousarray(values, dtype=values.dtype.newbyteorder("<"))
-    count = -(-flat.size // block)
-    compressor = _compressor()
-    frames = [
-        compressor.compress(flat[b * block : (b + 1) * block].tobytes()) for b in range(count)
-    ]
-    starts = np.empty(count + 1, dtype=_OFFSET)
-    starts[0] = offset + table_bytes(count)
-    starts[1:] = starts[0] + np.cumsum([len(f) for f in frames], dtype=np.int64)
-    crcs = np.array([zlib.crc32(f) for f in frames], dtype=_CRC)
-    return b"".join([starts.tobytes(), crcs.tobytes(), *frames])
+    return OFFSET_DTYPE.itemsize * (blocks + 1) + CRC_DTYPE.itemsize * blocks
 
 
 def table_crc(section: bytes, entries: int, block: int) -> int:
@@ -136,8 +113,8 @@ class Section:
             raise SolutionError(
                 msg("{name}: block table damaged (checksum); rebuild it", name=name)
             )
-        starts = np.frombuffer(table, dtype=_OFFSET, count=count + 1).astype(np.uint64)
-        crcs = np.frombuffer(table, dtype=_CRC, offset=_OFFSET.itemsize * (count + 1))
+        starts = np.frombuffer(table, dtype=OFFSET_DTYPE, count=count + 1).astype(np.uint64)
+        crcs = np.frombuffer(table, dtype=CRC_DTYPE, offset=OFFSET_DTYPE.itemsize * (count + 1))
         if starts[0] != offset + need or starts[-1] != offset + size or np.any(np.diff(starts) < 0):
             raise SolutionError(
                 msg("{name}: block table does not fit its section; rebuild it", name=name)

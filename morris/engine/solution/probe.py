@@ -22,7 +22,7 @@ from morris.engine.solution.blocks import Section
 from morris.engine.solution.removals import RemovalData, open_removals
 from morris.engine.solution.sectors import SectorKey, sector_keys
 from morris.engine.solution.storage import DRAW, LOSS, SectorData, SectorInfo, open_sector
-from morris.engine.solution.turns import index_of_key
+from morris.engine.solution.symmetry import index_of_key
 from morris.engine.tables.keys import MIN_PIECES, Value
 from morris.i18n import msg
 

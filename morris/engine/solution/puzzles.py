@@ -183,8 +183,7 @@ def _direct(
     """Positions (sector, white, black) of ``keys`` at ``distance``, drawn at random from every
     entry that has it, each sector as likely as another; at most ``budget`` of them."""
     from morris.engine.solution.storage import open_sector
-    from morris.engine.solution.symmetry import SYMMETRY_COUNT, transform_one
-    from morris.engine.solution.turns import index_of_key
+    from morris.engine.solution.symmetry import SYMMETRY_COUNT, index_of_key, transform_one
 
     hits: list[tuple[SectorKey, np.ndarray[Any, Any]]] = []
     for key in keys:

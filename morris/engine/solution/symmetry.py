@@ -41,6 +41,7 @@ from morris.engine.encoding import (
     rank_one,
     subsets,
 )
+from morris.engine.solution.sectors import SectorKey
 
 #: Number of symmetries of the board.
 SYMMETRY_COUNT: Final = 16
@@ -205,6 +206,17 @@ class SymmetricIndex:
         reps = _representatives_py(self.mover)
         rank = bisect.bisect_left(reps, canon)
         return rank * self.block + rank_one(transform_one(other, sym), canon)
+
+
+@cache
+def sym_index(mover: int, other: int) -> SymmetricIndex:
+    """The (shared) index of the positions with this many pieces on the board."""
+    return SymmetricIndex(mover, other)
+
+
+def index_of_key(key: SectorKey) -> SymmetricIndex:
+    """The index of a sector."""
+    return sym_index(key.mover_on, key.other_on)
 
 
 def redundancy(mover: int, other: int) -> float:

@@ -23,17 +23,15 @@ has its own entry.
 >>> tables.probe(white, black, white_to_move=True, flying=True)  # doctest: +SKIP
 TableResult(value=<Value.WIN: 'win'>, distance=5)
 
-The package, one module per concept: :mod:`~morris.engine.tables.keys` (what a table is: its key,
-values, results), :mod:`~morris.engine.tables.index` (the perfect hash: colex ranks, the stored
-and the wide layouts), :mod:`~morris.engine.tables.rules` (the moves the solver follows, on arrays),
-:mod:`~morris.engine.tables.solve` (retrograde analysis), :mod:`~morris.engine.tables.storage`
-(the file format, the manifest, checksums), :mod:`~morris.engine.tables.build`,
-:mod:`~morris.engine.tables.probe` (:class:`EndgameTables`) and
-:mod:`~morris.engine.tables.verify`.
+The package holds what the engine reads, one module per concept:
+:mod:`~morris.engine.tables.keys` (what a table is: its key, values, results),
+:mod:`~morris.engine.tables.index` (the perfect hash: the stored and the wide layouts, on the
+colex ranks of :mod:`morris.engine.encoding`), :mod:`~morris.engine.tables.storage` (the file
+format, the manifest, checksums) and :mod:`~morris.engine.tables.probe` (:class:`EndgameTables`).
+Building and verifying the tables is the solver's (:mod:`morris.solver.tables`).
 """
 
 from morris.engine.errors import TableError
-from morris.engine.tables.build import build_tables
 from morris.engine.tables.index import index_of
 from morris.engine.tables.keys import (
     DEFAULT_MAX_PIECES,
@@ -46,16 +44,7 @@ from morris.engine.tables.keys import (
     Value,
 )
 from morris.engine.tables.probe import EndgameTables, table_refusal
-from morris.engine.tables.rules import IndexFunction
-from morris.engine.tables.solve import table_keys
-from morris.engine.tables.storage import (
-    FORMAT_VERSION,
-    MANIFEST_NAME,
-    TableInfo,
-    read_manifest,
-    summarize,
-)
-from morris.engine.tables.verify import VerifyReport, expected_codes, verify_tables
+from morris.engine.tables.storage import FORMAT_VERSION, MANIFEST_NAME, TableInfo, read_manifest
 
 __all__ = [
     "DEFAULT_MAX_PIECES",
@@ -64,7 +53,6 @@ __all__ = [
     "MIN_PIECES",
     "Codes",
     "EndgameTables",
-    "IndexFunction",
     "ProgressCallback",
     "TableError",
     "TableInfo",
@@ -72,13 +60,7 @@ __all__ = [
     "TableResult",
     "Turn",
     "Value",
-    "VerifyReport",
-    "build_tables",
-    "expected_codes",
     "index_of",
     "read_manifest",
-    "summarize",
-    "table_keys",
     "table_refusal",
-    "verify_tables",
 ]

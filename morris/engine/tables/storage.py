@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -89,20 +88,8 @@ class TableInfo:
         return info
 
 
-def summarize(key: TableKey, codes: Codes) -> tuple[int, int, int, int, int]:
-    """(won, drawn, lost, longest win, longest loss) of a table, for the side to move."""
-    c = np.asarray(codes).astype(np.int64)
-    drawn = int(np.count_nonzero(c == 0))
-    won = int(np.count_nonzero((c & 1) == 0)) - drawn
-    lost = c.size - won - drawn
-    wins = c[(c & 1) == 0]
-    losses = c[(c & 1) == 1]
-    longest_win = int(wins.max(initial=1)) - 1
-    longest_loss = int(losses.max(initial=1)) - 1
-    return won, drawn, lost, max(longest_win, 0), longest_loss
-
-
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file, read a MiB at a time (what the manifest keeps of a table)."""
     digest = hashlib.sha256()
     with path.open("rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
@@ -136,34 +123,6 @@ def read_manifest(directory: Path) -> dict[TableKey, TableInfo]:
     return {i.key: i for i in infos}
 
 
-def write_manifest(directory: Path, infos: dict[TableKey, TableInfo]) -> None:
-    """Write the manifest of ``infos`` into ``directory`` (atomically: a new file replaces it)."""
-    path = directory / MANIFEST_NAME
-    data = {
-        "format": FORMAT_VERSION,
-        "layout": "code = distance + 1 (0 = draw) for the side to move; index = colex rank of "
-        "mover * C(24 - m, o) + colex rank of opponent over the points the mover leaves free",
-        "tables": [infos[k].to_json() for k in sorted(infos)],
-    }
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    os.replace(tmp, path)
-
-
-def save_table(directory: Path, key: TableKey, codes: Codes) -> TableInfo:
-    """Write table ``key`` (stored layout) atomically into ``directory``; its manifest entry."""
-    path = directory / key.filename
-    tmp = directory / (key.filename + ".tmp")
-    with tmp.open("wb") as fh:
-        np.save(fh, codes, allow_pickle=False)
-    os.replace(tmp, path)
-    won, drawn, lost, longest_win, longest_loss = summarize(key, codes)
-    return TableInfo(
-        key, won, drawn, lost, longest_win, longest_loss, key.filename, str(codes.dtype),
-        _sha256(path), path.stat().st_size,
-    )  # fmt: skip
-
-
 def load_codes(directory: Path, info: TableInfo, check: bool) -> Codes:
     """The codes of the table ``info`` describes, memory-mapped; with ``check`` its SHA-256 is
     verified. Raises :class:`TableError` naming the file if it does not match the manifest."""
@@ -185,7 +144,7 @@ def load_codes(directory: Path, info: TableInfo, check: bool) -> Codes:
                 expected=info.nbytes,
             )
         )
-    if check and _sha256(path) != info.sha256:
+    if check and file_sha256(path) != info.sha256:
         raise TableError(
             msg(
                 "{path}: checksum mismatch, the file is corrupt; rebuild the tables", path=str(path)

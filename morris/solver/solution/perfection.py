@@ -2,7 +2,7 @@
 solution's best defence under the real draw rules (threefold repetition, 100 turns without a
 removal; from a lost position the defence delays the next removal, which the rule rewards).
 From a won position it must win, from a drawn one it must not lose. Shared by
-tests/solution/test_perfection.py and ``benchmarks/bench_perfection.py``."""
+tests/solver/test_perfection.py and ``benchmarks/bench_perfection.py``."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from morris.engine.solution.play import scored_turns, turn_removal_distance
 from morris.engine.solution.probe import Solution, preference, result_of
 from morris.engine.solution.removals import rule_decided
 from morris.engine.solution.sectors import SectorKey
-from morris.engine.solution.turns import index_of_key
+from morris.engine.solution.symmetry import index_of_key
 from morris.engine.tables.keys import MIN_PIECES, Value
 
 #: The most turns a game of the measure lasts (the no-removal limit ends it long before).

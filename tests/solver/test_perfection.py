@@ -12,8 +12,8 @@ import pytest
 from morris.engine.engine import Engine
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import turn_values
-from morris.engine.solution.perfection import play_out, sample_positions
 from morris.engine.tables.keys import Value
+from morris.solver.solution.perfection import play_out, sample_positions
 
 pytestmark = [pytest.mark.realtime, pytest.mark.slow]
 

@@ -1,10 +1,10 @@
 """Large placing sectors split into ranges of entries, each solved by a task of its own.
 
 The placing phase is acyclic: an entry's code is one Bellman step over its successors' codes
-(:func:`~morris.engine.solution.turns.expected_codes`) and depends on no other entry of its
+(:func:`~morris.solver.solution.turns.expected_codes`) and depends on no other entry of its
 sector. So a large placing sector is cut into ranges of entries (:func:`plan_ranges`); each range
 is a task that writes its codes to a *part file* in the solution directory, and one more task
-assembles the parts into the sector file with :func:`~morris.engine.solution.storage.write_sector`
+assembles the parts into the sector file with :func:`~morris.solver.solution.write.write_sector`
 (the same bytes as a sector solved in one task) and removes them.
 
 A part file, ``.sector-M-O-MH-OH.part-START-STOP``, holds the range's codes (uint16, little
@@ -31,12 +31,12 @@ import numpy as np
 from morris.core.points import MILL_MASKS, NEIGHBOURS, NUM_POINTS
 from morris.engine.solution.sectors import SectorKey, Unit
 from morris.engine.solution.storage import open_sector
-from morris.engine.solution.symmetry import IMAGES, representatives
-from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
+from morris.engine.solution.symmetry import IMAGES, index_of_key, representatives
 from morris.engine.tables.keys import Codes, ProgressCallback
+from morris.solver.solution.turns import expected_codes, work_chunk
 
 if TYPE_CHECKING:
-    from morris.engine.solution._retro import Placing
+    from morris.solver.solution._retro import Placing
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ def solve_range(
     done, entries of the range); ``draws(start, stop)``, where given, says which entries of
     ``start .. stop - 1`` are known to be draws: they get 0 without the step. The step runs in
     the C extension (``_retro.Placing``, a few times faster) where it is built, else in numpy
-    (:func:`~morris.engine.solution.turns.expected_codes`, the reference it is tested against):
+    (:func:`~morris.solver.solution.turns.expected_codes`, the reference it is tested against):
     the same codes either way.
     """
     label = name or rng.key.name
@@ -137,7 +137,7 @@ _NATIVE_CHUNK: Final = 1 << 22
 def _native_placing(key: SectorKey, solved: Mapping[SectorKey, Codes]) -> Placing | None:
     """The C step of a placing sector, or None where the extension is not built."""
     try:
-        from morris.engine.solution._retro import Placing
+        from morris.solver.solution._retro import Placing
     except ImportError:
         return None
     quiet = key.quiet_successor()

@@ -2,7 +2,7 @@
 
 One task per :class:`~morris.engine.solution.sectors.Unit` (a moving-phase system, or a placing
 sector of at most ``split`` entries); a larger placing sector is solved by range tasks, one per
-range of its entries, and one task that assembles its file (:mod:`~morris.engine.solution.ranges`).
+range of its entries, and one task that assembles its file (:mod:`~morris.solver.solution.ranges`).
 Each unit has one more task, after it and after those of the sectors its turns reach: its
 removal file (:mod:`~morris.engine.solution.removals`: a moving system's distances to the next
 removal, a placing sector's values under the no-removal rule), which no sector task waits for.
@@ -43,7 +43,12 @@ import numpy as np
 
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
 from morris.engine.errors import SolutionError
-from morris.engine.solution.ranges import (
+from morris.engine.solution.removals import RemovalInfo
+from morris.engine.solution.sectors import SectorKey, Unit, build_units
+from morris.engine.solution.storage import SectorInfo, finished, open_sector, read_info
+from morris.engine.solution.symmetry import index_of_key
+from morris.i18n import msg
+from morris.solver.solution.ranges import (
     DEFAULT_SPLIT,
     RANGE_BYTES_PER_ENTRY,
     Range,
@@ -57,8 +62,7 @@ from morris.engine.solution.ranges import (
     sweep_parts,
     write_part,
 )
-from morris.engine.solution.removals import (
-    RemovalInfo,
+from morris.solver.solution.removals import (
     check_values,
     finished_removals,
     removal_leaves,
@@ -66,16 +70,7 @@ from morris.engine.solution.removals import (
     solve_removals,
     write_removals,
 )
-from morris.engine.solution.sectors import SectorKey, Unit, build_units
-from morris.engine.solution.storage import (
-    SectorInfo,
-    finished,
-    open_sector,
-    read_info,
-    write_sector,
-)
-from morris.engine.solution.turns import index_of_key
-from morris.i18n import msg
+from morris.solver.solution.write import write_sector
 
 logger = logging.getLogger(__name__)
 
@@ -150,7 +145,7 @@ def run_unit(
     found = _all_finished(where, unit)
     if found is not None:
         return found
-    from morris.engine.solution.solve import machine_cores, solve_unit
+    from morris.solver.solution.solve import machine_cores, solve_unit
 
     threads = (threads or machine_cores()) if unit.moving else 1
     release_dependencies()  # what the worker's last range tasks held: this task counts its own
@@ -183,7 +178,7 @@ def run_removals(
     found = _removals_built(where, [read_info(where / k.filename) for k in unit.keys], limit)
     if found is not None:
         return found
-    from morris.engine.solution.solve import machine_cores
+    from morris.solver.solution.solve import machine_cores
 
     threads = (threads or machine_cores()) if unit.moving else 1
     release_dependencies()

@@ -1,6 +1,6 @@
 """The turns of any sector on arrays of entries, and one Bellman step over their values.
 
-Moving-phase turns are the endgame tables' (:func:`morris.engine.tables.rules.successors`), only
+Moving-phase turns are the endgame tables' (:func:`morris.solver.tables.rules.successors`), only
 indexed by the symmetry-reduced hash; placements are written here with the same helpers: a piece
 goes to any empty point, and a placement that closes a mill removes a piece of the other side (one
 outside mills unless all are in mills; nothing when the other side has no piece on the board).
@@ -10,28 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from morris.core.points import NUM_POINTS
 from morris.engine.encoding import FULL, I64, U32, bellman_codes
 from morris.engine.solution.sectors import SectorKey
-from morris.engine.solution.symmetry import SymmetricIndex
+from morris.engine.solution.symmetry import index_of_key, sym_index
 from morris.engine.tables.keys import MIN_PIECES, Codes, TableKey
-from morris.engine.tables.rules import BIT, in_mill_at, removals
-from morris.engine.tables.rules import successors as table_successors
-
-
-@cache
-def sym_index(mover: int, other: int) -> SymmetricIndex:
-    """The (shared) index of the positions with this many pieces on the board."""
-    return SymmetricIndex(mover, other)
-
-
-def index_of_key(key: SectorKey) -> SymmetricIndex:
-    """The index of a sector."""
-    return sym_index(key.mover_on, key.other_on)
+from morris.solver.tables.rules import BIT, in_mill_at, removals
+from morris.solver.tables.rules import successors as table_successors
 
 
 @dataclass

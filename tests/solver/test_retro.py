@@ -1,4 +1,4 @@
-"""The moving phase's retrograde analysis in the symmetric index (morris.engine.solution._retro):
+"""The moving phase's retrograde analysis in the symmetric index (morris.solver.solution._retro):
 the endgame tables' wide solver reproduced, duplicates of a position agreeing, every code the
 Bellman value of its successors, bad input refused with a message naming it."""
 
@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 from morris.core.points import MILL_MASKS, NEIGHBOURS, NUM_POINTS
 from morris.engine.encoding import chunks
 from morris.engine.solution import SectorKey, Solution, SolutionError
-from morris.engine.solution._retro import System
 from morris.engine.solution.sectors import Unit, build_units
-from morris.engine.solution.solve import solve_moving
-from morris.engine.solution.symmetry import IMAGES, representatives, transform
-from morris.engine.solution.turns import expected_codes, index_of_key
+from morris.engine.solution.symmetry import IMAGES, index_of_key, representatives, transform
 from morris.engine.tables.index import stored_decode, wide_index, wide_size
 from morris.engine.tables.keys import Codes
-from morris.engine.tables.solve import solve_system
+from morris.solver.solution._retro import System
+from morris.solver.solution.solve import solve_moving
+from morris.solver.solution.turns import expected_codes
+from morris.solver.tables.solve import solve_system
 
 MOVING4 = [SectorKey(m, o, 0, 0) for m, o in ((3, 3), (4, 3), (3, 4), (4, 4))]
 

@@ -13,7 +13,7 @@ import numpy as np
 from morris.engine.encoding import I64, U8, U16, UNKNOWN, chunks
 from morris.engine.tables.index import stored_decode, wide_decode, wide_index, wide_size
 from morris.engine.tables.keys import MIN_PIECES, Codes, ProgressCallback, TableKey
-from morris.engine.tables.rules import (
+from morris.solver.tables.rules import (
     Successors,
     closing_turns,
     predecessors,

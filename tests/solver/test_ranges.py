@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from morris.engine.solution.build import (
+from morris.engine.solution.sectors import SectorKey, build_units, sector_keys
+from morris.solver.solution.build import (
     assembly_memory,
     plan_graph,
     priorities,
@@ -18,8 +19,7 @@ from morris.engine.solution.build import (
     unit_entries,
     unit_memory,
 )
-from morris.engine.solution.ranges import MIN_RANGE, plan_ranges, range_split
-from morris.engine.solution.sectors import SectorKey, build_units, sector_keys
+from morris.solver.solution.ranges import MIN_RANGE, plan_ranges, range_split
 
 GIB = 1 << 30
 
@@ -29,7 +29,7 @@ GIB = 1 << 30
 def test_ranges_cover_the_sector_once_in_order_none_larger_than_the_split(
     key: SectorKey, split: int
 ) -> None:
-    from morris.engine.solution.turns import index_of_key
+    from morris.engine.solution.symmetry import index_of_key
 
     size = index_of_key(key).size
     ranges = plan_ranges(key, split)
@@ -144,7 +144,7 @@ def test_a_worker_holds_one_sectors_dependencies_at_a_time(solved3: Path, tmp_pa
 
     import numpy as np
 
-    from morris.engine.solution.ranges import release_dependencies, sector_dependencies
+    from morris.solver.solution.ranges import release_dependencies, sector_dependencies
 
     directory = tmp_path / "sol"
     shutil.copytree(solved3, directory)

@@ -1,5 +1,5 @@
 /*
- * morris.engine.solution._retro: retrograde analysis of one moving-phase unit of k men's morris
+ * morris.solver.solution._retro: retrograde analysis of one moving-phase unit of k men's morris
  * (a sector (m, o) with its partner (o, m), or (m, m) alone), worked directly in the
  * symmetry-reduced index of morris/engine/solution/symmetry.py:
  *
@@ -8,7 +8,7 @@
  * with s the first of the 16 symmetries that makes the mover's set M canonical (its least image)
  * and compress renumbering O's points over the points the canonical M leaves free.
  *
- * The semantics are those of the endgame tables' solver (morris/engine/tables/solve.py), whose
+ * The semantics are those of the endgame tables' solver (morris/solver/tables/solve.py), whose
  * codes this reproduces value and distance, position by position: codes are distance + 1, 0 a
  * draw; WIN distances odd, LOSS even; a blocked position is LOSS(0); removal successors are read
  * from the already-solved sectors with a piece fewer (a side left with two has lost).
@@ -24,7 +24,7 @@
  * class representative (the least h(O), which is also the least entry) takes part; the others
  * are marked NONCANON and copied from it at the end.
  *
- * The Python side (morris/engine/solution/solve.py) drives it: System(...) checks and keeps the
+ * The Python side (morris/solver/solution/solve.py) drives it: System(...) checks and keeps the
  * inputs, setup() runs the set-up pass on a range of entries, level(L) decides distance L and
  * propagates it, finish() turns the work words into codes. Each releases the interpreter lock
  * while it computes (a Dask worker keeps its heartbeat), and runs on System(..., threads=N)
@@ -1172,7 +1172,7 @@ static PyGetSetDef System_getset[] = {
 };
 
 static PyTypeObject SystemType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "morris.engine.solution._retro.System",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "morris.solver.solution._retro.System",
     .tp_doc = "A moving-phase unit being solved by retrograde analysis in the symmetric index.",
     .tp_basicsize = sizeof(System),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1187,7 +1187,7 @@ static PyTypeObject SystemType = {
 /* A placing sector: one Bellman step over its successors' codes.                             */
 
 /* The placing phase is acyclic: an entry's code is the best over its placements of the codes
- * they reach (morris/engine/solution/turns.py, expected_codes, is the same step in numpy, and
+ * they reach (morris/solver/solution/turns.py, expected_codes, is the same step in numpy, and
  * the reference these codes are tested against). A placement on a point q puts the mover's piece
  * there; the successor, the other side to move, is (the other side, the mover's pieces with q) in
  * the quiet sector (o, m + 1), or, when the piece closes a mill and the other side has a piece on
@@ -1486,7 +1486,7 @@ static PyGetSetDef Placing_getset[] = {
 };
 
 static PyTypeObject PlacingType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "morris.engine.solution._retro.Placing",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "morris.solver.solution._retro.Placing",
     .tp_doc = "A placing sector solved by one Bellman step over its successors' codes.",
     .tp_basicsize = sizeof(Placing),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1498,7 +1498,7 @@ static PyTypeObject PlacingType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "morris.engine.solution._retro",
+    PyModuleDef_HEAD_INIT, "morris.solver.solution._retro",
     "Retrograde analysis of the moving phase, and the placing sectors' Bellman step, in the "
     "symmetry-reduced index, in C.",
     -1, NULL,

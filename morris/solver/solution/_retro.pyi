@@ -1,4 +1,4 @@
-"""Types of the retrograde analysis in C (morris/engine/solution/native/retro.c): the moving
+"""Types of the retrograde analysis in C (morris/solver/solution/native/retro.c): the moving
 phase, and the placing sectors' Bellman step."""
 
 from collections.abc import Sequence

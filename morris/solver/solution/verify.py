@@ -15,12 +15,14 @@ import numpy as np
 from morris.engine.encoding import I64, chunks
 from morris.engine.solution.blocks import Section
 from morris.engine.solution.probe import Solution, result_of
-from morris.engine.solution.removals import removals_bar, rule_leaves
 from morris.engine.solution.sectors import SectorKey
-from morris.engine.solution.storage import DRAW, unpack, wdl_of
-from morris.engine.solution.turns import expected_codes, index_of_key, work_chunk
+from morris.engine.solution.storage import DRAW, unpack
+from morris.engine.solution.symmetry import index_of_key
 from morris.engine.tables.keys import Codes, ProgressCallback
-from morris.engine.tables.verify import VerifyReport
+from morris.solver.solution.removals import removals_bar, rule_leaves
+from morris.solver.solution.turns import expected_codes, work_chunk
+from morris.solver.solution.write import wdl_of
+from morris.solver.tables.verify import VerifyReport
 
 #: Sectors with more entries than this are checked on a random sample by default.
 FULL_CHECK_LIMIT: Final = 4_000_000
@@ -55,7 +57,7 @@ def verify_solution(
     ``full_limit`` (and no ``sample`` is given), else ``sample`` (default
     :data:`DEFAULT_SAMPLE`) random entries; then the removal file of every such sector that has
     one, the same way (a turn that leaves a moving system stands for its target's value under
-    the rule: :func:`~morris.engine.solution.removals.rule_leaves`). The successors are read
+    the rule: :func:`~morris.solver.solution.removals.rule_leaves`). The successors are read
     whether they are checked or not."""
     rng = np.random.default_rng(seed)
     held = _Held(solution)
@@ -107,7 +109,7 @@ class _Held:
     def removals(self, key: SectorKey, limit: int) -> dict[SectorKey, Codes] | str:
         """The removal file codes the check of ``key``'s needs: its own, a moving system's
         partner as they are, every other successor as its value under the rule
-        (:func:`~morris.engine.solution.removals.rule_leaves`); or what is missing."""
+        (:func:`~morris.solver.solution.removals.rule_leaves`); or what is missing."""
         wanted: dict[tuple[str, SectorKey], Callable[[], Codes]] = {}
         for k in [key, *key.successors()]:
             found = self.solution.removal_data(k)

@@ -12,12 +12,11 @@ import numpy as np
 
 from morris.core.points import MILL_MASKS, NEIGHBOURS, NUM_POINTS
 from morris.engine.errors import SolutionError
-from morris.engine.solution.ranges import Range, solve_range
 from morris.engine.solution.sectors import SectorKey, Unit
-from morris.engine.solution.symmetry import IMAGES, representatives
-from morris.engine.solution.turns import index_of_key
+from morris.engine.solution.symmetry import IMAGES, index_of_key, representatives
 from morris.engine.tables.keys import MIN_PIECES, Codes, ProgressCallback
 from morris.i18n import msg
+from morris.solver.solution.ranges import Range, solve_range
 
 logger = logging.getLogger(__name__)
 
@@ -46,17 +45,17 @@ def solve_moving(
     """Retrograde analysis of a moving-phase unit, ``(m, o)`` with ``(o, m)`` or ``(m, m)``.
 
     3 work bytes an entry (a uint16 word and a uint8 counter, in numpy arrays the C code fills);
-    the codes are those of the endgame tables' solver (morris/engine/tables/solve.py). Each pass
+    the codes are those of the endgame tables' solver (morris/solver/tables/solve.py). Each pass
     runs on ``threads`` threads of the C code: the same codes for any number.
     """
     if threads < 1:
         raise SolutionError(msg("threads must be at least 1, not {n}", n=threads))
     try:
-        from morris.engine.solution import _retro
+        from morris.solver.solution import _retro
     except ImportError as exc:
         raise SolutionError(
             msg(
-                "the moving phase is solved by the C extension morris.engine.solution._retro,"
+                "the moving phase is solved by the C extension morris.solver.solution._retro,"
                 " which is not built ({reason}): reinstall with a C compiler (pip install -e .)",
                 reason=str(exc),
             )

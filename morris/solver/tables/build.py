@@ -13,14 +13,9 @@ from morris.engine.tables.keys import (
     ProgressCallback,
     TableKey,
 )
-from morris.engine.tables.solve import solve_system, systems, table_keys, to_stored, to_wide
-from morris.engine.tables.storage import (
-    TableInfo,
-    load_codes,
-    read_manifest,
-    save_table,
-    write_manifest,
-)
+from morris.engine.tables.storage import TableInfo, load_codes, read_manifest
+from morris.solver.tables.solve import solve_system, systems, table_keys, to_stored, to_wide
+from morris.solver.tables.write import save_table, write_manifest
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The placing sectors' Bellman step in C (morris.engine.solution._retro.Placing): the codes of
+"""The placing sectors' Bellman step in C (morris.solver.solution._retro.Placing): the codes of
 the numpy step it replaces (turns.expected_codes), for every placing sector of 4 men's morris and
 over ranges that start and stop anywhere; bad input refused with a message naming it."""
 
@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from morris.core.points import MILL_MASKS, NEIGHBOURS, NUM_POINTS
 from morris.engine.solution import SectorKey, Solution, sector_keys
-from morris.engine.solution._retro import Placing
-from morris.engine.solution.ranges import Range, _native_placing, solve_range
 from morris.engine.solution.sectors import Unit
-from morris.engine.solution.symmetry import IMAGES, representatives
-from morris.engine.solution.turns import expected_codes, index_of_key
+from morris.engine.solution.symmetry import IMAGES, index_of_key, representatives
+from morris.solver.solution._retro import Placing
+from morris.solver.solution.ranges import Range, _native_placing, solve_range
+from morris.solver.solution.turns import expected_codes
 
 PLACING4 = [k for k in sector_keys(4) if k.placing]
 
