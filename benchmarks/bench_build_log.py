@@ -24,8 +24,9 @@ from pathlib import Path
 
 from morris.engine.solution.removals import removal_filename
 from morris.engine.solution.sectors import MAX_MEN, MIN_MEN, Unit, build_units
-from morris.solver.solution.build import BUILD_LOG, unit_entries
+from morris.solver.solution.plan import unit_entries
 from morris.solver.solution.ranges import DEFAULT_SPLIT, plan_ranges
+from morris.solver.solution.tasks import BUILD_LOG
 
 
 def kind_of(unit: Unit) -> str:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from morris.engine.solution.sectors import SectorKey, build_units, sector_keys
-from morris.solver.solution.build import (
+from morris.solver.solution.plan import (
     assembly_memory,
     plan_graph,
     priorities,

@@ -44,4 +44,4 @@ def test_the_runtime_loads_no_solver_nor_dask(module: str) -> None:
 
 def test_the_solver_is_found_where_the_build_commands_import_it() -> None:
     """The check above could pass with a solver that does not import at all."""
-    assert "morris.solver.solution.build" in _loaded("morris.solver.solution")
+    assert "morris.solver.solution.driver" in _loaded("morris.solver.solution")

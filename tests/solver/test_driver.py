@@ -59,7 +59,8 @@ def test_each_task_logs_what_it_cost_and_a_resumed_build_logs_nothing_new(tmp_pa
     import json
 
     from morris.engine.solution.sectors import build_units
-    from morris.solver.solution.build import BUILD_LOG, unit_entries
+    from morris.solver.solution.plan import unit_entries
+    from morris.solver.solution.tasks import BUILD_LOG
 
     build_solution(tmp_path, 3, workers=1, memory=4 << 30, split=4096, threads=2)
     lines = [json.loads(x) for x in (tmp_path / BUILD_LOG).read_text().splitlines()]
@@ -91,7 +92,7 @@ def test_each_task_logs_what_it_cost_and_a_resumed_build_logs_nothing_new(tmp_pa
 
 def test_split_sectors_of_four_men_are_those_of_one_task(solved4: Path, tmp_path: Path) -> None:
     from morris.engine.solution.sectors import build_units
-    from morris.solver.solution.build import unit_entries
+    from morris.solver.solution.plan import unit_entries
     from morris.solver.solution.solve import solve_unit
     from morris.solver.solution.write import write_sector
     from tests.solution.conftest import SPLIT4
@@ -148,8 +149,8 @@ def test_a_build_killed_among_its_ranges_resumes_to_identical_files(
 
 def test_sound_parts_are_used_and_damaged_ones_solved_again(solved3: Path, tmp_path: Path) -> None:
     from morris.engine.solution.sectors import SectorKey
-    from morris.solver.solution.build import run_assembly
     from morris.solver.solution.ranges import plan_ranges, read_part, write_part
+    from morris.solver.solution.tasks import run_assembly
 
     for name, data in _files(solved3).items():
         if name != "sector-2-3-1-0.msol":
