@@ -234,12 +234,10 @@ def test_a_file_written_at_another_zstd_level_is_read_and_another_codec_refused(
 ) -> None:
     import json
 
-    import morris.engine.solution.blocks as blocks
-    import morris.engine.solution.storage as storage
+    import morris.solver.solution.write as write
 
     # What earlier builds wrote: level 19. It is read as it is, never rebuilt.
-    monkeypatch.setattr(blocks, "LEVEL", 19)
-    monkeypatch.setattr(storage, "LEVEL", 19)
+    monkeypatch.setattr(write, "LEVEL", 19)
     key, codes = _write(tmp_path)
     monkeypatch.undo()
     path = tmp_path / key.filename
