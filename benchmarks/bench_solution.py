@@ -13,7 +13,7 @@ empty point for the placing sectors) it extrapolates the build of every k up to 
 the time on N workers (bounded by the longest chain of pieces that must run one after another:
 the moving systems, and of each placing sector larger than ``--split`` one range and its
 assembly), the largest unit's memory
-(``build.unit_memory``, checked against the measured peaks) and the size on disk. The largest
+(``plan.unit_memory``, checked against the measured peaks) and the size on disk. The largest
 moving system of the largest ``--men`` is solved again on one thread and on ``--threads`` (default:
 the cores): its wall time gives the speed-up the chain of moving systems gets when each runs on
 every core of its machine (the "chain, threads" column). Then it times the probe.
