@@ -46,12 +46,10 @@ from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT  # noqa: E402
 from morris.engine.engine import Engine  # noqa: E402
 from morris.engine.solution.analyse import board_class  # noqa: E402
 from morris.engine.solution.play import scored_turns  # noqa: E402
-from morris.engine.solution.probe import SolutionResult  # noqa: E402
-from morris.engine.tables.keys import Value  # noqa: E402
+from morris.engine.tables.keys import Result  # noqa: E402
 from morris.solver.solution.perfection import MAX_TURNS  # noqa: E402
 
 KINDS = ("missed mill", "mill allowed", "weak point", "deep")
-_CLASS = {Value.LOSS: 0, Value.DRAW: 1, Value.WIN: 2}
 
 
 def _opens_a_mill(board: Board, move: Move) -> bool:
@@ -92,13 +90,13 @@ def game(directory: str, men: int, level: int, seed: int) -> tuple[int, Counter[
         if board.outcome() is not None:
             break
         move = (white if board.turn else black).play(board).move
-        turns: list[tuple[Move, SolutionResult]] | None = scored_turns(solution, board)
+        turns: list[tuple[Move, Result]] | None = scored_turns(solution, board)
         if turns:
             scored += 1
             value = dict(turns)
-            best = max(_CLASS[r.value] for r in value.values())
-            if _CLASS[value[move].value] < best:
-                kept = [m for m, r in turns if _CLASS[r.value] == best]
+            best = max(r.worth for r in value.values())
+            if value[move].worth < best:
+                kept = [m for m, r in turns if r.worth == best]
                 mistakes[kind_of(board, move, kept)] += 1
                 mistakes["win given away" if best == 2 else "draw lost"] += 1
         board.push(move)

@@ -372,12 +372,13 @@ def _verdict(board: Board, tables: EndgameTables | None) -> Verdict | None:
     if res is None:
         return None
     value = res.value.value
+    distance = res.distance or 0  # the tables always know it
     limit = board.no_removal_limit
     # The tables ignore the no-removal draw: a win that needs longer than the turns left before
     # the limit may be a draw (the search trusts them under the same condition).
-    if value != "draw" and limit is not None and board.no_removal_count + res.distance >= limit:
+    if value != "draw" and limit is not None and board.no_removal_count + distance >= limit:
         return None
-    return Verdict(value, res.distance, "tables")
+    return Verdict(value, distance, "tables")
 
 
 def _flip(verdict: Verdict | None) -> Verdict | None:

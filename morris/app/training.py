@@ -40,8 +40,8 @@ from morris.referee import Event, GameOver, SetUp, SetUpDone, TakenBack, TurnAcc
 if TYPE_CHECKING:
     from morris.app.config import Config
     from morris.engine.solution import Solution
-    from morris.engine.solution.probe import SolutionResult
     from morris.engine.solution.puzzles import Puzzle
+    from morris.engine.tables.keys import Result
 
 logger = logging.getLogger(__name__)
 
@@ -373,7 +373,7 @@ def board_turn(board: Board) -> Message:
     return msg("white to move") if board.turn == WHITE else msg("black to move")
 
 
-def _wins_within(result: SolutionResult | None, turns: int) -> bool:
+def _wins_within(result: Result | None, turns: int) -> bool:
     from morris.engine.solution.puzzles import wins_in_of
     from morris.engine.tables.keys import Value
 
@@ -385,7 +385,7 @@ def _wins_within(result: SolutionResult | None, turns: int) -> bool:
     )
 
 
-def _why(result: SolutionResult | None, turns: int) -> Message:
+def _why(result: Result | None, turns: int) -> Message:
     from morris.engine.solution.puzzles import wins_in_of
     from morris.engine.tables.keys import Value
 

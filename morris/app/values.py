@@ -28,7 +28,8 @@ from morris.engine.errors import SolutionError
 from morris.i18n import Message, msg, nmsg
 
 if TYPE_CHECKING:
-    from morris.engine.solution import Solution, SolutionResult
+    from morris.engine.solution import Solution
+    from morris.engine.tables.keys import Result
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ logger = logging.getLogger(__name__)
 Value = dict[str, Any]
 
 
-def value_json(result: SolutionResult, side: str) -> Value:
+def value_json(result: Result, side: str) -> Value:
     """``result`` (for the player ``side``, ``"white"`` or ``"black"``) as a value object, with
     its words under ``text`` (:func:`value_words`, rendered late: :func:`plain_value`)."""
     plies = result.distance

@@ -7,9 +7,14 @@ from __future__ import annotations
 import argparse
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from morris.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from morris.core import Board, Move
+    from morris.engine.solution import Solution
+    from morris.engine.tables.keys import Result
 
 logger = logging.getLogger(__name__)
 
@@ -60,17 +65,18 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run_analyse)
 
 
-def _describe(result: Any) -> str:
+def _describe(result: Result | None) -> str:
     """A value for the side it is of: "win in 3", "loss in 2" (the winner's turns), "draw"."""
     from morris.app.values import winner_turns
+    from morris.engine.tables.keys import Value
 
     if result is None:
         # TRANSLATORS: a value the solved game does not know (a position it does not cover).
         return _("unknown")
-    if result.value.value == "draw":
+    if result.value is Value.DRAW:
         return _("draw")
-    turns = winner_turns(result.distance)
-    if result.value.value == "win":
+    turns = winner_turns(result.distance or 0)
+    if result.value is Value.WIN:
         # TRANSLATORS: the side to move wins in {n} of its own turns.
         return ngettext("win in {n}", "win in {n}", turns).format(n=turns)
     # TRANSLATORS: the side to move loses in {n} of the winner's turns.
@@ -84,12 +90,13 @@ def units() -> str:
     )
 
 
-def _removal(solution: Any, board: Any, move: Any) -> str:
+def _removal(solution: Solution, board: Board, move: Move | None) -> str:
     """In the moving phase, where the removal distances are built: the turns to the next removal
     (for the side that plays ``move``, it counted; or from the position) and what the no-removal
     rule makes of the value from a count of 0; while placing, where the values under the rule
     are built, whether the rule draws a win or a loss of the solution."""
     from morris.engine.solution.analyse import sector_of
+    from morris.engine.tables.keys import Value
 
     if move is not None and move.remove is not None and board.pieces_in_hand(board.turn) == 0:
         return "  " + removal_in(1)
@@ -102,19 +109,20 @@ def _removal(solution: Any, board: Any, move: Any) -> str:
         if key.placing:
             rule = solution.placing_rule_value(key, mover, other)
             solved = solution.probe_key(key, mover, other)
-            drawn = rule is not None and rule.value == "draw" and solved is not None
-            if drawn and solved.value.value != "draw":
-                return "  " + rule_draws(solution.removal_limit)
+            limit = solution.removal_limit  # known where the values under the rule are
+            drawn = rule is Value.DRAW and solved is not None and solved.value is not Value.DRAW
+            if drawn and limit is not None:
+                return "  " + rule_draws(limit)
             return ""
         found = solution.removal_result(key, mover, other)
     finally:
         if move is not None:
             board.pop()
-    if found is None or found.value.value == "draw":
+    if found is None or found.value is Value.DRAW:
         return ""
-    distance = found.distance + (move is not None)
+    distance = (found.distance or 0) + (move is not None)
     limit = solution.removal_limit
-    if found.distance > limit:
+    if limit is not None and (found.distance or 0) > limit:
         return f"  {removal_in(distance)}: {rule_draws(limit)}"
     return "  " + removal_in(distance)
 

@@ -254,7 +254,7 @@ class Search:
         if res is None:
             return None
         value = res.value.value
-        return (_DRAW if value == "draw" else _WIN if value == "win" else _LOSS), res.distance
+        return (_DRAW if value == "draw" else _WIN if value == "win" else _LOSS), res.distance or 0
 
     def release(self) -> None:
         """Free the C search's tables at once (up to 64 MB) rather than when the garbage

@@ -127,7 +127,7 @@ def test_the_mark_agrees_with_the_tables_for_any_turn(tables_3v3: EndgameTables,
     board = sampled_position(rng, 3, 3, turn=rng.choice("wb"))
     if board.outcome() is not None:
         return
-    scored = tables_3v3.scored_turns(
+    scored = tables_3v3.turn_results(
         board.occupied_co(True), board.occupied_co(False), board.turn, board.flying
     )
     assert scored is not None

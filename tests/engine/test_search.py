@@ -15,7 +15,7 @@ from morris.core.points import POINT_NAMES
 from morris.engine import LEVELS, MATE, MAX_LEVEL, Engine, SearchInfo, search, win_distance
 from morris.engine.movegen import generate
 from morris.engine.search import MATE_BOUND
-from morris.engine.tables import TableKey, TableResult, Value
+from morris.engine.tables import Result, TableKey, Value
 from tests.engine.helpers import position, sampled_position
 
 
@@ -227,7 +227,7 @@ class _FakeTables:
 
     def probe(self, white: int, black: int, white_to_move: bool, flying: bool) -> object:
         if white.bit_count() == 3 and black.bit_count() == 3:
-            return TableResult(Value.WIN, 7)
+            return Result(Value.WIN, 7)
         return None
 
 

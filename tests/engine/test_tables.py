@@ -17,9 +17,9 @@ from morris.core.points import MILL_MASKS, NEIGHBOURS, POINTS
 from morris.engine.encoding import popcount
 from morris.engine.tables import (
     EndgameTables,
+    Result,
     TableError,
     TableKey,
-    TableResult,
     Value,
     index_of,
     read_manifest,
@@ -127,7 +127,7 @@ def seven(seven_dir: Path) -> EndgameTables:
 
 def sample_positions(
     tables: EndgameTables, mover: int, other: int, flying: bool, n: int, seed: int
-) -> Iterator[tuple[int, int, TableResult]]:
+) -> Iterator[tuple[int, int, Result]]:
     rng = random.Random(seed)
     for _ in range(n):
         me, opp = random_position(rng, mover, other)
@@ -199,7 +199,7 @@ def mate_puzzles(
     found: list[tuple[int, int]] = []
     while len(found) < count:
         me, opp = random_position(rng, 3, 3)
-        if tables.probe(me, opp, True, flying) == TableResult(Value.WIN, distance):
+        if tables.probe(me, opp, True, flying) == Result(Value.WIN, distance):
             found.append((me, opp))
     return found
 
@@ -339,10 +339,10 @@ def test_blocked_position_is_a_loss_in_zero(small: EndgameTables) -> None:
     # black's pieces a7, d7, g7 are blocked by white's a4, d6, g4 (no flying)
     black = (1 << 0) | (1 << 1) | (1 << 2)
     white = (1 << 7) | (1 << 9) | (1 << 3)
-    assert small.probe(white, black, False, False) == TableResult(Value.LOSS, 0)
+    assert small.probe(white, black, False, False) == Result(Value.LOSS, 0)
     assert small.best_turns(white, black, False, False) == []
     # with flying on the same position is not lost at once
-    assert small.probe(white, black, False, True) != TableResult(Value.LOSS, 0)
+    assert small.probe(white, black, False, True) != Result(Value.LOSS, 0)
 
 
 def test_manifest_counts_add_up(small: EndgameTables, small_dir: Path) -> None:

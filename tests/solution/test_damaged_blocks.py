@@ -15,12 +15,12 @@ import pytest
 from morris.app.values import plain_value, value_of_board
 from morris.engine.engine import Engine
 from morris.engine.errors import SolutionError
-from morris.engine.solution import Solution, SolutionResult
+from morris.engine.solution import Solution
 from morris.engine.solution.analyse import new_board, turn_values
 from morris.engine.solution.removals import open_removals, removal_filename
 from morris.engine.solution.sectors import SectorKey, sector_keys, start_sector
 from morris.engine.solution.storage import open_sector
-from morris.engine.tables.keys import Value
+from morris.engine.tables.keys import Result, Value
 from morris.sim import Simulation
 from tests.app.scenario_kit import SETTLE, lit, make_turn
 from tests.solution.damage_kit import spoil, spoil_sector
@@ -53,7 +53,7 @@ def test_the_engine_searches_where_the_solution_meets_a_damaged_block(
         again = Engine(7, solution=solution).play(board)
     assert again.nodes > 0 and not caplog.records
     # The rest of the solution still answers.
-    assert solution.probe_key(start, 0, 0) == SolutionResult(Value.WIN, 23)
+    assert solution.probe_key(start, 0, 0) == Result(Value.WIN, 23)
 
 
 def test_a_position_in_a_damaged_sector_has_no_value_and_the_others_keep_theirs(

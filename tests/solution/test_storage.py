@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from morris.cli import main
 from morris.engine.solution import Solution, SolutionError
 from morris.engine.solution.blocks import Section, table_crc
-from morris.engine.solution.probe import result_of
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.storage import (
     FORMAT_VERSION,
@@ -25,6 +24,7 @@ from morris.engine.solution.storage import (
     unpack,
 )
 from morris.engine.solution.symmetry import SymmetricIndex, index_of_key
+from morris.engine.tables.keys import result_of
 from morris.solver.solution.write import encode_section, pack, write_sector
 
 KEY = SectorKey(1, 1, 2, 2)

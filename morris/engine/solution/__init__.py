@@ -12,7 +12,7 @@ imports. See docs/TABLES.md.
 """
 
 from morris.engine.errors import SolutionError
-from morris.engine.solution.probe import Solution, SolutionResult
+from morris.engine.solution.probe import Solution
 from morris.engine.solution.sectors import (
     SectorKey,
     build_units,
@@ -28,7 +28,6 @@ __all__ = [
     "SectorKey",
     "Solution",
     "SolutionError",
-    "SolutionResult",
     "build_units",
     "new_sector_keys",
     "sector_keys",

@@ -15,13 +15,13 @@ from morris.core.moves import Move
 from morris.core.record import GameRecordError, read_game
 from morris.core.rules import STANDARD
 from morris.engine.errors import SolutionError, reason_of
-from morris.engine.solution.probe import Solution, SolutionResult, negate, preference
+from morris.engine.solution.probe import Solution
 from morris.engine.solution.sectors import SectorKey, check_men
-from morris.engine.tables.keys import Value
+from morris.engine.tables.keys import Result, Value, threw_away
 from morris.i18n import msg
 
 #: The win of a turn that ends the game (the other side is left with two or is blocked).
-_ENDS_GAME = SolutionResult(Value.WIN, 1)
+_ENDS_GAME = Result(Value.WIN, 1)
 
 
 @cache
@@ -67,39 +67,39 @@ def position_text(key: SectorKey, mover: int, other: int) -> str:
     return f"{''.join(cells)} {'w' if white_to_move else 'b'} {hands[0]} {hands[1]} 0 1 -"
 
 
-def value_of(solution: Solution, board: Board) -> SolutionResult | None:
+def value_of(solution: Solution, board: Board) -> Result | None:
     """The value of the position on ``board`` for the side to move (None: not covered)."""
     outcome = board.outcome()
     if outcome is not None:
         if outcome.winner is None:
-            return SolutionResult(Value.DRAW, 0)
-        return SolutionResult(Value.WIN if outcome.winner == board.turn else Value.LOSS, 0)
+            return Result(Value.DRAW, 0)
+        return Result(Value.WIN if outcome.winner == board.turn else Value.LOSS, 0)
     key, mover, other = sector_of(board)
     return solution.probe_key(key, mover, other)
 
 
-def value_after(solution: Solution, board: Board) -> SolutionResult | None:
+def value_after(solution: Solution, board: Board) -> Result | None:
     """The value for the side that played the last turn on ``board`` (None: not covered)."""
     outcome = board.outcome()
     if outcome is not None:
         if outcome.winner is None:
-            return SolutionResult(Value.DRAW, 0)
-        return _ENDS_GAME if outcome.winner != board.turn else SolutionResult(Value.LOSS, 0)
+            return Result(Value.DRAW, 0)
+        return _ENDS_GAME if outcome.winner != board.turn else Result(Value.LOSS, 0)
     key, mover, other = sector_of(board)
     result = solution.probe_key(key, mover, other)
-    return None if result is None else negate(result)
+    return None if result is None else result.for_last_mover()
 
 
-def turn_values(solution: Solution, board: Board) -> list[tuple[Move, SolutionResult | None]]:
+def turn_values(solution: Solution, board: Board) -> list[tuple[Move, Result | None]]:
     """Every legal turn with its value for the side that plays it, best first."""
-    out: list[tuple[Move, SolutionResult | None]] = []
+    out: list[tuple[Move, Result | None]] = []
     for move in list(board.legal_moves):
         board.push(move)
         try:
             out.append((move, value_after(solution, board)))
         finally:
             board.pop()
-    out.sort(key=lambda t: (-preference(t[1])[0], -preference(t[1])[1]) if t[1] else (9, 0))
+    out.sort(key=lambda t: (0, *t[1].rank()) if t[1] else (-1, 0, 0), reverse=True)
     return out
 
 
@@ -110,16 +110,14 @@ class GameTurn:
     ply: int
     colour: str
     move: Move
-    before: SolutionResult | None
-    after: SolutionResult | None
+    before: Result | None
+    after: Result | None
 
     @property
     def threw_away(self) -> bool:
-        """Whether the turn made the mover's value worse (a win or a draw given away)."""
-        if self.before is None or self.after is None:
-            return False
-        rank = {Value.LOSS: 0, Value.DRAW: 1, Value.WIN: 2}
-        return rank[self.after.value] < rank[self.before.value]
+        """Whether the turn made the mover's value worse (a win or a draw given away:
+        :func:`~morris.engine.tables.keys.threw_away`)."""
+        return threw_away(self.before, self.after)
 
 
 def analyse_game(solution: Solution, board: Board, moves: list[Move]) -> list[GameTurn]:

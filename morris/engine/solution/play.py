@@ -40,8 +40,8 @@ from morris.core.moves import Move
 from morris.core.rules import STANDARD, Rules
 from morris.core.variant import engine_rules
 from morris.engine.solution.analyse import sector_of, turn_values, value_of
-from morris.engine.solution.probe import Solution, SolutionResult, preference
-from morris.engine.tables.keys import Value
+from morris.engine.solution.probe import Solution
+from morris.engine.tables.keys import Result, Value
 
 
 class Trap(NamedTuple):
@@ -57,7 +57,6 @@ class Trap(NamedTuple):
 #: covers the position, by level (level 6 never slips: it plays the solution as level 7 does).
 SLIP: Final[dict[int, float]] = {1: 0.3, 2: 0.2, 3: 0.12, 4: 0.06, 5: 0.03, 6: 0.0}
 
-_CLASS: Final = {Value.LOSS: 0, Value.DRAW: 1, Value.WIN: 2}
 _SIGN: Final = {Value.LOSS: -1, Value.DRAW: 0, Value.WIN: 1}
 _VALUE_OF: Final = {-1: Value.LOSS, 0: Value.DRAW, 1: Value.WIN}
 #: While placing, the pieces left in hand (both sides) up to which a turn's value under the
@@ -96,7 +95,7 @@ def rules_apply(solution: Solution, board: Board) -> bool:
     return limit is not None and solution.removal_limit == limit
 
 
-def rule_value(solution: Solution, board: Board) -> SolutionResult | None:
+def rule_value(solution: Solution, board: Board) -> Result | None:
     """The value of a moving-phase position under the no-removal rule at its count, with its
     distance to the next removal (a DRAW where the rule draws a win or a loss of the solution);
     None where it is not known (while placing, or the removal distances are not built or are
@@ -111,7 +110,7 @@ def rule_value(solution: Solution, board: Board) -> SolutionResult | None:
         return found
     limit = board.no_removal_limit
     if limit is not None and board.no_removal_count + (found.distance or 0) > limit:
-        return SolutionResult(Value.DRAW, 0)
+        return Result(Value.DRAW, 0)
     return found
 
 
@@ -176,7 +175,7 @@ def turn_removal_distance(solution: Solution, board: Board, move: Move) -> int |
     return None if after is None else (after.distance or 0) + 1
 
 
-def known_value(solution: Solution, board: Board) -> SolutionResult | None:
+def known_value(solution: Solution, board: Board) -> Result | None:
     """The value of the position on ``board`` for the side to move where the solution covers it
     and the draw rules cannot overturn it; else None. A finished game under the solution's rules
     has its result (distance 0).
@@ -206,20 +205,20 @@ def known_value(solution: Solution, board: Board) -> SolutionResult | None:
     if rule is not None:
         if rule.value is Value.DRAW:
             return rule
-        return result if fits else SolutionResult(result.value, None)
+        return result if fits else Result(result.value, None)
     placing = placing_rule(solution, board)  # while placing, by the values under the rule
     if placing is Value.DRAW or (placing is None and _rule_draws(solution, board)):
-        return SolutionResult(Value.DRAW, 0)  # (without them, a search with a few in hand)
+        return Result(Value.DRAW, 0)  # (without them, a search with a few in hand)
     if fits:
         return result
     if placing is not None:  # decided under the rule: the solution's value
-        return SolutionResult(result.value, None)
+        return Result(result.value, None)
     if sector_of(board)[0].placing and rules_apply(solution, board) and solution.rule_drawn == 0:
-        return SolutionResult(result.value, None)
+        return Result(result.value, None)
     return None
 
 
-def scored_turns(solution: Solution, board: Board) -> list[tuple[Move, SolutionResult]] | None:
+def scored_turns(solution: Solution, board: Board) -> list[tuple[Move, Result]] | None:
     """Every turn with its result, or None where the solution does not vouch for all of them.
     Where the removal distances apply, a turn to a position the no-removal rule draws is a DRAW:
     a moving-phase position by its removal distance, a placing-phase one by its sector's values
@@ -242,7 +241,7 @@ def scored_turns(solution: Solution, board: Board) -> list[tuple[Move, SolutionR
         finally:
             board.pop()
         if drawn:
-            out[i] = (move, SolutionResult(Value.DRAW, 0))
+            out[i] = (move, Result(Value.DRAW, 0))
     return out
 
 
@@ -279,7 +278,7 @@ def _rule_draws(solution: Solution, board: Board) -> bool:
 
 def perfect_turn(
     solution: Solution, board: Board, rng: random.Random, *, traps: bool = False
-) -> tuple[Move, SolutionResult] | None:
+) -> tuple[Move, Result] | None:
     """A turn that keeps the value of the position (ties broken by ``rng``), with its result for
     the side to move; None where the solution does not cover the position and all its turns.
     With ``traps``, of several turns that keep a draw the one that sets the opponent the most
@@ -287,8 +286,8 @@ def perfect_turn(
     results = scored_turns(solution, board)
     if results is None:
         return None
-    best = max(preference(r) for _, r in results)
-    choices = [(m, r) for m, r in results if preference(r) == best]
+    best = max(r.rank() for _, r in results)
+    choices = [(m, r) for m, r in results if r.rank() == best]
     if traps and len(choices) > 1 and choices[0][1].value is Value.DRAW:
         choices = drawing_traps(solution, board, choices)
     limit = board.no_removal_limit
@@ -327,14 +326,14 @@ def trap_of(solution: Solution, board: Board, move: Move) -> Trap | None:
 
 
 def drawing_traps(
-    solution: Solution, board: Board, draws: list[tuple[Move, SolutionResult]]
-) -> list[tuple[Move, SolutionResult]]:
+    solution: Solution, board: Board, draws: list[tuple[Move, Result]]
+) -> list[tuple[Move, Result]]:
     """Of several turns that keep a draw, those that leave a fallible opponent the most ways to
     go wrong (the idea of Gévay and Danner's "ultra-strong" solution): the largest share of
     losing replies (:func:`trap_of`), then the losing replies furthest from their end (a person,
     or a shallow search, misses what is deep). All of ``draws`` where a turn's replies are not
     all vouched for."""
-    scored: list[tuple[Trap, Move, SolutionResult]] = []
+    scored: list[tuple[Trap, Move, Result]] = []
     for move, result in draws:
         trap = trap_of(solution, board, move)
         if trap is None:
@@ -345,8 +344,8 @@ def drawing_traps(
 
 
 def _hurried(
-    solution: Solution, board: Board, wins: list[tuple[Move, SolutionResult]]
-) -> list[tuple[Move, SolutionResult]] | None:
+    solution: Solution, board: Board, wins: list[tuple[Move, Result]]
+) -> list[tuple[Move, Result]] | None:
     """Of the winning turns, those with the shortest distance to a removal (it counted), the
     fastest wins among them; None where the removal distances do not apply."""
     scored = []
@@ -356,13 +355,13 @@ def _hurried(
             return None
         scored.append((distance, move, result))
     shortest = min(s for s, _, _ in scored)
-    fastest = max(preference(r) for s, _, r in scored if s == shortest)
-    return [(m, r) for s, m, r in scored if s == shortest and preference(r) == fastest]
+    fastest = max(r.rank() for s, _, r in scored if s == shortest)
+    return [(m, r) for s, m, r in scored if s == shortest and r.rank() == fastest]
 
 
 def believable_turn(
     solution: Solution, board: Board, level: int, rng: random.Random
-) -> tuple[Move, SolutionResult] | None:
+) -> tuple[Move, Result] | None:
     """The turn of a level below the tables' where the solution covers the position: with
     probability :data:`SLIP` [level] a turn one value class worse than the best, the one whose
     end is furthest away (ties by ``rng``), if there is one; else :func:`perfect_turn`. None where
@@ -371,8 +370,8 @@ def believable_turn(
     if results is None:
         return None
     if rng.random() < SLIP.get(level, 0.0):
-        top = max(_CLASS[r.value] for _, r in results)
-        worse = [(m, r) for m, r in results if _CLASS[r.value] == top - 1]
+        top = max(r.worth for _, r in results)
+        worse = [(m, r) for m, r in results if r.worth == top - 1]
         if worse:
             far = max(r.distance or 0 for _, r in worse)
             choices = [(m, r) for m, r in worse if (r.distance or 0) == far]

@@ -1,9 +1,11 @@
-"""The solved game, memory-mapped, and its probe: the value (and distance) of any position of a
-built sector, and of every turn from it.
+"""The solved game, memory-mapped, and its probe: the :class:`~morris.engine.tables.keys.Result`
+(value and distance) of any position of a built sector. The turns from a position are scored on
+the rules core's board: :mod:`~morris.engine.solution.analyse`,
+:mod:`~morris.engine.solution.play`.
 
 >>> solution = Solution.load(directory)                     # doctest: +SKIP
 >>> solution.probe(white, black, white_hand, black_hand, white_to_move=True)  # doctest: +SKIP
-SolutionResult(value=<Value.WIN: 'win'>, distance=23)
+Result(value=<Value.WIN: 'win'>, distance=23)
 """
 
 from __future__ import annotations
@@ -11,19 +13,17 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
-from morris.core.points import ALL_POINTS, MILL_MASKS, MILLS_THROUGH, NEIGHBOURS, points_of
 from morris.engine.errors import SolutionError
 from morris.engine.solution.blocks import Section
 from morris.engine.solution.removals import RemovalData, open_removals
 from morris.engine.solution.sectors import SectorKey, sector_keys
 from morris.engine.solution.storage import DRAW, LOSS, SectorData, SectorInfo, open_sector
 from morris.engine.solution.symmetry import index_of_key
-from morris.engine.tables.keys import MIN_PIECES, Value
+from morris.engine.tables.keys import Result, Value, result_of
 from morris.i18n import msg
 
 logger = logging.getLogger(__name__)
@@ -32,44 +32,6 @@ _VALUES: Final = {LOSS: Value.LOSS, DRAW: Value.DRAW}
 #: Bytes of decompressed blocks a :class:`Solution` keeps (its LRU cache over all its sectors),
 #: small enough for the daemon on a Pi Zero 2 W.
 CACHE_BYTES: Final = 8 << 20
-
-
-@dataclass(frozen=True)
-class SolutionResult:
-    """A position's value for the side to move and the turns (plies) to the end with perfect
-    play (the winner hurries, the loser delays; 0 for a draw), None where not stored."""
-
-    value: Value
-    distance: int | None
-
-
-#: A turn: (from or None for a placement, to, removed or None).
-SolvedTurn = tuple[int | None, int, int | None]
-
-
-def result_of(code: int) -> SolutionResult:
-    """The result a distance code stands for (``distance + 1``, 0 a draw)."""
-    if code == 0:
-        return SolutionResult(Value.DRAW, 0)
-    return SolutionResult(Value.WIN if (code - 1) & 1 else Value.LOSS, code - 1)
-
-
-def negate(result: SolutionResult) -> SolutionResult:
-    """The result for the side that played the turn leading to ``result``."""
-    if result.value is Value.DRAW:
-        return result
-    value = Value.WIN if result.value is Value.LOSS else Value.LOSS
-    return SolutionResult(value, None if result.distance is None else result.distance + 1)
-
-
-def preference(result: SolutionResult) -> tuple[int, int]:
-    """Sort key of results for the side to move: fastest win, a draw, slowest loss."""
-    distance = result.distance or 0
-    if result.value is Value.WIN:
-        return (2, -distance)
-    if result.value is Value.DRAW:
-        return (1, 0)
-    return (0, distance)
 
 
 class Solution:
@@ -239,7 +201,7 @@ class Solution:
         found = self._removal_code(key, mover, other) if key.placing else None
         return None if found is None else result_of(found).value
 
-    def removal_result(self, key: SectorKey, mover: int, other: int) -> SolutionResult | None:
+    def removal_result(self, key: SectorKey, mover: int, other: int) -> Result | None:
         """The value under the no-removal rule at a count of 0 of a moving-phase position given
         relative to the side to move, and its distance to the next removal (the winner hurrying,
         the loser delaying; see :mod:`~morris.engine.solution.removals`); None where its sector
@@ -256,7 +218,7 @@ class Solution:
         b, r = divmod(index.index_one(mover, other), data.section.block)
         return int(self._read(data.section, b)[r])
 
-    def probe_key(self, key: SectorKey, mover: int, other: int) -> SolutionResult | None:
+    def probe_key(self, key: SectorKey, mover: int, other: int) -> Result | None:
         """The result of a position given relative to the side to move (None: not loaded)."""
         entry = self._fast.get((key.mover_on, key.other_on, key.mover_hand, key.other_hand))
         if entry is None:
@@ -267,7 +229,7 @@ class Solution:
 
     def probe(
         self, white: int, black: int, white_hand: int, black_hand: int, white_to_move: bool
-    ) -> SolutionResult | None:
+    ) -> Result | None:
         """The exact value of a position: bitboards (bit ``p`` = point ``p``), hands, the side to
         move. None if its sector is not loaded or the game is already over there."""
         if white_to_move:
@@ -286,33 +248,6 @@ class Solution:
         b, r = divmod(i >> 2, wdl.block)  # the section's items are bytes of four values
         return _VALUES.get((self._read(wdl, b)[r] >> (2 * (i & 3))) & 3, Value.WIN)
 
-    def scored_turns(
-        self, key: SectorKey, mover: int, other: int
-    ) -> list[tuple[SolvedTurn, SolutionResult]] | None:
-        """Every legal turn with its result for the side that plays it (None: a successor's
-        sector is not loaded)."""
-        out: list[tuple[SolvedTurn, SolutionResult]] = []
-        for turn, after_mover, after_other in turns_of(key, mover, other):
-            if after_mover.bit_count() + key.other_hand < MIN_PIECES:  # left with two
-                out.append((turn, SolutionResult(Value.WIN, 1)))
-                continue
-            nxt = _next_key(key, turn, after_mover, after_other)
-            res = self.probe_key(nxt, after_mover, after_other)
-            if res is None:
-                return None
-            out.append((turn, negate(res)))
-        return out
-
-    def best_turns(self, key: SectorKey, mover: int, other: int) -> list[SolvedTurn] | None:
-        """The turns that keep the value (fastest win, a draw, slowest loss)."""
-        scored = self.scored_turns(key, mover, other)
-        if scored is None:
-            return None
-        if not scored:
-            return []
-        best = max(preference(r) for _, r in scored)
-        return [t for t, r in scored if preference(r) == best]
-
 
 def _decoded(section: Section, b: int) -> memoryview:
     return memoryview(section.decode(b).data)
@@ -324,40 +259,3 @@ def _key_of(name: str) -> SectorKey:
         return SectorKey(*parts)
     except (TypeError, ValueError):
         raise SolutionError(msg("{name}: not a sector file name", name=name)) from None
-
-
-def _next_key(key: SectorKey, turn: SolvedTurn, mover: int, other: int) -> SectorKey:
-    placed = turn[0] is None
-    return SectorKey(
-        mover.bit_count(), other.bit_count(), key.other_hand, key.mover_hand - int(placed)
-    )
-
-
-def _removable(bits: int) -> int:
-    in_mill = 0
-    for m in MILL_MASKS:
-        if bits & m == m:
-            in_mill |= m
-    return bits & ~in_mill or bits
-
-
-def turns_of(key: SectorKey, mover: int, other: int) -> list[tuple[SolvedTurn, int, int]]:
-    """Every legal turn and the position after it, relative to the next side to move:
-    (turn, its pieces, the pieces of the side that played)."""
-    empty = ALL_POINTS & ~(mover | other)
-    moves: list[tuple[int | None, int, int]] = []
-    if key.placing:
-        moves = [(None, q, mover | 1 << q) for q in points_of(empty)]
-    else:
-        flies = mover.bit_count() == MIN_PIECES
-        for p in points_of(mover):
-            for q in points_of(empty if flies else NEIGHBOURS[p] & empty):
-                moves.append((p, q, mover ^ (1 << p) | (1 << q)))
-    out: list[tuple[SolvedTurn, int, int]] = []
-    for frm, to, after in moves:
-        if other and any(after & m == m for m in MILLS_THROUGH[to]):
-            for r in points_of(_removable(other)):
-                out.append(((frm, to, r), other ^ (1 << r), after))
-        else:
-            out.append(((frm, to, None), other, after))
-    return out

@@ -21,7 +21,7 @@ has its own entry.
 
 >>> tables = EndgameTables.load(directory)          # doctest: +SKIP
 >>> tables.probe(white, black, white_to_move=True, flying=True)  # doctest: +SKIP
-TableResult(value=<Value.WIN: 'win'>, distance=5)
+Result(value=<Value.WIN: 'win'>, distance=5)
 
 The package holds what the engine reads, one module per concept:
 :mod:`~morris.engine.tables.keys` (what a table is: its key, values, results),
@@ -38,8 +38,8 @@ from morris.engine.tables.keys import (
     MIN_PIECES,
     Codes,
     ProgressCallback,
+    Result,
     TableKey,
-    TableResult,
     Turn,
     Value,
 )
@@ -54,10 +54,10 @@ __all__ = [
     "Codes",
     "EndgameTables",
     "ProgressCallback",
+    "Result",
     "TableError",
     "TableInfo",
     "TableKey",
-    "TableResult",
     "Turn",
     "Value",
     "index_of",

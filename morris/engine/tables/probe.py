@@ -10,14 +10,7 @@ import numpy as np
 from morris.core.points import ALL_POINTS, MILL_MASKS, MILLS_THROUGH, NEIGHBOURS, points_of
 from morris.core.rules import STANDARD, Rules
 from morris.engine.encoding import rank_one
-from morris.engine.tables.keys import (
-    MIN_PIECES,
-    Codes,
-    TableKey,
-    TableResult,
-    Turn,
-    Value,
-)
+from morris.engine.tables.keys import MIN_PIECES, Codes, Result, TableKey, Turn, Value, result_of
 from morris.engine.tables.storage import TableInfo, load_codes, read_manifest
 
 
@@ -55,14 +48,6 @@ def table_refusal(rules: Rules) -> str | None:
     if rules.double_mill_removes_two:
         return f"{name} with a double mill removing two: in the tables every mill removes one piece"
     return None
-
-
-def result_of(code: int) -> TableResult:
-    """The result a stored code stands for (``distance + 1``, 0 a draw)."""
-    if code == 0:
-        return TableResult(Value.DRAW, 0)
-    distance = code - 1
-    return TableResult(Value.WIN if distance & 1 else Value.LOSS, distance)
 
 
 _RESULTS: Final = tuple(result_of(code) for code in range(512))
@@ -120,9 +105,7 @@ class EndgameTables:
         mover, other = (white_count, black_count) if white_to_move else (black_count, white_count)
         return TableKey(mover, other, flying) in self._codes
 
-    def probe(
-        self, white: int, black: int, white_to_move: bool, flying: bool
-    ) -> TableResult | None:
+    def probe(self, white: int, black: int, white_to_move: bool, flying: bool) -> Result | None:
         """The exact value of a position of the moving phase with all pieces placed.
 
         ``white`` and ``black`` are bitboards (bit ``p`` = point ``p``). Returns None if the
@@ -136,15 +119,10 @@ class EndgameTables:
         code: int = codes[rank_one(mover) * block + rank_one(other, mover)]
         return _RESULTS[code] if code < len(_RESULTS) else result_of(code)
 
-    def _probe_mover(self, mover: int, other: int, flying: bool) -> TableResult | None:
-        if other.bit_count() < MIN_PIECES:
-            return TableResult(Value.LOSS, 0)  # not reached: removals are handled by callers
-        return self.probe(mover, other, True, flying)
-
-    def scored_turns(
+    def turn_results(
         self, white: int, black: int, white_to_move: bool, flying: bool
-    ) -> list[tuple[Turn, TableResult]] | None:
-        """Every legal turn with the table result for the side to move after it.
+    ) -> list[tuple[Turn, Result]] | None:
+        """Every legal turn with its result for the side that plays it.
 
         The result is from the mover's point of view (a turn to an opponent LOSS(k) is a
         WIN(k + 1)). None if the position or one of its successors is not covered.
@@ -154,7 +132,7 @@ class EndgameTables:
             return None
         flies = flying and mover.bit_count() == MIN_PIECES
         empty = ALL_POINTS & ~(mover | other)
-        out: list[tuple[Turn, TableResult]] = []
+        out: list[tuple[Turn, Result]] = []
         for p in points_of(mover):
             for q in points_of(empty if flies else NEIGHBOURS[p] & empty):
                 after = mover ^ (1 << p) | (1 << q)
@@ -163,17 +141,17 @@ class EndgameTables:
                     for r in points_of(removable):
                         left = other ^ (1 << r)
                         if left.bit_count() < MIN_PIECES:
-                            res: TableResult | None = TableResult(Value.LOSS, 0)
+                            res: Result | None = Result(Value.LOSS, 0)
                         else:
                             res = self.probe(left, after, True, flying)
                         if res is None:
                             return None
-                        out.append(((p, q, r), _negate(res)))
+                        out.append(((p, q, r), res.for_last_mover()))
                 else:
                     res = self.probe(other, after, True, flying)
                     if res is None:
                         return None
-                    out.append(((p, q, None), _negate(res)))
+                    out.append(((p, q, None), res.for_last_mover()))
         return out
 
     def best_turns(
@@ -184,27 +162,13 @@ class EndgameTables:
         Returns ``(from, to, remove)`` triples (``remove`` None when nothing is removed), an
         empty list when the side to move is blocked, None when the material is not covered.
         """
-        scored = self.scored_turns(white, black, white_to_move, flying)
+        scored = self.turn_results(white, black, white_to_move, flying)
         if scored is None:
             return None
         if not scored:
             return []
-        best = max(scored, key=lambda s: _preference(s[1]))[1]
-        return [t for t, r in scored if r == best]
-
-
-def _negate(res: TableResult) -> TableResult:
-    if res.value is Value.DRAW:
-        return res
-    return TableResult(Value.WIN if res.value is Value.LOSS else Value.LOSS, res.distance + 1)
-
-
-def _preference(res: TableResult) -> tuple[int, int]:
-    if res.value is Value.WIN:
-        return (2, -res.distance)
-    if res.value is Value.DRAW:
-        return (1, 0)
-    return (0, res.distance)
+        best = max(r.rank() for _, r in scored)
+        return [t for t, r in scored if r.rank() == best]
 
 
 def _mill_points_one(bits: int) -> int:

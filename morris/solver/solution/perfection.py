@@ -17,11 +17,11 @@ from morris.core.moves import Move
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
 from morris.engine.solution.analyse import board_class, position_text, turn_values
 from morris.engine.solution.play import scored_turns, turn_removal_distance
-from morris.engine.solution.probe import Solution, preference, result_of
+from morris.engine.solution.probe import Solution
 from morris.engine.solution.removals import rule_decided
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.symmetry import index_of_key
-from morris.engine.tables.keys import MIN_PIECES, Value
+from morris.engine.tables.keys import MIN_PIECES, Value, result_of
 
 #: The most turns a game of the measure lasts (the no-removal limit ends it long before).
 MAX_TURNS = 400
@@ -85,14 +85,14 @@ def best_defence(solution: Solution, board: Board, rng: random.Random) -> Move:
     scored = scored_turns(solution, board) or [
         (m, r) for m, r in turn_values(solution, board) if r is not None
     ]
-    best = max(preference(r) for _, r in scored)
+    best = max(r.rank() for _, r in scored)
     if best[0] == 0 and board.no_removal_limit is not None:  # every turn loses
         delays = [(turn_removal_distance(solution, board, m), m, r) for m, r in scored]
         if all(d is not None for d, _, _ in delays):
             furthest = max(d or 0 for d, _, _ in delays)
-            best = max(preference(r) for d, _, r in delays if d == furthest)
-            return rng.choice([m for d, m, r in delays if d == furthest and preference(r) == best])
-    return rng.choice([m for m, r in scored if preference(r) == best])
+            best = max(r.rank() for d, _, r in delays if d == furthest)
+            return rng.choice([m for d, m, r in delays if d == furthest and r.rank() == best])
+    return rng.choice([m for m, r in scored if r.rank() == best])
 
 
 def play_out(
