@@ -1,9 +1,11 @@
-"""Reviewing a game record: the engine's score and the endgame tables' verdict for each turn.
+"""Reviewing a game record: the engine's score and the endgame tables' result for each turn.
 
 For every turn of a record, :func:`review_record` gives the built-in engine's score before and
 after the turn, both from the point of view of the player who made it, and, where the endgame
-tables know the position, its exact result (win, draw or loss, and the turns to the end) before
-and after. The first turn that threw a result away is marked:
+tables know the position, its exact result (a :class:`~morris.engine.tables.keys.Result`: win,
+draw or loss, and the turns to the end) before and after. The first turn that threw a result away
+is marked (each judged by :func:`~morris.engine.tables.keys.threw_away` where the result is
+exact, as ``morris analyse RECORD`` judges):
 
 - by the solved game (:mod:`morris.engine.solution`, ``solution=``), where it covers both sides
   of the turn, placing phase included: the class of the mover's value fell (a win to a draw or a
@@ -45,7 +47,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from morris.app.errors import ReviewError
-from morris.app.values import Value, flip_value, plain_value, value_of_board, winner_turns
+from morris.app.values import (
+    ResultJson,
+    ValueJson,
+    plain_value,
+    result_json,
+    result_of_board,
+    value_json,
+    winner_turns,
+)
 from morris.core import (
     BLACK,
     COLOR_NAMES,
@@ -57,6 +67,7 @@ from morris.core import (
     engine_rules,
     read_game,
 )
+from morris.engine.tables.keys import Result, Value, threw_away
 from morris.i18n import Message, msg, plain
 
 if TYPE_CHECKING:
@@ -80,55 +91,32 @@ REVIEW_MOVETIME: Final = 2.0
 #: that the turn threw a result away.
 THRESHOLD: Final = 200
 
-#: Results in order of worth, for the player they are of.
-_RANK: Final = {"loss": 0, "draw": 1, "win": 2}
 
+class WdlJson(ResultJson):
+    """An exact result of a review's turn as JSON (``wdl_before``, ``wdl_after``): a
+    :class:`~morris.app.values.ResultJson` and its ``source``, ``tables`` (the endgame tables) or
+    ``end`` (the game is over)."""
 
-@dataclass(frozen=True)
-class Verdict:
-    """An exact result for one player: ``value`` is ``win``, ``draw`` or ``loss``.
-
-    ``distance`` is the number of plies (each side's turns) to the end of the game with perfect
-    play (0 at the end and for a draw); it is written in the winner's turns (``win 3``: the
-    winner's 3 turns, as puzzles count); ``source`` is ``tables`` (the endgame tables) or ``end``
-    (the game is over).
-    """
-
-    value: str
-    distance: int
     source: str
 
-    def __str__(self) -> str:
-        """The verdict in the board's language, short for a table's column: ``win 3``,
-        ``draw``."""
-        return self.words().render()
 
-    def words(self) -> Message:
-        """The verdict as a message (:func:`result_words`)."""
-        return result_words(self.value, self.distance)
-
-    def to_json(self) -> dict[str, Any]:
-        """The verdict as a JSON object: ``distance`` and ``plies`` the plies, ``wins_in`` the
-        winner's turns."""
-        return {
-            "value": self.value,
-            "distance": self.distance,
-            "plies": self.distance,
-            "wins_in": winner_turns(self.distance),
-            "source": self.source,
-        }
+def wdl_json(result: Result, source: str) -> WdlJson:
+    """``result`` as the review's JSON says it, from ``source`` (``tables`` or ``end``)."""
+    return {**result_json(result), "source": source}
 
 
 @dataclass(frozen=True)
 class TurnReview:
-    """One turn of a reviewed game; scores and verdicts are the mover's.
+    """One turn of a reviewed game; scores and results are the mover's.
 
     ``ply`` counts the turns of the record from 1; ``label`` is its number as the record writes it
     (``12.`` for white, ``12...`` for black). Scores are centi-pieces, or ``±(MATE - n)`` for a game
     won or lost in ``n`` turns (:func:`format_score` writes them), ``None`` where the engine cannot
-    play the variant. ``best`` is the engine's choice in the position before. ``solution_before``
-    and ``solution_after`` are the solved game's values for the mover (None where it does not
-    cover the position). ``threw`` says that this turn threw a result away and who judged it
+    play the variant. ``best`` is the engine's choice in the position before. ``wdl_before`` and
+    ``wdl_after`` are the exact results for the mover where the endgame tables know the position
+    (or the game is over after the turn: ``ends_game``). ``solution_before`` and
+    ``solution_after`` are the solved game's values for the mover (None where it does not cover
+    the position). ``threw`` says that this turn threw a result away and who judged it
     (``solution``, ``tables`` or ``engine``); ``mistake`` marks only the first such turn.
     """
 
@@ -141,12 +129,13 @@ class TurnReview:
     best: str | None
     score_before: int | None
     score_after: int | None
-    wdl_before: Verdict | None
-    wdl_after: Verdict | None
+    wdl_before: Result | None
+    wdl_after: Result | None
     threw: str | None
     mistake: bool = False
-    solution_before: Value | None = None
-    solution_after: Value | None = None
+    solution_before: ValueJson | None = None
+    solution_after: ValueJson | None = None
+    ends_game: bool = False
 
     def to_json(self, code: str | None = None) -> dict[str, Any]:
         """The turn as a JSON object; the solved values' words in language ``code`` (default:
@@ -161,8 +150,10 @@ class TurnReview:
             "best": self.best,
             "score_before": self.score_before,
             "score_after": self.score_after,
-            "wdl_before": None if self.wdl_before is None else self.wdl_before.to_json(),
-            "wdl_after": None if self.wdl_after is None else self.wdl_after.to_json(),
+            "wdl_before": None if self.wdl_before is None else wdl_json(self.wdl_before, "tables"),
+            "wdl_after": None
+            if self.wdl_after is None
+            else wdl_json(self.wdl_after, "end" if self.ends_game else "tables"),
             "threw": self.threw,
             "mistake": self.mistake,
             "solution_before": plain_value(self.solution_before, code),
@@ -208,19 +199,21 @@ class Review:
         }
 
 
-def result_words(value: str, distance: int) -> Message:
+def result_words(result: Result) -> Message:
     """A result for the mover, short for a table's column: ``win 4`` / ``loss 2`` (the winner's
-    turns to the end, ``distance`` being plies), ``draw``.
+    turns to the end, the distance being plies), ``draw``.
 
-    >>> result_words("win", 7).render("en"), result_words("loss", 3).render("de")
-    ('win 4', 'Verlust 2')
+    >>> result_words(Result(Value.WIN, 7)).render("en")
+    'win 4'
+    >>> result_words(Result(Value.LOSS, 3)).render("de")
+    'Verlust 2'
     """
-    if value == "draw":
+    if result.value is Value.DRAW:
         return msg("draw")
-    turns = winner_turns(distance)
+    turns = winner_turns(result.distance or 0)
     # TRANSLATORS: a column of the review's table: the mover wins in {n} of the winner's turns.
     # Keep it short (8 letters or so): "win 4".
-    return msg("win {n}", n=turns) if value == "win" else msg("loss {n}", n=turns)
+    return msg("win {n}", n=turns) if result.value is Value.WIN else msg("loss {n}", n=turns)
 
 
 def format_score(score: int | None) -> str:
@@ -243,7 +236,7 @@ def score_words(score: int | None) -> Message:
     distance = win_distance(score)
     if distance is None:
         return plain(f"{score / 100:+.2f}")
-    return result_words("win" if score > 0 else "loss", distance)
+    return result_words(Result(Value.WIN if score > 0 else Value.LOSS, distance))
 
 
 def review_text(text: str, **options: Any) -> Review:
@@ -355,13 +348,14 @@ def _search(
     return result.score, str(result.move)
 
 
-def _verdict(board: Board, tables: EndgameTables | None) -> Verdict | None:
-    """The exact result for the side to move of ``board``, where it is known."""
+def _table_result(board: Board, tables: EndgameTables | None) -> Result | None:
+    """The exact result for the side to move of ``board`` (by its end or the tables), where it
+    is known."""
     outcome = board.outcome()
     if outcome is not None:
         if outcome.winner is None:
-            return Verdict("draw", 0, "end")
-        return Verdict("win" if outcome.winner == board.turn else "loss", 0, "end")
+            return Result(Value.DRAW, 0)
+        return Result(Value.WIN if outcome.winner == board.turn else Value.LOSS, 0)
     if tables is None or not tables.supports(board.rules):
         return None
     if board.pieces_in_hand(WHITE) or board.pieces_in_hand(BLACK):
@@ -371,22 +365,17 @@ def _verdict(board: Board, tables: EndgameTables | None) -> Verdict | None:
     )
     if res is None:
         return None
-    value = res.value.value
-    distance = res.distance or 0  # the tables always know it
     limit = board.no_removal_limit
     # The tables ignore the no-removal draw: a win that needs longer than the turns left before
     # the limit may be a draw (the search trusts them under the same condition).
-    if value != "draw" and limit is not None and board.no_removal_count + distance >= limit:
+    distance = res.distance or 0
+    if (
+        res.value is not Value.DRAW
+        and limit is not None
+        and board.no_removal_count + distance >= limit
+    ):
         return None
-    return Verdict(value, distance, "tables")
-
-
-def _flip(verdict: Verdict | None) -> Verdict | None:
-    """The verdict for the other player."""
-    if verdict is None:
-        return None
-    value = {"win": "loss", "loss": "win", "draw": "draw"}[verdict.value]
-    return Verdict(value, verdict.distance, verdict.source)
+    return res
 
 
 def engine_threw(before: int, after: int) -> bool:
@@ -409,16 +398,16 @@ def _threw(
     board: Board,
     score_before: int | None,
     score_after: int | None,
-    wdl_before: Verdict | None,
-    wdl_after: Verdict | None,
-    solved: tuple[Value | None, Value | None] = (None, None),
+    wdl_before: Result | None,
+    wdl_after: Result | None,
+    solved: tuple[Result | None, Result | None] = (None, None),
 ) -> str | None:
     """Who judged that the turn from ``board`` threw a result away, or ``None``; ``solved`` is
-    the solution's value for the mover before and after it."""
+    the solution's result for the mover before and after it."""
     if solved[0] is not None and solved[1] is not None:
-        return "solution" if _RANK[solved[1]["value"]] < _RANK[solved[0]["value"]] else None
+        return "solution" if threw_away(*solved) else None
     if wdl_before is not None and wdl_after is not None:
-        return "tables" if _RANK[wdl_after.value] < _RANK[wdl_before.value] else None
+        return "tables" if threw_away(wdl_before, wdl_after) else None
     if board.legal_moves.count() == 1 or score_before is None or score_after is None:
         return None
     return "engine" if engine_threw(score_before, score_after) else None
@@ -432,47 +421,55 @@ def _turns(
     tables: EndgameTables | None,
     solution: Solution | None = None,
 ) -> tuple[TurnReview, ...]:
-    verdicts = [_verdict(b, tables) for b in boards]
-    solved = [value_of_board(solution, b) for b in boards]
+    exact = [_table_result(b, tables) for b in boards]
+    solved = [result_of_board(solution, b) for b in boards]
     turns: list[TurnReview] = []
     marked = False
     for index, move in enumerate(record.moves):
         before = boards[index]
         after_score = scores[index + 1]
         score_after = None if after_score is None else -after_score
-        wdl_after = _flip(verdicts[index + 1])
-        solution_after = flip_value(solved[index + 1])
+        after = exact[index + 1]
+        wdl_after = None if after is None else after.other_side()
+        solved_after = solved[index + 1]
+        solution_after = None if solved_after is None else solved_after.other_side()
         threw = _threw(
             before,
             scores[index],
             score_after,
-            verdicts[index],
+            exact[index],
             wdl_after,
             (solved[index], solution_after),
         )
         mistake = threw is not None and not marked
         marked = marked or mistake
         number = before.fullmove_number
+        mover = COLOR_NAMES[before.turn]
         turns.append(
             TurnReview(
                 ply=index + 1,
                 label=f"{number}." if before.turn == WHITE else f"{number}...",
                 move=str(move),
-                mover=COLOR_NAMES[before.turn],
+                mover=mover,
                 before=before.position(),
                 after=boards[index + 1].position(),
                 best=bests[index],
                 score_before=scores[index],
                 score_after=score_after,
-                wdl_before=verdicts[index],
+                wdl_before=exact[index],
                 wdl_after=wdl_after,
                 threw=threw,
                 mistake=mistake,
-                solution_before=solved[index],
-                solution_after=solution_after,
+                solution_before=_json(solved[index], mover),
+                solution_after=_json(solution_after, mover),
+                ends_game=boards[index + 1].outcome() is not None,
             )
         )
     return tuple(turns)
+
+
+def _json(result: Result | None, side: str) -> ValueJson | None:
+    return None if result is None else value_json(result, side)
 
 
 __all__ = [
@@ -482,11 +479,12 @@ __all__ = [
     "THRESHOLD",
     "Review",
     "TurnReview",
-    "Verdict",
+    "WdlJson",
     "engine_threw",
     "format_score",
     "result_words",
     "review_record",
     "review_text",
     "score_words",
+    "wdl_json",
 ]

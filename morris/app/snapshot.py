@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from morris.app.mode import Mode
 from morris.app.narration import Announcement
-from morris.app.values import Value
+from morris.app.values import ValueJson
 from morris.i18n import Message, msg, plain
 from morris_device import Signal, StatusLight
 
@@ -119,7 +119,7 @@ class Snapshot:
     flying: bool
     #: The solved game's value of the position for the side to move, where a loaded solution
     #: covers it (:mod:`morris.app.values`: ``{"value", "distance", "for"}``), else ``None``.
-    solution: Value | None = None
+    solution: ValueJson | None = None
     #: The training puzzle being played (:meth:`morris.app.training.PuzzleSession.summary`:
     #: title, status, turns, hints ...), or ``None``.
     puzzle: Mapping[str, object] | None = None

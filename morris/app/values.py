@@ -1,9 +1,11 @@
 """The solved game where a person sees it: the value of a position for the front ends, and the
 hint that keeps the value.
 
-A value is a small JSON object, ``{"value": "win"|"draw"|"loss", "distance": n, "plies": n,
-"wins_in": m, "for": "white"|"black", "text": ...}``: the result for the side ``for`` (the side to
-move, in a snapshot); ``distance`` (also under the explicit name ``plies``) the plies (one side's
+A position's value is a :class:`~morris.engine.tables.keys.Result` (value and distance) in the
+engine; the front ends get it as a small JSON object, a :class:`ValueJson` built by
+:func:`value_json`: ``{"value": "win"|"draw"|"loss", "distance": n, "plies": n, "wins_in": m,
+"for": "white"|"black", "text": ...}``, the result for the side ``for`` (the side to move, in a
+snapshot); ``distance`` (also under the explicit name ``plies``) the plies (one side's
 turn each) to the end with perfect play, the winner hurrying and the loser delaying (0 for a
 draw; ``null`` for a win that must hurry to its removals to beat the no-removal limit, and so
 takes longer than the fastest win); ``wins_in`` the same as the winner's own turns, the unit a
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from morris.core import COLOR_NAMES, Board, Move
 from morris.engine.errors import SolutionError
@@ -33,26 +35,49 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: A value as the front ends get it (see the module docstring).
-Value = dict[str, Any]
+
+class ResultJson(TypedDict):
+    """A :class:`~morris.engine.tables.keys.Result` as JSON (:func:`result_json`): ``value``
+    ``"win"``, ``"draw"`` or ``"loss"``; ``distance`` and ``plies`` the plies to the end (None
+    where not known); ``wins_in`` the winner's turns."""
+
+    value: str
+    distance: int | None
+    plies: int | None
+    wins_in: int | None
 
 
-def value_json(result: Result, side: str) -> Value:
-    """``result`` (for the player ``side``, ``"white"`` or ``"black"``) as a value object, with
-    its words under ``text`` (:func:`value_words`, rendered late: :func:`plain_value`)."""
+# "for" is a keyword: the functional form of a TypedDict takes it.
+_Side = TypedDict("_Side", {"for": str, "text": Message | str})
+
+
+class ValueJson(ResultJson, _Side):
+    """A position's value as the front ends get it (see the module docstring): a
+    :class:`ResultJson` and the side it is for (``for``, ``"white"`` or ``"black"``), and its
+    words (``text``: a :class:`~morris.i18n.Message` until :func:`plain_value` renders it)."""
+
+
+def result_json(result: Result) -> ResultJson:
+    """The fields every JSON of a result has, in this order (a review's tables verdicts add
+    their ``source``, a value its side and words)."""
     plies = result.distance
-    value: Value = {
+    return {
         "value": result.value.value,
         "distance": plies,
         "plies": plies,
         "wins_in": None if plies is None else winner_turns(plies),
-        "for": side,
     }
-    value["text"] = value_words(value)
-    return value
 
 
-def plain_value(value: Value | None, code: str | None = None) -> Value | None:
+def value_json(result: Result, side: str) -> ValueJson:
+    """``result`` (for the player ``side``, ``"white"`` or ``"black"``) as a value object, with
+    its words under ``text`` (:func:`value_words`, rendered late: :func:`plain_value`); the one
+    place a :class:`ValueJson` is made."""
+    fields = result_json(result)
+    return {**fields, "for": side, "text": _words(result.value.value, result.distance, side)}
+
+
+def plain_value(value: ValueJson | None, code: str | None = None) -> ValueJson | None:
     """``value`` as plain JSON, its ``text`` rendered in language ``code`` (default: the
     board's).
 
@@ -64,7 +89,7 @@ def plain_value(value: Value | None, code: str | None = None) -> Value | None:
     text = value.get("text")
     if isinstance(text, Message):
         return {**value, "text": text.render(code)}
-    return dict(value)
+    return value.copy()
 
 
 def winner_turns(plies: int) -> int:
@@ -77,7 +102,7 @@ def winner_turns(plies: int) -> int:
     return (plies + 1) // 2
 
 
-def value_words(value: Value | None) -> Message:
+def value_words(value: ValueJson | None) -> Message:
     """A value in words, for the winner, in the winner's turns (as puzzles count them): "white
     wins in 3", "draw"; "-" for no value. A message, rendered in the reader's language.
 
@@ -88,12 +113,16 @@ def value_words(value: Value | None) -> Message:
     """
     if value is None:
         return Message("-", translate=False)
-    if value["value"] == "draw":
+    return _words(value["value"], value["distance"], value["for"])
+
+
+def _words(value: str, distance: int | None, side: str) -> Message:
+    """:func:`value_words` of a value ``value`` at ``distance`` for ``side``."""
+    if value == "draw":
         return msg("draw")
-    winner = value["for"]
-    if value["value"] == "loss":
+    winner = side
+    if value == "loss":
         winner = "black" if winner == "white" else "white"
-    distance = value["distance"]
     white = winner == "white"
     if distance is None:
         return msg("white wins") if white else msg("black wins")
@@ -105,7 +134,7 @@ def value_words(value: Value | None) -> Message:
     return nmsg("black wins in {n}", "black wins in {n}", turns)
 
 
-def describe_value(value: Value | None) -> str:
+def describe_value(value: ValueJson | None) -> str:
     """:func:`value_words` in the board's language.
 
     >>> describe_value({"value": "loss", "distance": 8, "for": "white"})
@@ -119,30 +148,23 @@ def describe_value(value: Value | None) -> str:
     return value_words(value).render()
 
 
-def value_of_board(solution: Solution | None, board: Board) -> Value | None:
-    """The solution's value of ``board`` for the side to move, or None where it does not know."""
+def result_of_board(solution: Solution | None, board: Board) -> Result | None:
+    """The solution's result of ``board`` for the side to move where it vouches for it under the
+    draw rules (:func:`~morris.engine.solution.play.known_value`), else None."""
     if solution is None:
         return None
     from morris.engine.solution.play import known_value
 
     try:
-        result = known_value(solution, board)
+        return known_value(solution, board)
     except SolutionError:  # a damaged block: the solution has dropped its file (logged)
         return None
+
+
+def value_of_board(solution: Solution | None, board: Board) -> ValueJson | None:
+    """The solution's value of ``board`` for the side to move, or None where it does not know."""
+    result = result_of_board(solution, board)
     return None if result is None else value_json(result, COLOR_NAMES[board.turn])
-
-
-def flip_value(value: Value | None) -> Value | None:
-    """The same value for the other player (a win in 5 for white is a loss in 5 for black).
-
-    >>> flip_value({"value": "win", "distance": 5, "for": "white", "text": "white wins in 3"})
-    {'value': 'loss', 'distance': 5, 'for': 'black', 'text': 'white wins in 3'}
-    """
-    if value is None:
-        return None
-    other = {"win": "loss", "loss": "win", "draw": "draw"}[value["value"]]
-    side = "black" if value["for"] == "white" else "white"
-    return {**value, "value": other, "for": side}
 
 
 class PositionValues:
@@ -151,9 +173,9 @@ class PositionValues:
 
     def __init__(self, solution: Solution | None) -> None:
         self.solution = solution
-        self._last: tuple[str, Value | None] | None = None
+        self._last: tuple[str, ValueJson | None] | None = None
 
-    def of(self, board: Board) -> Value | None:
+    def of(self, board: Board) -> ValueJson | None:
         """The value of ``board`` for its side to move (see :func:`value_of_board`); None once
         the game is over (the result says it)."""
         if self.solution is None or board.outcome() is not None:
@@ -184,10 +206,12 @@ def solution_hint(solution: Solution | None, board: Board, seed: int) -> Move | 
 
 __all__ = [
     "PositionValues",
-    "Value",
+    "ResultJson",
+    "ValueJson",
     "describe_value",
-    "flip_value",
     "plain_value",
+    "result_json",
+    "result_of_board",
     "solution_hint",
     "value_json",
     "value_of_board",

@@ -1,4 +1,4 @@
-"""``morris review RECORD``: the engine's score and the tables' verdict for every turn of a game.
+"""``morris review RECORD``: the engine's score and the tables' result for every turn of a game.
 
 The review itself is :mod:`morris.app.review`; this module reads the record, prints one line per
 turn and says which turn first threw a result away, and by whose judgement.
@@ -18,6 +18,7 @@ from morris.i18n import N_, _, pgettext
 
 if TYPE_CHECKING:
     from morris.app.review import Review, TurnReview
+    from morris.engine.tables.keys import Result
 
 __all__ = ["register", "run"]
 
@@ -177,6 +178,13 @@ def _column(name: str, width: int, align: str = "<") -> tuple[str, int, str]:
     return name, max(width, len(name)), align
 
 
+def _wdl(result: Result | None) -> str:
+    """An exact result of the tables for a column: ``win 4``, ``draw``; ``-`` where unknown."""
+    from morris.app.review import result_words
+
+    return "-" if result is None else result_words(result).render()
+
+
 def format_review(review: Review) -> str:
     """The review as the lines ``morris review`` prints, in the board's language."""
     from morris.app.review import THRESHOLD, format_score
@@ -204,8 +212,7 @@ def format_review(review: Review) -> str:
     lines = [header + "  " + _("mark")]
     widths = [width for _name, width, _align in columns]
     for t in review.turns:
-        wdl_before = "-" if t.wdl_before is None else str(t.wdl_before)
-        wdl_after = "-" if t.wdl_after is None else str(t.wdl_after)
+        wdl_before, wdl_after = _wdl(t.wdl_before), _wdl(t.wdl_after)
         line = (
             f"{t.label:<{widths[0]}} {t.move:<{widths[1]}} {t.best or '-':<{widths[2]}} "
             f"{format_score(t.score_before):>{widths[3]}} "
@@ -241,7 +248,7 @@ def format_review(review: Review) -> str:
                 _(
                     "First result thrown away: {label} {move} ({mover}): {before} -> {after}, "
                     "by the endgame tables."
-                ).format(**turn, before=first.wdl_before, after=first.wdl_after)
+                ).format(**turn, before=_wdl(first.wdl_before), after=_wdl(first.wdl_after))
             )
         else:
             lines.append(

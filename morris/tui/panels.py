@@ -12,7 +12,7 @@ from rich.text import Text
 
 from morris.app.mode import Mode
 from morris.app.snapshot import Snapshot
-from morris.app.values import Value, describe_value
+from morris.app.values import ValueJson, describe_value
 from morris.core import COLOR_NAMES, Rules
 from morris.i18n import N_, _
 from morris.tui import colours
@@ -103,7 +103,7 @@ def status_text(
     return text
 
 
-def solution_text(value: Value | None) -> Text:
+def solution_text(value: ValueJson | None) -> Text:
     """The solved game's value of the position as a line of the game panel ("Solved white wins
     in 12"), or nothing where no solution covers the position."""
     text = Text()

@@ -30,7 +30,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -43,6 +43,7 @@ from morris.web.language import request_language
 from morris.web.picture import scene_of_query
 
 if TYPE_CHECKING:
+    from morris.app.values import ValueJson
     from morris.engine.solution import Solution
     from morris.engine.tables import EndgameTables
 
@@ -78,7 +79,9 @@ def in_language(review: Review, code: str) -> Review:
     from morris.app.values import value_words
 
     def value(v: Any) -> Any:
-        return {**v, "text": value_words(v).render(code)} if isinstance(v, dict) else v
+        if not isinstance(v, dict):
+            return v
+        return {**v, "text": value_words(cast("ValueJson", v)).render(code)}
 
     turns = [
         {

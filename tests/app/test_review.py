@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from morris.app.errors import ReviewError
 from morris.app.review import THRESHOLD, Review, format_score, review_record, review_text
+from morris.commands.review import format_review
 from morris.core import Board, GameRecord, Move, point_name
 from morris.engine.tables import EndgameTables, Value
 from morris.solver.tables import build_tables
@@ -65,11 +66,15 @@ def test_every_turn_is_listed_with_the_positions_before_and_after() -> None:
     last = review.turns[-1]
     assert last.mover == "black"
     assert last.wdl_after is not None
-    assert (last.wdl_after.value, last.wdl_after.distance, last.wdl_after.source) == (
-        "win",
-        0,
-        "end",
-    )
+    assert (last.wdl_after.value, last.wdl_after.distance) == (Value.WIN, 0)
+    assert last.ends_game and not review.turns[-2].ends_game
+    assert review.to_json()["turns"][-1]["wdl_after"] == {
+        "value": "win",
+        "distance": 0,
+        "plies": 0,
+        "wins_in": 0,
+        "source": "end",
+    }
     assert all(t.score_before is not None and t.score_after is not None for t in review.turns)
 
 
@@ -106,14 +111,23 @@ def test_the_tables_mark_a_draw_thrown_away(tables_3v3: EndgameTables) -> None:
     assert (first.ply, first.label, first.move) == (127, "64.", "e5-c4")
     assert first.threw == "tables"
     # A loss in 15 plies: black, the winner, needs 8 of its turns.
-    assert str(first.wdl_before) == "draw" and str(first.wdl_after) == "loss 8"
-    assert first.wdl_after.to_json()["plies"] == 15 and first.wdl_after.to_json()["wins_in"] == 8
+    shown = review.to_json()["turns"][first.ply - 1]
+    assert shown["wdl_before"] == {
+        "value": "draw",
+        "distance": 0,
+        "plies": 0,
+        "wins_in": 0,
+        "source": "tables",
+    }
+    assert (shown["wdl_after"]["plies"], shown["wdl_after"]["wins_in"]) == (15, 8)
+    assert "    draw   loss 8  << first (tables)" in format_review(review)
     # From there on black, winning, takes the shortest way: one turn nearer the end every turn.
     black = [t for t in review.turns[first.ply :] if t.mover == "black"]
     assert black
     for turn in black:
         assert turn.wdl_before is not None and turn.wdl_after is not None
-        assert turn.wdl_before.value == turn.wdl_after.value == "win"
+        assert turn.wdl_before.value is turn.wdl_after.value is Value.WIN
+        assert turn.wdl_before.distance is not None
         assert turn.wdl_after.distance == turn.wdl_before.distance - 1
 
 
@@ -144,8 +158,8 @@ def test_the_mark_agrees_with_the_tables_for_any_turn(tables_3v3: EndgameTables,
     review = review_record(GameRecord.from_board(board), tables=tables_3v3, depth=2)
     (turn,) = review.turns
     assert turn.wdl_before is not None and turn.wdl_after is not None
-    assert turn.wdl_before.value == before.value.value
-    assert turn.wdl_after.value == result.value.value
+    assert turn.wdl_before == before
+    assert turn.wdl_after.value is result.value
     thrown = RANK[result.value.value] < RANK[before.value.value]
     assert (turn.threw == "tables") is thrown
     assert turn.mistake is thrown

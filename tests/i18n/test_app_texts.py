@@ -19,10 +19,11 @@ from morris.app.errors import ConfigError, InputError, ServiceError
 from morris.app.jobs import engine_words_of
 from morris.app.mode import Mode
 from morris.app.remote import check_remote_move
-from morris.app.review import Verdict, result_words, score_words
-from morris.app.values import describe_value, value_words
+from morris.app.review import result_words, score_words
+from morris.app.values import describe_value, value_json, value_words
 from morris.core import BLACK, WHITE, Board, Move, Termination
 from morris.engine.search import MATE
+from morris.engine.tables.keys import Result, Value
 from morris.i18n import Message
 from tests.app.scenario_kit import position
 from tests.i18n.leftovers_kit import english_left_in
@@ -174,16 +175,16 @@ def test_the_reviews_verdicts_and_scores_are_said_in_each_language(code: str) ->
     draw = {"nl": "remise", "fi": "tasapeli", "de": "Remis"}[code]
     shown = assert_all_translated(
         [
-            Verdict("win", 7, "tables").words(),
-            result_words("loss", 3),
-            Verdict("draw", 0, "tables").words(),
+            result_words(Result(Value.WIN, 7)),
+            result_words(Result(Value.LOSS, 3)),
+            result_words(Result(Value.DRAW, 0)),
             score_words(MATE - 7),
         ],
         code,
     )
     assert shown == [win, loss, draw, win]
     assert score_words(125).render(code) == "+1.25"  # a score in pieces is a number
-    assert str(Verdict("win", 7, "tables")) == "win 4"  # the board's language: English here
+    assert result_words(Result(Value.WIN, 7)).render() == "win 4"  # the board's: English here
 
 
 # -- the remote player's turns ---------------------------------------------------------------------
@@ -488,8 +489,7 @@ def test_the_hardwares_and_the_installers_errors_are_said_in_each_language(
 def test_a_reviews_json_gives_the_solved_values_words_in_the_language_asked() -> None:
     from morris.app.review import TurnReview
 
-    value = {"value": "win", "distance": 3, "plies": 3, "wins_in": 2, "for": "white"}
-    value["text"] = value_words(value)
+    value = value_json(Result(Value.WIN, 3), "white")
     turn = TurnReview(ply=1, label="1.", move="d6", mover="white", before="", after="", best=None,
                       score_before=None, score_after=None, wdl_before=None, wdl_after=None,
                       threw=None, solution_before=value, solution_after=None)  # fmt: skip
