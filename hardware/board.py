@@ -5,9 +5,10 @@ The board is a list of input blocks and a list of output blocks, each built by i
 
 Time reaches the board only through :meth:`GpioBoard.poll`: each call does what is due at ``now``
 (a full input scan with debouncing, one row of the LED matrix, a blink edge on direct or 74HC595
-LEDs) and returns when it next needs to be called. Blinking follows a :class:`~device.BlinkClock`:
-an LED whose signal changes starts its blink lit at that moment (a new signal is visible at
-once), the others keep their phase, and a run in virtual time is deterministic. On a real board
+LEDs) and returns when it next needs to be called. Blinking follows a
+:class:`~morris_device.BlinkClock`: an LED whose signal changes starts its blink lit at that
+moment (a new signal is visible at once), the others keep their phase, and a run in virtual time
+is deterministic. On a real board
 :class:`hardware.runner.BoardRunner` calls ``poll``.
 """
 
@@ -125,7 +126,7 @@ class GpioBoard(BoardBase):
     def show(self, lights: Mapping[str, Signal]) -> None:
         """Show a signal on each point LED; points not named are switched off.
 
-        Raises :class:`~device.UnknownPoint` for a name that is not a point.
+        Raises :class:`~morris_device.UnknownPoint` for a name that is not a point.
         """
         for name in lights:
             check_point(name)
@@ -147,7 +148,7 @@ class GpioBoard(BoardBase):
     def poll(self, now: float) -> float:
         """Do what is due at ``now``; return when to be called next.
 
-        Raises :class:`~device.BoardClosed` once the board is closed.
+        Raises :class:`~morris_device.BoardClosed` once the board is closed.
         """
         readings: list[SensorReading] = []
         presses: list[ButtonPress] = []

@@ -2,11 +2,12 @@
 
 :class:`~hardware.circuit.BoardCircuit` records each LED's levels with their (virtual) times;
 :func:`decode_signal` turns the last :data:`DECODE_WINDOW` seconds of them back into a
-:class:`~device.Signal`. No edge: steady on or off from the level; edges in a run less than
-0.3 s apart: fast; otherwise slow. A signal is decoded right once it has been shown for the
-whole window; until then a blinking LED may read as its current level. Every backend starts a
-blink lit (:func:`device.signal_level`), so a new blink never reads ``off``: after a dark LED, a
-slow blink reads ``on`` for its first half-period, then ``slow``.
+:class:`~morris_device.Signal`. No edge: steady on or off from the level; a run of edges closer
+than :data:`FAST_GAP` (between the fast blink's longer phase and the slow blink's shorter one, in
+:data:`~morris_device.BLINK_TIMING`): fast; otherwise slow. A signal is decoded right once it
+has been shown for the whole window; until then a blinking LED may read as its current level.
+Every backend starts a blink lit (:func:`morris_device.signal_level`), so a new blink never reads
+``off``: after a dark LED, a slow blink reads ``on`` for its first half-period, then ``slow``.
 
 >>> decode_signal([(float("-inf"), False), (0.0, True), (0.5, False), (1.0, True)], 1.2)
 <Signal.SLOW: 'slow'>
@@ -21,13 +22,22 @@ from collections.abc import Sequence
 
 from morris_device import BLINK_TIMING, Signal
 
-__all__ = ["DECODE_WINDOW", "decode_signal"]
+__all__ = ["DECODE_WINDOW", "FAST_GAP", "decode_signal"]
 
 #: How far back the LED decoder looks: one slow blink period. A signal is decoded right once it
 #: has been shown for this long (plus one LED-matrix frame on a multiplexed build).
 DECODE_WINDOW: float = BLINK_TIMING[Signal.SLOW][0]
-#: Blink edges closer than this are a fast blink (fast: 0.125 s apart, slow: 0.5 s).
-_FAST_GAP = 0.3
+
+
+def _phases(signal: Signal) -> tuple[float, float]:
+    """The lit and the dark time of a blinking ``signal``."""
+    period, on_time = BLINK_TIMING[signal]
+    return on_time, period - on_time
+
+
+#: Blink edges closer than this are a fast blink: halfway between the fast blink's longer phase
+#: and the slow blink's shorter one (0.125 s and 0.5 s apart: 0.3125 s).
+FAST_GAP: float = (max(_phases(Signal.FAST)) + min(_phases(Signal.SLOW))) / 2
 
 
 def decode_signal(levels: Sequence[tuple[float, bool]], now: float) -> Signal:
@@ -43,7 +53,7 @@ def decode_signal(levels: Sequence[tuple[float, bool]], now: float) -> Signal:
         return Signal.ON if level else Signal.OFF
     # Fast blinking shows as a run of short gaps; one short gap alone is a change of signal
     # (say from steady on to a slow blink), not a fast blink.
-    short = [b - a < _FAST_GAP for a, b in itertools.pairwise(edges)]
+    short = [b - a < FAST_GAP for a, b in itertools.pairwise(edges)]
     run = longest = 0
     for is_short in short:
         run = run + 1 if is_short else 0

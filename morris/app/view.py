@@ -3,7 +3,7 @@
 A point shows the game's piece there (its colour is known to the game, never to the sensors), a
 magnet the game does not know (``unknown``), or a piece of the game lifted off the wood, and its
 LED's signal, blinking in time from the moment it took that signal (a blink starts lit, as on
-every board backend: :func:`device.signal_level`). The terminal UI draws these; the web
+every board backend: :func:`morris_device.signal_level`). The terminal UI draws these; the web
 companion will too.
 """
 
