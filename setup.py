@@ -7,9 +7,11 @@
   at import, ``configure``). The same moves, scores and node counts as the Python search
   (tests/engine/test_native.py compares them), many times the nodes per second.
 - ``morris.solver.solution._retro`` (built with it, on the same terms): the retrograde analysis
-  of the solved game's moving phase in the symmetry-reduced index,
-  ``morris/solver/solution/native/retro.c``. Only ``morris tables build --men`` needs it (its
-  moving-phase units are solved nowhere else); playing from a built solution does not.
+  of the solved game's moving phase in the symmetry-reduced index and the placing sectors'
+  Bellman step, ``morris/solver/solution/native/moving.c`` and ``placing.c`` with their shared
+  header ``retro.h``, and their CPython glue ``morris/solver/solution/_retro.c``. Only
+  ``morris tables build --men`` needs it (its moving-phase units are solved nowhere else);
+  playing from a built solution does not.
 - ``MORRIS_COMPILE=1 pip install --no-build-isolation .``: mypyc compiles the engine, its
   search, its move generator and its evaluation (plain typed Python) as well, which speeds up the
   Python side (the root of the search, and everything when ``_native`` is not built). Needs mypy
@@ -92,7 +94,13 @@ if os.environ.get("MORRIS_NATIVE", "") != "0":
     ext_modules.append(
         Extension(
             "morris.solver.solution._retro",
-            ["morris/solver/solution/native/retro.c"],
+            [
+                "morris/solver/solution/_retro.c",
+                "morris/solver/solution/native/moving.c",
+                "morris/solver/solution/native/placing.c",
+            ],
+            include_dirs=["morris/solver/solution"],
+            depends=["morris/solver/solution/native/retro.h"],
             extra_compile_args=["-O2", "-pthread"],  # a pass's threads (System(threads=N))
             extra_link_args=["-pthread"],
             optional=True,  # no compiler: a warning; `morris tables build --men` then refuses

@@ -1,5 +1,5 @@
-"""Types of the retrograde analysis in C (morris/solver/solution/native/retro.c): the moving
-phase, and the placing sectors' Bellman step."""
+"""Types of the retrograde analysis in C (morris/solver/solution/_retro.c, the glue of
+native/moving.c and native/placing.c): the moving phase, and the placing sectors' Bellman step."""
 
 from collections.abc import Sequence
 
