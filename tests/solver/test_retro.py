@@ -194,9 +194,9 @@ def test_bad_input_is_refused_naming_it(change: dict[str, object], message: str)
 def test_a_system_refuses_bad_entries_levels_out_of_order_and_work_after_finishing() -> None:
     system = _system()
     with pytest.raises(ValueError, match=r"part must be 0\.\.0, not 1"):
-        system.setup(1, 0, 10)
+        system.set_up(1, 0, 10)
     with pytest.raises(ValueError, match=r"entries 0\.\.210141 outside 0\.\.210140"):
-        system.setup(0, 0, 210141)
+        system.set_up(0, 0, 210141)
     with pytest.raises(ValueError, match="level 1: the next distance to decide is 0"):
         system.level(1)
     system.finish()

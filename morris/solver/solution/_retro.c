@@ -9,7 +9,7 @@
  * side of retro.h (memory from Python's raw allocator, so tracemalloc sees it).
  *
  * The Python side (morris/solver/solution/solve.py, ranges.py) drives them: System(...) then
- * setup(), level(L) for each distance in turn and finish(); Placing(...).solve(start, stop,
+ * set_up(), level(L) for each distance in turn and finish(); Placing(...).solve(start, stop,
  * out). Each releases the interpreter lock while the C solver computes (a Dask worker keeps its
  * heartbeat); an object refuses a second call while one runs in another thread (`busy`).
  */
@@ -466,8 +466,8 @@ static PyObject *System_sizes(SystemObject *self, void *Py_UNUSED(closure))
 }
 
 static PyMethodDef System_methods[] = {
-    {"setup", (PyCFunction)System_set_up, METH_VARARGS,
-     "setup(part, start, stop): the set-up pass over entries start..stop - 1 of a sector."},
+    {"set_up", (PyCFunction)System_set_up, METH_VARARGS,
+     "set_up(part, start, stop): the setup pass over entries start..stop - 1 of a sector."},
     {"level", (PyCFunction)System_level, METH_VARARGS,
      "level(distance) -> (entries decided at it, whether any is due later)."},
     {"finish", (PyCFunction)System_finish, METH_NOARGS,

@@ -31,9 +31,9 @@ class System:
         """Entries of each sector."""
     @property
     def threads(self) -> int:
-        """Threads of each pass (set-up, level, finish)."""
-    def setup(self, part: int, start: int, stop: int) -> None:
-        """The set-up pass over entries ``start .. stop - 1`` of sector ``part``."""
+        """Threads of each pass (setup, level, finish)."""
+    def set_up(self, part: int, start: int, stop: int) -> None:
+        """The setup pass over entries ``start .. stop - 1`` of sector ``part``."""
     def level(self, distance: int) -> tuple[int, bool]:
         """Decide ``distance``: (entries decided at it, whether any is due later)."""
     def finish(self) -> tuple[int, ...]:

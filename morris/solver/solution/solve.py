@@ -20,7 +20,7 @@ from morris.solver.solution.ranges import Range, solve_range
 
 logger = logging.getLogger(__name__)
 
-#: Entries per call of the set-up pass (a progress report after each).
+#: Entries per call of the setup pass (a progress report after each).
 _SETUP_CHUNK: Final = 1 << 22
 
 
@@ -89,7 +89,7 @@ def solve_moving(
     total = sum(sizes)
     for part, size in enumerate(sizes):
         for start in range(0, size, _SETUP_CHUNK):
-            system.setup(part, start, min(size, start + _SETUP_CHUNK))
+            system.set_up(part, start, min(size, start + _SETUP_CHUNK))
     decided = level = 0
     while True:
         found, later = system.level(level)

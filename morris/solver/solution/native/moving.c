@@ -11,7 +11,7 @@
  * are marked NONCANON and copied from it at the end.
  *
  * The Python side (morris/solver/solution/solve.py) drives it through the glue: System(...)
- * checks and keeps the inputs, setup() runs the set-up pass on a range of entries
+ * checks and keeps the inputs, set_up() runs the setup pass on a range of entries
  * (system_set_up), level(L) decides distance L and propagates it (system_level), finish() turns
  * the work words into codes (system_finish). The glue releases the interpreter lock while they
  * compute (a Dask worker keeps its heartbeat); each runs on System(..., threads=N) POSIX
