@@ -180,9 +180,13 @@ class Simulation:
     # -- the page's and the remote player's commands ---------------------------------------
 
     def setup(self, position: str) -> None:
-        """Play from ``position`` (:meth:`morris.app.controller.Controller.setup`): the lights
-        then guide the person to arrange the board. Raises ``InputError`` for a bad position."""
-        self.controller.setup(position, self.now)
+        """Play from ``position``: the lights then guide the person to arrange the board.
+        Raises ``InputError`` for a bad position.
+
+        The harness's name for the controller's :meth:`~morris.app.controller.Controller.set_up`
+        (the verb is ``set_up`` everywhere else; ``setup`` stays here, the harness's public
+        name that scripts call)."""
+        self.controller.set_up(position, self.now)
 
     def puzzle(self, wins_in: int, seed: int = 0, *, men: int | None = None) -> Puzzle:
         """Start a training puzzle "white to move wins in ``wins_in``" drawn (seeded) from the

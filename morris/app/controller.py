@@ -8,7 +8,7 @@ virtual delay in the simulator), so sensing and lights never wait for the Pi to 
 
 The opponent's turns come from the Pi, or in mode ``remote`` from a remote player
 (:meth:`Controller.remote_move`), both shown through the referee's expect path; a position can be
-set up (:meth:`Controller.setup`, or with the board's buttons). This module is where these meet
+set up (:meth:`Controller.set_up`, or with the board's buttons). This module is where these meet
 the board: it reacts to each input and decides, and what stands alone lives beside it: the
 board's menu (:mod:`morris.app.menu`), the words of the events (:mod:`morris.app.narration`),
 the saved games (:mod:`morris.app.persistence`), the remote player's link

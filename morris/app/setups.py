@@ -1,4 +1,4 @@
-"""Playing from a position set up: a position text (:meth:`SetupDriving.setup`), the board's own
+"""Playing from a position set up: a position text (:meth:`SetupDriving.set_up`), the board's own
 setup with its buttons (:mod:`morris.app.board_setup`) and the training puzzles
 (:mod:`morris.app.training`), as the controller drives them.
 
@@ -74,7 +74,7 @@ class SetupDriving:
         def _announce(self, announcement: Announcement) -> None: ...
         def _cancel_search(self) -> None: ...
 
-    def setup(self, position: str, now: float) -> None:
+    def set_up(self, position: str, now: float) -> None:
         """Play from ``position`` (the core's position text: pieces, side to move, pieces in
         hand) under the game's variant and rules.
 

@@ -132,7 +132,7 @@ class SimulatorApp(App[None]):
         Binding("t", "button('takeback')", N_("Takeback"), priority=True),
         Binding("h", "button('hint')", N_("Hint"), priority=True),
         Binding("m", "button('mode')", N_("Mode/level"), priority=True),
-        Binding("s", "setup", N_("Set up game"), priority=True),
+        Binding("s", "set_up", N_("Set up game"), priority=True),
         Binding("q", "quit", N_("Quit"), priority=True),
         Binding("question_mark,f1", "help", N_("Help"), priority=True),
         Binding("escape", "clear_input", N_("Clear input"), show=False),
@@ -233,7 +233,7 @@ class SimulatorApp(App[None]):
                 (_("Takeback"), "t", "takeback"),
                 (_("Hint"), "h", "hint"),
                 (_("Mode"), "m", "mode"),
-                (_("Set up"), "s", "setup"),
+                (_("Set up"), "s", "set_up"),
                 (_("Quit"), "q", "quit"),
                 (_("Help"), "?", "help"),
             ):
@@ -392,8 +392,8 @@ class SimulatorApp(App[None]):
         name = (event.button.id or "").removeprefix("button-")
         if name == "quit":
             self.action_quit()
-        elif name == "setup":
-            self.action_setup()
+        elif name == "set_up":
+            self.action_set_up()
         elif name == "help":
             self.action_help()
         else:
@@ -402,7 +402,7 @@ class SimulatorApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The board's keys do nothing while a dialog is open, nor while a line is being typed
         (then the letter goes into the line)."""
-        if action not in ("button", "setup", "quit", "help"):
+        if action not in ("button", "set_up", "quit", "help"):
             return True
         if isinstance(self.screen, ModalScreen):
             return False
@@ -452,9 +452,9 @@ class SimulatorApp(App[None]):
         self.query_one("#input", Input).value = ""
         self._say("", error=False)
 
-    def action_setup(self) -> None:
+    def action_set_up(self) -> None:
         """Choose mode, colour, level and variant for a fresh game (starting from the game's own
-        now: the mode button may have changed the level since the last setup)."""
+        now: the mode button may have changed the level since the last game was set up)."""
         snap = self.snapshot
         current = GameSettings(snap.mode, snap.human, snap.level, snap.variant)
         self.push_screen(NewGameScreen(current), self._start_new_game)

@@ -167,7 +167,7 @@ async def _off_loop(fn: Callable[[], None]) -> None:
 def routes(calls: ControllerCalls) -> list[Route]:
     """The setup and remote routes over the controller's ``calls``."""
 
-    async def setup(request: Request) -> Response:
+    async def set_up(request: Request) -> Response:
         """``POST /api/setup``."""
         if request.headers.get("content-type", "").startswith("application/json"):
             data = await read_json(request)
@@ -180,7 +180,7 @@ def routes(calls: ControllerCalls) -> list[Route]:
                 position = raw.decode("utf-8")
             except UnicodeDecodeError:
                 raise WebError(400, "the position text is not UTF-8") from None
-        await calls.run(lambda c, now: c.setup(position, now))
+        await calls.run(lambda c, now: c.set_up(position, now))
         return JSONResponse(await calls.current_state(request))
 
     async def remote_move(request: Request) -> Response:
@@ -199,7 +199,7 @@ def routes(calls: ControllerCalls) -> list[Route]:
         return JSONResponse(await calls.run(lambda c, now: remote_turns(c)))
 
     return [
-        Route("/api/setup", setup, methods=["POST"]),
+        Route("/api/setup", set_up, methods=["POST"]),
         Route("/api/remote/move", remote_move, methods=["POST"]),
         Route("/api/remote/legal", legal, methods=["GET"]),
     ]
