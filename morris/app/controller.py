@@ -261,7 +261,7 @@ class Controller(SetupDriving, SearchDriving):
         logger.info("button %s", name.value)
         if self._board_setup is not None:
             self._setup_button(name, now)
-        elif name is ButtonName.HINT and self.puzzle is not None and not self.puzzle.set_up:
+        elif name is ButtonName.HINT and self.puzzle is not None and not self.puzzle.is_set_up:
             # While a puzzle waits to be set up, hint asks for one a turn longer.
             self._board_puzzle(now, self.puzzle.puzzle.wins_in + 1)
         elif name is ButtonName.HINT and self.menu.is_choosing(now):
@@ -318,7 +318,7 @@ class Controller(SetupDriving, SearchDriving):
             board=self.board,
             remote=self.remote_color,
             waiting=self.referee.expected,
-            setting_up=self._board_setup is not None,
+            is_setting_up=self._board_setup is not None,
         )
         if parsed is None:
             return

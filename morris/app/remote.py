@@ -84,7 +84,7 @@ def check_remote_move(
     board: Board,
     remote: Color | None,
     waiting: Move | None,
-    setting_up: bool = False,
+    is_setting_up: bool = False,
 ) -> Move | None:
     """The remote turn ``text`` as a move to show, or ``None`` when it is the one ``waiting``
     already (sent again: taken once).
@@ -115,7 +115,7 @@ def check_remote_move(
                 result=outcome.result(),
             )
         )
-    if setting_up:
+    if is_setting_up:
         raise NotNowError(
             msg("remote move {move}: a position is being set up on the board", move=move)
         )

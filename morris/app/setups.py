@@ -220,7 +220,7 @@ class SetupDriving:
         try:
             if kind == "move":
                 move = self.puzzle.pi_turn(self.board)
-            elif not self.puzzle.set_up:
+            elif not self.puzzle.is_set_up:
                 return True  # no hint before the board shows the puzzle
             else:
                 move = self.puzzle.hint_turn(self.board)

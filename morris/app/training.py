@@ -139,7 +139,8 @@ class PuzzleSession:
         self.side = board.turn
         #: The person's colour and the mode before the puzzle, put back when it ends.
         self.before: tuple[Mode, str] = (Mode.VS_AI, "white")
-        self.set_up = False
+        #: Whether the board shows the puzzle's position yet (the referee's ``SetUpDone``).
+        self.is_set_up = False
         self.hints = 0
         self.retries = 0
         self._verdict = Verdict("playing", 0, puzzle.wins_in)
@@ -175,7 +176,7 @@ class PuzzleSession:
     @property
     def status(self) -> str:
         """``"setting up"`` until the board matches, then the verdict's status."""
-        return self._verdict.status if self.set_up else "setting up"
+        return self._verdict.status if self.is_set_up else "setting up"
 
     def judge(self, board: Board) -> Verdict:
         """The verdict of the turns on ``board`` (played from the puzzle's position)."""
@@ -228,7 +229,7 @@ class PuzzleSession:
             if isinstance(event, SetUp):
                 note = self.setup_line()
             elif isinstance(event, SetUpDone):
-                self.set_up = True
+                self.is_set_up = True
                 note = (
                     msg("puzzle: {title}: you play white, find the win", title=self.title())
                     if self.side == WHITE

@@ -114,7 +114,7 @@ class Referee:
         self._hint: Move | None = None
         self._hint_until = now
         self._link_up = True
-        self._setting_up = False  # guiding the board to a set-up position (see set_up)
+        self._is_setting_up = False  # guiding the board to a set-up position (see set_up)
         #: Whether turns may be taken back (by the button or on the board); a game against a
         #: remote player has none, so that the two boards never differ.
         self.takebacks = True
@@ -303,7 +303,7 @@ class Referee:
         if self._flagged:
             self._flagged = False
             events.append(Resolved())
-        self._guiding = self._setting_up = True
+        self._guiding = self._is_setting_up = True
         self._guide_since = self._now
         events.append(SetUp(board.position()))
         logger.info("set up %s", board.position())
@@ -408,7 +408,7 @@ class Referee:
             # to be set up; only a board emptied since then starts a new game.
             emptied = sensed == 0 and self._settled_at > self._guide_since
             # While a set-up position is arranged, the board is often cleared first.
-            emptied = emptied and not self._setting_up
+            emptied = emptied and not self._is_setting_up
             return Reading(Kind.CLEAR if emptied else Kind.GUIDE)
         if self.opponent_to_move:
             if self._expected is not None:
@@ -478,8 +478,8 @@ class Referee:
         """Read the settled board again after it or the game changed; set the reading's timer."""
         if self._guiding and (self._settled == self.board.occupied or self.is_game_over):
             self._guiding = False
-            if self._setting_up:
-                self._setting_up = False
+            if self._is_setting_up:
+                self._is_setting_up = False
                 events.append(SetUpDone())
                 if self.opponent_to_move:
                     events.append(OpponentToMove())
@@ -618,7 +618,7 @@ class Referee:
         was_opponent_to_move = self.opponent_to_move
         undone = [self.board.pop() for _ in range(count)]
         undone.reverse()
-        self._setting_up = False
+        self._is_setting_up = False
         self._expected = None
         self._announced = None
         if was_opponent_to_move:
@@ -637,7 +637,7 @@ class Referee:
             self.board.reset()
         else:
             self.board = board
-        self._setting_up = False
+        self._is_setting_up = False
         self._expected = None
         self._announced = None
         events.append(NewGame())

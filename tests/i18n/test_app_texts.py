@@ -208,7 +208,7 @@ def _remote_refusals() -> list[ServiceError]:
         _refusal("zz9"),
         _refusal("d6", mode=Mode.REFEREE),
         _refusal("d6", board=over),
-        _refusal("d6", setting_up=True),
+        _refusal("d6", is_setting_up=True),
         _refusal("d6"),  # white's turn at the board, the remote player plays black
         _refusal("d6", board=after_d6, remote=WHITE),  # black's turn
         _refusal("b4", board=after_d6, waiting=Move.parse("d7")),
