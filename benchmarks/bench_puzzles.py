@@ -1,4 +1,4 @@
-"""How long a training puzzle takes to make: ``python benchmarks/bench_puzzles.py --dir DIR``.
+"""How long a puzzle takes to make: ``python benchmarks/bench_puzzles.py --dir DIR``.
 
 Opens the solved game in DIR (``morris tables build --men K --dir DIR``) and times
 :func:`morris.engine.solution.puzzles.generate_puzzles` for each length, over a few seeds:

@@ -81,7 +81,7 @@ class Simulation:
     ``runner`` replaces the default :class:`VirtualRunner` (``search`` and ``think_time`` are then
     unused); the caller closes it. ``solution`` is the solved game
     (:func:`morris.app.jobs.load_solution`), or a directory of sector files: the Pi plays from
-    it, the hints, the snapshot's values and the training puzzles (:meth:`puzzle`) come from
+    it, the hints, the snapshot's values and the puzzles (:meth:`puzzle`) come from
     it; without one, the first puzzle opens the configured ``engine.solution`` directory.
     """
 
@@ -189,14 +189,14 @@ class Simulation:
         self.controller.set_up(position, self.now)
 
     def puzzle(self, wins_in: int, seed: int = 0, *, men: int | None = None) -> Puzzle:
-        """Start a training puzzle "white to move wins in ``wins_in``" drawn (seeded) from the
+        """Start a puzzle "white to move wins in ``wins_in``" drawn (seeded) from the
         solution (:meth:`morris.app.controller.Controller.start_puzzle`): the lights then guide
         the person to set it up, and the Pi defends perfectly. Returns the puzzle.
 
-        Raises :class:`~morris.app.training.NoSolutionError` when no solved game is there, and
+        Raises :class:`~morris.app.puzzle.NoSolutionError` when no solved game is there, and
         ``InputError`` for a bad request.
         """
-        from morris.app.training import make_puzzle
+        from morris.app.puzzle import make_puzzle
 
         puzzle = make_puzzle(self.solution, wins_in, seed, men)
         self.start_puzzle(puzzle)

@@ -13,7 +13,7 @@ the board: it reacts to each input and decides, and what stands alone lives besi
 board's menu (:mod:`morris.app.menu`), the words of the events (:mod:`morris.app.narration`),
 the saved games (:mod:`morris.app.persistence`), the remote player's link
 (:mod:`morris.app.remote`), the snapshot and its watchers (:mod:`morris.app.snapshot`), the
-training puzzles (:mod:`morris.app.training`), the board setup (:mod:`morris.app.board_setup`)
+puzzles (:mod:`morris.app.puzzle`), the board setup (:mod:`morris.app.board_setup`)
 and the searches (:mod:`morris.app.jobs`).
 """
 
@@ -42,12 +42,12 @@ from morris.app.narration import (
     who_plays,
 )
 from morris.app.persistence import GameKeeper, resume
+from morris.app.puzzle import PuzzleSession
 from morris.app.remote import RemoteLink, check_remote_move
 from morris.app.searching import SearchDriving
 from morris.app.setups import SetupDriving
 from morris.app.snapshot import Announcer, ControllerState, Snapshot, Subscriber, Watchers
 from morris.app.store import GameStore, SavedGame
-from morris.app.training import PuzzleSession
 from morris.app.values import PositionValues
 from morris.core import (
     BLACK,
@@ -101,7 +101,7 @@ class Controller(SetupDriving, SearchDriving):
     """Plays one board: reacts to sensors, buttons, finished searches and the passing of time.
 
     Its parts beside this module: :class:`~morris.app.setups.SetupDriving` (positions set up,
-    training puzzles) and :class:`~morris.app.searching.SearchDriving` (the Pi's searches).
+    puzzles) and :class:`~morris.app.searching.SearchDriving` (the Pi's searches).
     """
 
     def __init__(
@@ -143,9 +143,9 @@ class Controller(SetupDriving, SearchDriving):
         self.remote = RemoteLink()
         #: Whether the game is the saved one, resumed (the lights then guide the board to it).
         self.resumed = False
-        #: The training puzzle being played (:meth:`start_puzzle`), or ``None``.
+        #: The puzzle being played (:meth:`start_puzzle`), or ``None``.
         self.puzzle: PuzzleSession | None = None
-        #: Where the training puzzles come from (:meth:`puzzle_source`): the loaded solution,
+        #: Where the puzzles come from (:meth:`puzzle_source`): the loaded solution,
         #: else the config's ``engine.solution`` opened with the first puzzle.
         self.puzzle_solution: Solution | None = solution
         self._board_puzzles = 0  # how many the board asked for: each one's seed
@@ -181,7 +181,7 @@ class Controller(SetupDriving, SearchDriving):
         )
 
     def _record_tags(self) -> dict[str, str]:
-        """The tags that mark a game record as a training puzzle's (while one is played)."""
+        """The tags that mark a game record as a puzzle's (while one is played)."""
         if self.puzzle is None:
             return {}
         return {"Event": "Training puzzle", "Puzzle": self.puzzle.puzzle.title}

@@ -21,8 +21,8 @@ from morris.i18n import msg, plain
 if TYPE_CHECKING:
     from morris.app.config import Config
     from morris.app.narration import Announcement
+    from morris.app.puzzle import PuzzleSession
     from morris.app.snapshot import ControllerState
-    from morris.app.training import PuzzleSession
     from morris.referee import Event, Referee
 
 logger = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """Playing from a position set up: a position text (:meth:`SetupDriving.set_up`), the board's own
-setup with its buttons (:mod:`morris.app.board_setup`) and the training puzzles
-(:mod:`morris.app.training`), as the controller drives them.
+setup with its buttons (:mod:`morris.app.board_setup`) and the puzzles
+(:mod:`morris.app.puzzle`), as the controller drives them.
 
 :class:`SetupDriving` is a part of :class:`morris.app.controller.Controller` (one of its bases):
 it holds the controller's commands and reactions for these, and the controller holds the state
@@ -23,7 +23,7 @@ from morris.app.errors import InputError, NotNowError
 from morris.app.menu import MODE_DISPLAY_TIME
 from morris.app.mode import Mode
 from morris.app.narration import hint_announcement
-from morris.app.training import PuzzleSession
+from morris.app.puzzle import PuzzleSession
 from morris.core import COLOR_NAMES, Board, Color, mask_of
 from morris.engine.errors import SolutionError
 from morris.i18n import Message, msg
@@ -48,7 +48,7 @@ BOARD_PUZZLE_MAX = 9
 
 
 class SetupDriving:
-    """The controller's position setups and training puzzles."""
+    """The controller's position setups and puzzles."""
 
     if TYPE_CHECKING:  # what the controller holds for this part
         device: BoardDevice
@@ -94,7 +94,7 @@ class SetupDriving:
         self.render(now)
 
     def start_puzzle(self, puzzle: Puzzle, solution: Solution, now: float) -> None:
-        """Play the training ``puzzle`` (:mod:`morris.app.training`): the lights guide the board to
+        """Play the ``puzzle`` (:mod:`morris.app.puzzle`): the lights guide the board to
         its position, the person plays the winning side (the side to move), the Pi defends from
         ``solution``. It lasts until ``new``, another setup or another puzzle.
 
@@ -123,8 +123,8 @@ class SetupDriving:
     def puzzle_source(self) -> Solution:
         """The solved game the puzzles come from, opened on first use (one copy in the process
         for the board's puzzles, the page's and a script's). Raises
-        :class:`~morris.app.training.NoSolutionError` saying what to build when there is none."""
-        from morris.app.training import solution_for
+        :class:`~morris.app.puzzle.NoSolutionError` saying what to build when there is none."""
+        from morris.app.puzzle import solution_for
 
         self.puzzle_solution = solution_for(self.puzzle_solution, self.config)
         return self.puzzle_solution
@@ -134,7 +134,7 @@ class SetupDriving:
         the solution holds), its length shown as that many points ``on`` for a moment, as the
         mode button shows a level. Without a solved game the event line says what to build and
         the error LED blinks; the board setup (if any) goes on."""
-        from morris.app.training import make_puzzle
+        from morris.app.puzzle import make_puzzle
         from morris.engine.solution.puzzles import longest_puzzle
 
         try:

@@ -120,7 +120,7 @@ class Snapshot:
     #: The solved game's value of the position for the side to move, where a loaded solution
     #: covers it (:mod:`morris.app.values`: ``{"value", "distance", "for"}``), else ``None``.
     solution: ValueJson | None = None
-    #: The training puzzle being played (:meth:`morris.app.training.PuzzleSession.summary`:
+    #: The puzzle being played (:meth:`morris.app.puzzle.PuzzleSession.summary`:
     #: title, status, turns, hints ...), or ``None``.
     puzzle: Mapping[str, object] | None = None
     #: In mode ``"remote"``: why the link is not up ("connection refused to http://..."), or

@@ -1,4 +1,4 @@
-"""``morris puzzle [--men K] [--wins-in N] [--seed S] [--count C]``: training puzzles drawn from
+"""``morris puzzle [--men K] [--wins-in N] [--seed S] [--count C]``: puzzles drawn from
 the solved game, printed (``morris sim --puzzle N`` plays one on the simulated board).
 
 Exit codes: 0 printed; 1 no solved game built (or none found for the seed); 2 bad input.
@@ -95,7 +95,7 @@ def _problem(args: argparse.Namespace) -> str | None:
 
 
 def _build_hint() -> str:
-    """:data:`morris.app.training.BUILD_HINT` in the board's language (the same English)."""
+    """:data:`morris.app.puzzle.BUILD_HINT` in the board's language (the same English)."""
     return _(
         "puzzles need the solved game: build it with `morris tables build --men K` (K = 3 .. 9), "
         "or give --solution DIR where `morris tables build --men K --dir DIR` built it (the "
@@ -144,7 +144,7 @@ def run_puzzle(args: argparse.Namespace) -> int:
             print(json.dumps(puzzle.to_json()))
             continue
         n = puzzle.wins_in
-        # The same words as the simulator's puzzle (morris.app.training).
+        # The same words as the simulator's puzzle (morris.app.puzzle).
         title = ngettext("white to move wins in {n}", "white to move wins in {n}", n).format(n=n)
         line = f"{puzzle.position}  {title}"
         if args.answers:

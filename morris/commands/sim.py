@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
     puzzle = None
     if args.puzzle is not None:
         from morris.app.errors import InputError
-        from morris.app.training import NoSolutionError, make_puzzle, solution_for
+        from morris.app.puzzle import NoSolutionError, make_puzzle, solution_for
 
         try:
             solution = solution_for(solution, config)

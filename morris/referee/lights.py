@@ -2,7 +2,7 @@
 
 The referee's state in, a signal per point LED and per status LED out; what the app layers show
 over the game comes in as an :class:`Overlay` of their state (a position set up on the board, a
-choice shown for a moment, a training puzzle, the remote player's link, the engine in use), never
+choice shown for a moment, a puzzle, the remote player's link, the engine in use), never
 as lights of their own. Pure functions of their inputs (and, for a hint, the time): rendering
 twice gives the same lights, and nothing blinks because a sensor flickered below the debounce
 time.
@@ -21,7 +21,7 @@ signal    shown on
 Over the game, in this order: a position set up on the board (:class:`SetupOverlay`: White's
 pieces ``on``, Black's ``slow``), a choice shown for a moment (:class:`Choice`: a level or a
 puzzle's length as that many points ``on`` from a7, referee mode as the inner square ``slow``,
-remote mode as the outer one, a variant as :func:`variant_lights`), and while a training puzzle
+remote mode as the outer one, a variant as :func:`variant_lights`), and while a puzzle
 is set up by the lights, a missing Black piece ``slow`` where the guidance shows ``on``.
 
 While a board is flagged, the points of the Pi's own turn keep their signals (its origin stays
@@ -100,7 +100,7 @@ class Overlay:
     """What the app layers show over the referee's state: their state, the lights' inputs.
 
     ``setup``: a position set up on the board (it replaces every light); ``choice``: a choice
-    shown for a moment (it replaces the point lights); ``puzzle``: a training puzzle is played
+    shown for a moment (it replaces the point lights); ``puzzle``: a puzzle is played
     (while the lights guide the board to it, a missing Black piece is ``slow``); ``remote``:
     the game is against a remote player (the ``thinking`` LED stands for it: ``on`` while it is
     to move, ``slow`` while not ``remote_up``); ``engine_fallback``: the Pi plays with its own
@@ -203,7 +203,7 @@ def _game_lights(referee: Referee, now: float) -> dict[Point, Signal]:
 
 
 def _guide_by_colour(referee: Referee, lights: dict[Point, Signal]) -> None:
-    """While the lights guide the board to the game (a training puzzle being set up), a missing
+    """While the lights guide the board to the game (a puzzle being set up), a missing
     Black piece ``slow`` rather than ``on``: the colours of the board setup."""
     mismatch = referee.mismatch
     if mismatch is None or not referee.is_guiding:

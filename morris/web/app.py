@@ -29,7 +29,7 @@ Routes (docs/WEB.md has them with examples):
 ``GET /review``                           the review page
 ``POST /api/setup``, ``/api/remote/move``  position setup and the remote player's turn
 ``GET /api/remote/legal``                 (:mod:`morris.web.remote`)
-``POST /api/puzzle``                      a training puzzle (:mod:`morris.web.puzzle`)
+``POST /api/puzzle``                      a puzzle (:mod:`morris.web.puzzle`)
 ========================================  =================================================
 
 Every route reaches the controller only through the :class:`~morris.web.host.Host`, by the

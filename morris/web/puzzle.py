@@ -1,4 +1,4 @@
-"""The companion's training route: ``POST /api/puzzle`` starts a puzzle from the solved game.
+"""The companion's puzzle route: ``POST /api/puzzle`` starts a puzzle from the solved game.
 
 The body is JSON, every field optional: ``{"wins_in": 3, "seed": 0, "men": null}``. The puzzle
 is made off the event loop and off the controller's thread (sampling takes a moment), then
@@ -41,7 +41,7 @@ def routes(calls: ControllerCalls) -> list[Route]:
 
     async def start(request: Request) -> Response:
         """``POST /api/puzzle``."""
-        from morris.app.training import make_puzzle
+        from morris.app.puzzle import make_puzzle
 
         data = await read_json(request) if await request.body() else {}
         unknown = sorted(set(data) - {"wins_in", "seed", "men"})

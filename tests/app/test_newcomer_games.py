@@ -12,7 +12,7 @@ from morris.core import Board, read_game
 from morris.engine.solution import Solution
 from morris.sim import Simulation
 from tests.app.scenario_kit import SETTLE, make_turn, moves, play, position, resumed
-from tests.app.test_training import fastest, set_up_board
+from tests.app.test_puzzle import fastest, set_up_board
 
 
 def records(state_dir: Path) -> list[Path]:

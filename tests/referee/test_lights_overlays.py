@@ -1,7 +1,7 @@
 """What the app layers show over the game, computed by the light language from their state.
 
 The board setup, a choice shown for a moment (the mode button, the variant, a puzzle's length), a
-training puzzle's guidance, the remote player and the engine fallback come into
+puzzle's guidance, the remote player and the engine fallback come into
 :mod:`morris.referee.lights` as an :class:`Overlay`; these tests hold the lights they give to
 docs/DESIGN.md ("The light language", "The status LEDs").
 """

@@ -1,4 +1,4 @@
-"""Training puzzles drawn from the solved game (morris.engine.solution.puzzles): seeded, and each
+"""Puzzles drawn from the solved game (morris.engine.solution.puzzles): seeded, and each
 one what it says by the solution: White to move wins in exactly N turns, with the answers given."""
 
 from __future__ import annotations

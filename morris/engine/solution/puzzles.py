@@ -1,4 +1,4 @@
-"""Training puzzles drawn from the solved game: "white to move wins in N".
+"""Puzzles drawn from the solved game: "white to move wins in N".
 
 A puzzle is a position of the moving phase of the standard nine men's morris (every piece placed,
 both hands empty, 3 to 9 pieces a side), White to move, that the solution says White wins in

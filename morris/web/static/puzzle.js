@@ -1,4 +1,4 @@
-// Training puzzles on the page (docs/TRAINING.md): "Puzzle" asks POST /api/puzzle for a
+// Puzzles on the page (docs/PUZZLES.md): "Puzzle" asks POST /api/puzzle for a
 // position from the solved game that the side to move wins in N turns; the lights on the board
 // then guide the person to set it up, and the line under the event says how the puzzle stands.
 "use strict";

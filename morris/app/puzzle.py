@@ -1,5 +1,5 @@
-"""Training at the board: a puzzle from the solved game, set up by the lights, played against the
-Pi's perfect defence (docs/TRAINING.md).
+"""A puzzle at the board: a position from the solved game, set up by the lights, played against
+the Pi's perfect defence (docs/PUZZLES.md).
 
 The controller owns one :class:`PuzzleSession` while a puzzle lasts and tells it what the referee
 reports; the session says what the event line shows, which turn the Pi answers with (the

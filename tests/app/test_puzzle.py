@@ -1,4 +1,4 @@
-"""Training puzzles at the board (morris.app.training through the controller), on the simulated
+"""Puzzles at the board (morris.app.puzzle through the controller), on the simulated
 board in virtual time with the real solved 3 men's morris: the lights guide the setup (White's
 points on, Black's slow), the person plays the win, the Pi defends from the solution, a turn
 that lets the win go fails the puzzle, a takeback retries it, new game leaves it."""
@@ -11,7 +11,7 @@ import pytest
 
 from morris.app.config import Config
 from morris.app.errors import InputError, NotNowError
-from morris.app.training import NoSolutionError
+from morris.app.puzzle import NoSolutionError
 from morris.core import POINT_NAMES, Move
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import turn_values
