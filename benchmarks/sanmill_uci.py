@@ -612,7 +612,7 @@ def find_binary(given: str | None) -> str | None:
     return None
 
 
-def _setup_logging(log_file: str | None, verbose: bool) -> None:
+def _set_up_logging(log_file: str | None, verbose: bool) -> None:
     logging.basicConfig(
         level=logging.DEBUG if verbose else logging.WARNING,
         stream=sys.stderr,
@@ -643,7 +643,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="diagnostics on stderr")
     args = parser.parse_args(argv)
-    _setup_logging(args.log, args.verbose)
+    _set_up_logging(args.log, args.verbose)
 
     binary = find_binary(args.sanmill)
     if binary is None:

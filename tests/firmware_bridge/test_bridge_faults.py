@@ -21,7 +21,7 @@ from tests.firmware_bridge.bridge_helpers import Harness, eventually
 pytestmark = pytest.mark.realtime
 
 
-def _setup_position(h: Harness) -> frozenset[str]:
+def _set_up_position(h: Harness) -> frozenset[str]:
     h.place("a7", "d6", "c4")
     h.wait_sensors({"a7", "d6", "c4"})
     h.changes.items.clear()
@@ -44,7 +44,7 @@ def _still_working(h: Harness, before: frozenset[str]) -> None:
 
 def test_unplug_and_replug_reports_no_move_and_is_back_within_2s(harness: Harness) -> None:
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     h.device.unplug()
     assert h.links.wait_for(lambda items: items == [False])
     assert h.board.link_state is LinkState.DOWN
@@ -65,7 +65,7 @@ def test_replug_after_pieces_moved_reports_one_fresh_snapshot_after_link_up(
     harness: Harness,
 ) -> None:
     h = harness
-    _setup_position(h)
+    _set_up_position(h)
     order: list[str] = []
     h.board.when_link_changed = lambda up: order.append(f"link {up}")
     h.board.when_changed = lambda reading: order.append(f"changed {sorted(reading.occupied)}")
@@ -91,7 +91,7 @@ def test_lights_are_restored_after_replug(harness: Harness) -> None:
 
 def test_silent_device_takes_the_link_down_then_back_within_2s(harness: Harness) -> None:
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     h.device.silent = True
     h.clock.advance(1.0)
     h.board.poll(h.clock())
@@ -113,7 +113,7 @@ def test_silent_device_takes_the_link_down_then_back_within_2s(harness: Harness)
 
 def test_garbage_bytes_change_nothing(harness: Harness) -> None:
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     rng = random.Random(7)
     for _ in range(20):
         h.device.write_raw(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300))))
@@ -124,7 +124,7 @@ def test_garbage_bytes_change_nothing(harness: Harness) -> None:
 
 def test_truncated_frames_change_nothing(harness: Harness) -> None:
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     seq = _seq(h)
     phantom = P.encode_frame(P.CHANGE, P.pack_change(seq + 1, 0, 1 << 23, 0xFFFFFF))
     for cut in range(1, len(phantom) - 1, 3):
@@ -134,7 +134,7 @@ def test_truncated_frames_change_nothing(harness: Harness) -> None:
 
 def test_bad_crc_frames_are_dropped(harness: Harness) -> None:
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     seq = _seq(h)
     raw = bytearray(P.cobs_decode(P.encode_frame(P.CHANGE, P.pack_change(seq + 1, 0, 1, 1))[:-1]))
     raw[-1] ^= 0xFF
@@ -145,7 +145,7 @@ def test_bad_crc_frames_are_dropped(harness: Harness) -> None:
 
 def test_repeated_sequence_numbers_are_ignored(harness: Harness) -> None:
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     seq = _seq(h)
     stale = P.encode_frame(P.CHANGE, P.pack_change(seq, 0, 0xFFFFFF, 0))  # "everything lifted"
     for _ in range(3):
@@ -156,7 +156,7 @@ def test_repeated_sequence_numbers_are_ignored(harness: Harness) -> None:
 
 def test_missing_sequence_numbers_trigger_a_fresh_snapshot(harness: Harness) -> None:
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     seq = _seq(h)
     # A change that claims events were missed: not applied; the snapshot tells the truth.
     h.device.write_raw(P.encode_frame(P.CHANGE, P.pack_change(seq + 5, 0, 1 << 20, 1 << 20)))
@@ -168,7 +168,7 @@ def test_missing_sequence_numbers_trigger_a_fresh_snapshot(harness: Harness) -> 
 
 def test_a_lost_change_is_recovered_from_the_heartbeat(harness: Harness) -> None:
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     # The device moves on without the host hearing of it (a CHANGE lost on the line).
     h.device.call(lambda fw: setattr(fw, "sensor_seq", fw.sensor_seq + 1))
     assert eventually(lambda: h.board.stats.resyncs >= 1)
@@ -177,7 +177,7 @@ def test_a_lost_change_is_recovered_from_the_heartbeat(harness: Harness) -> None
 
 def test_unknown_frame_types_are_skipped(harness: Harness) -> None:
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     for ftype in (0x40, 0x7F, 0xFE):
         h.device.write_raw(P.encode_frame(ftype, b"a newer firmware says hi"))
     _still_working(h, before)
@@ -186,7 +186,7 @@ def test_unknown_frame_types_are_skipped(harness: Harness) -> None:
 
 def test_device_error_frames_are_logged_not_fatal(harness: Harness) -> None:
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     h.device.write_raw(P.encode_frame(P.ERROR, P.pack_error(P.E_HARDWARE, 0, "LED chain open")))
     h.device.write_raw(P.encode_frame(P.CHANGE, b"short"))  # a payload too short
     _still_working(h, before)
@@ -196,7 +196,7 @@ def test_device_error_frames_are_logged_not_fatal(harness: Harness) -> None:
 
 def test_a_flood_of_frames_is_survived(harness: Harness) -> None:
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     seq = _seq(h)
     beat = P.encode_frame(P.HEARTBEAT, P.pack_heartbeat(0, seq, 0))
     dup = P.encode_frame(P.CHANGE, P.pack_change(seq, 0, 0xFFFFFF, 0))
@@ -208,7 +208,7 @@ def test_a_flood_of_frames_is_survived(harness: Harness) -> None:
 
 def test_device_reboot_takes_a_fresh_snapshot(harness: Harness) -> None:
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     hello = P.pack_hello((1, 0, 0), 0xB007, 24, 28, 4, 4, 1, 500)
     h.device.write_raw(P.encode_frame(P.HELLO, hello))  # a HELLO with a new boot id
     assert h.links.wait_for(lambda items: items == [False, True])
@@ -220,7 +220,7 @@ def test_a_device_that_stops_reading_never_stalls_show_or_sensing(harness: Harne
     import time
 
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     # The firmware stops draining the pty: the host's writes fill it, then block.
     h.device.call(lambda fw: setattr(fw.port, "read", lambda: b""))
     names = sorted(POINT_INDEX)
@@ -243,7 +243,7 @@ def test_frame_errors_are_warned_about_with_counts_at_most_every_interval(
     import logging
 
     h = harness
-    before = _setup_position(h)
+    before = _set_up_position(h)
     # Shorter than the heartbeat timeout, so that moving the host's clock past it keeps the link.
     h.board._frames.noise.interval = 1.0
     seq = _seq(h)
