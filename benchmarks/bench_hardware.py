@@ -127,7 +127,7 @@ def _mill_to_lights(profile_name: str, rng: random.Random) -> float:
         sensed: list[float] = []
 
         def record(reading: SensorReading) -> None:
-            if _MILL_CLOSING in reading.occupied and not sensed:
+            if _MILL_CLOSING in reading.sensed and not sensed:
                 sensed.append(reading.timestamp)
             report(reading)
 

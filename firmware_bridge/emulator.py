@@ -35,7 +35,7 @@ class EmulatedPico:
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         self.config: dict[str, Any] = dict(CONFIG if config is None else config)
         self._lock = threading.Lock()
-        self._occupied: frozenset[int] = frozenset()
+        self._on_wood: frozenset[int] = frozenset()
         self._pressed: frozenset[int] = frozenset()
         self._outputs: dict[Any, int] = {}
         self._rings = {p: i for i, p in enumerate(self.config["ring_pins"])}
@@ -55,22 +55,22 @@ class EmulatedPico:
 
     # --- the person at the board ----------------------------------------------------------
 
-    def set_occupied(self, points: Iterable[int]) -> None:
+    def set_on_wood(self, points: Iterable[int]) -> None:
         """Put pieces on exactly these point indices, all at once."""
         with self._lock:
-            self._occupied = frozenset(points)
+            self._on_wood = frozenset(points)
 
     def place(self, point: int) -> None:
         with self._lock:
-            self._occupied = self._occupied | {point}
+            self._on_wood = self._on_wood | {point}
 
     def lift(self, point: int) -> None:
         with self._lock:
-            self._occupied = self._occupied - {point}
+            self._on_wood = self._on_wood - {point}
 
     @property
-    def occupied(self) -> frozenset[int]:
-        return self._occupied
+    def on_wood(self) -> frozenset[int]:
+        return self._on_wood
 
     def press(self, button: int) -> None:
         with self._lock:
@@ -111,7 +111,7 @@ class EmulatedPico:
                 col = self._positions[pin_id]
                 for pin, ring in self._rings.items():
                     driven = self._outputs.get(pin, 1 - self._active) == self._active
-                    if driven and ring * self._width + col in self._occupied:
+                    if driven and ring * self._width + col in self._on_wood:
                         return self._active
                 return 1 - self._active
             return self._outputs.get(pin_id, 0)

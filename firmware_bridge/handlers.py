@@ -188,7 +188,7 @@ class FrameHandlers:
         self._send(P.SNAPSHOT_REQUEST, b"")
 
     def _on_snapshot(self, payload: bytes) -> None:
-        seq, _time_ms, occupied = P.unpack_snapshot(payload)
+        seq, _time_ms, sensed = P.unpack_snapshot(payload)
         if self._link.state is LinkState.CONNECTING:
             if not self._hello_seen:
                 return  # stale, from before our HELLO_REQUEST was answered
@@ -203,10 +203,10 @@ class FrameHandlers:
             return  # an answer to an earlier request, older than what we know
         self._link.resynced()
         self._seq = seq
-        self._set_mask(occupied & _ALL_POINTS)
+        self._set_mask(sensed & _ALL_POINTS)
 
     def _on_change(self, payload: bytes) -> None:
-        seq, _time_ms, changed, occupied = P.unpack_change(payload)
+        seq, _time_ms, changed, sensed = P.unpack_change(payload)
         if self._link.state is not LinkState.UP or self._link.resync_pending:
             return
         delta = P.seq_delta(seq, self._seq)
@@ -217,9 +217,9 @@ class FrameHandlers:
             self._start_resync(f"sensor events {self._seq + 1}..{seq - 1} missed")
             return
         self._seq = seq
-        if (self._mask ^ occupied) & ~changed & _ALL_POINTS:
+        if (self._mask ^ sensed) & ~changed & _ALL_POINTS:
             logger.warning("CHANGE %d disagrees with the state before it; trusting the device", seq)
-        self._set_mask(occupied & _ALL_POINTS)
+        self._set_mask(sensed & _ALL_POINTS)
 
     def _on_button(self, payload: bytes) -> None:
         seq, _time_ms, index, pressed = P.unpack_button(payload)

@@ -279,8 +279,8 @@ class FrameDecoder:
 
 _HELLO = ">BBBBBIBBBBBHB"  # major minor fw.major fw.minor fw.patch boot_id sensors leds status
 #                            buttons led_driver heartbeat_ms flags
-_SNAPSHOT = ">HII"  # seq time_ms occupied
-_CHANGE = ">HIII"  # seq time_ms changed occupied
+_SNAPSHOT = ">HII"  # seq time_ms sensed
+_CHANGE = ">HIII"  # seq time_ms changed sensed
 _BUTTON = ">HIBB"  # seq time_ms index pressed
 _HEARTBEAT = ">IHH"  # time_ms sensor_seq lights_generation
 _LIGHTS_HEAD = ">HBB"  # generation n_points n_status
@@ -340,24 +340,24 @@ def unpack_hello_request(payload: bytes) -> tuple[int, int]:
     return major, minor
 
 
-def pack_snapshot(seq: int, time_ms: int, occupied: int) -> bytes:
-    return struct.pack(_SNAPSHOT, seq & 0xFFFF, time_ms & 0xFFFFFFFF, occupied)
+def pack_snapshot(seq: int, time_ms: int, sensed: int) -> bytes:
+    return struct.pack(_SNAPSHOT, seq & 0xFFFF, time_ms & 0xFFFFFFFF, sensed)
 
 
 def unpack_snapshot(payload: bytes) -> tuple[int, int, int]:
-    """``(seq, time_ms, occupied)``; ``occupied`` has bit ``i`` set when sensor ``i`` is."""
-    seq, time_ms, occupied = _unpack(_SNAPSHOT, payload, "SNAPSHOT")
-    return seq, time_ms, occupied
+    """``(seq, time_ms, sensed)``; ``sensed`` has bit ``i`` set when sensor ``i`` is."""
+    seq, time_ms, sensed = _unpack(_SNAPSHOT, payload, "SNAPSHOT")
+    return seq, time_ms, sensed
 
 
-def pack_change(seq: int, time_ms: int, changed: int, occupied: int) -> bytes:
-    return struct.pack(_CHANGE, seq & 0xFFFF, time_ms & 0xFFFFFFFF, changed, occupied)
+def pack_change(seq: int, time_ms: int, changed: int, sensed: int) -> bytes:
+    return struct.pack(_CHANGE, seq & 0xFFFF, time_ms & 0xFFFFFFFF, changed, sensed)
 
 
 def unpack_change(payload: bytes) -> tuple[int, int, int, int]:
-    """``(seq, time_ms, changed, occupied)``: the bits that changed and the whole state after."""
-    seq, time_ms, changed, occupied = _unpack(_CHANGE, payload, "CHANGE")
-    return seq, time_ms, changed, occupied
+    """``(seq, time_ms, changed, sensed)``: the bits that changed and the whole state after."""
+    seq, time_ms, changed, sensed = _unpack(_CHANGE, payload, "CHANGE")
+    return seq, time_ms, changed, sensed
 
 
 def pack_button(seq: int, time_ms: int, index: int, pressed: bool) -> bytes:

@@ -88,7 +88,7 @@ class GpioBoard(BoardBase):
         # Scan-grid steps between two scans of a quiet board (1: it never idles).
         self._idle_steps = max(1, round(profile.scan_hz / profile.idle_scan_hz))
         self._lights: BlinkClock[Hashable] = BlinkClock()
-        self._occupied: frozenset[str] = frozenset()
+        self._sensed: frozenset[str] = frozenset()
         self._pressed: frozenset[ButtonName] = frozenset()
         #: The time of the poll in progress, or of the last :meth:`show` (what the LEDs show now).
         self.now = start
@@ -117,7 +117,7 @@ class GpioBoard(BoardBase):
 
     def sensors(self) -> frozenset[str]:
         """The points where a piece is sensed now (debounced)."""
-        return self._occupied
+        return self._sensed
 
     def pressed(self) -> frozenset[ButtonName]:
         """The buttons held down now (debounced)."""
@@ -189,9 +189,9 @@ class GpioBoard(BoardBase):
             return
         state = self._debouncer.state
         if any(key in _POINT_SET for key in flipped):
-            self._occupied = frozenset(k for k in state if k in _POINT_SET)
-            readings.append(SensorReading(self._occupied, now))
-            logger.debug("sensors at %.3f: %s", now, sorted(self._occupied))
+            self._sensed = frozenset(k for k in state if k in _POINT_SET)
+            readings.append(SensorReading(self._sensed, now))
+            logger.debug("sensors at %.3f: %s", now, sorted(self._sensed))
         buttons = [k[1] for k in flipped if isinstance(k, tuple)]
         if buttons:
             self._pressed = frozenset(k[1] for k in state if isinstance(k, tuple))

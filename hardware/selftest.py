@@ -216,10 +216,10 @@ a4--b4--c4      e4--f4--g4
 a1----------d1----------g1"""
 
 
-def render_board(occupied: Iterable[str]) -> str:
+def render_board(sensed: Iterable[str]) -> str:
     """The board in ASCII with ``##`` on every point where a piece is sensed."""
     text = _BOARD_ART
-    for point in set(occupied):
+    for point in set(sensed):
         text = text.replace(point, "##")
     return text
 

@@ -250,7 +250,7 @@ class Simulation:
     # -- callbacks from the device and the runner -------------------------------------------
 
     def _on_reading(self, reading: SensorReading) -> None:
-        self.controller.on_sensors(reading.occupied, reading.timestamp)
+        self.controller.on_sensors(reading.sensed, reading.timestamp)
 
     def _on_press(self, press: ButtonPress) -> None:
         self.controller.on_button(press.button, press.timestamp)

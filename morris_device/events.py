@@ -25,7 +25,7 @@ class ButtonName(str, enum.Enum):  # noqa: UP042 (StrEnum would change str())
 class SensorReading:
     """The points where a piece is sensed, at a time."""
 
-    occupied: frozenset[str]
+    sensed: frozenset[str]
     timestamp: float
 
 

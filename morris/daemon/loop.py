@@ -325,7 +325,7 @@ class Daemon:
     def _dispatch(self, controller: Controller, kind: str, payload: Any, now: float) -> None:
         if kind == "sensors":
             reading: SensorReading = payload
-            controller.on_sensors(reading.occupied, now)
+            controller.on_sensors(reading.sensed, now)
         elif kind == "button":
             press: ButtonPress = payload
             controller.on_button(press.button, now)

@@ -98,7 +98,7 @@ class Harness:
     def wait_sensors(self, expected: set[str]) -> SensorReading:
         """Wait for the change report whose snapshot is ``expected``."""
         target = frozenset(expected)
-        assert self.changes.wait_for(lambda items: bool(items) and items[-1].occupied == target), (
+        assert self.changes.wait_for(lambda items: bool(items) and items[-1].sensed == target), (
             f"never reported {sorted(target)}; reports: {self.changes.items}"
         )
         return self.changes.items[-1]

@@ -65,7 +65,7 @@ class MicroPythonBoard:
     def __init__(self, config: dict[str, object]) -> None:
         self.config = config
         self._lock = threading.Lock()
-        self._occupied: set[int] = set()
+        self._on_wood: set[int] = set()
         self._lit = ""
         self._send = None  # type: ignore[var-annotated]
 
@@ -75,10 +75,10 @@ class MicroPythonBoard:
         if send is not None:
             send(line)
 
-    def set_occupied(self, points: set[int] | frozenset[int]) -> None:
+    def set_on_wood(self, points: set[int] | frozenset[int]) -> None:
         """Put pieces on exactly these points (before power-up, or now)."""
         with self._lock:
-            old, self._occupied = self._occupied, set(points)
+            old, self._on_wood = self._on_wood, set(points)
         for point in sorted(old - set(points)):
             self._command(f"lift {point}")
         for point in sorted(set(points) - old):
@@ -86,12 +86,12 @@ class MicroPythonBoard:
 
     def place(self, point: int) -> None:
         with self._lock:
-            self._occupied.add(point)
+            self._on_wood.add(point)
         self._command(f"place {point}")
 
     def lift(self, point: int) -> None:
         with self._lock:
-            self._occupied.discard(point)
+            self._on_wood.discard(point)
         self._command(f"lift {point}")
 
     def press(self, button: int) -> None:
@@ -101,9 +101,9 @@ class MicroPythonBoard:
         self._command(f"release {button}")
 
     @property
-    def occupied(self) -> frozenset[int]:
+    def on_wood(self) -> frozenset[int]:
         with self._lock:
-            return frozenset(self._occupied)
+            return frozenset(self._on_wood)
 
     def lit(self, index: int) -> bool:
         """Whether LED ``index`` of the chain is lit now (as MicroPython last wrote it)."""
@@ -158,10 +158,10 @@ class MicroPythonDevice:
         os.replace(tmp, self.url)
         self.boots += 1
         self.board._power_cycle()
-        occupied = ",".join(str(p) for p in sorted(self.board.occupied))
+        on_wood = ",".join(str(p) for p in sorted(self.board.on_wood))
         argv = [
             self.node, str(HERE / "runner.mjs"), str(self.mjs), str(self.heap),
-            str(0x3BED0000 + self.boots), occupied, str(master), str(control_read),
+            str(0x3BED0000 + self.boots), on_wood, str(master), str(control_read),
             *[str(p) for p in flashed_files() + STAND_INS],
         ]  # fmt: skip
         self._booted.clear()

@@ -37,7 +37,7 @@ def test_the_link_is_up_once_opened(harness: Harness) -> None:
 
 def test_handshake_reads_the_firmware_and_the_initial_snapshot() -> None:
     sim = EmulatedPico()
-    sim.set_occupied({POINT_INDEX["d6"], POINT_INDEX["a1"]})  # before power-up
+    sim.set_on_wood({POINT_INDEX["d6"], POINT_INDEX["a1"]})  # before power-up
     with PtyDevice(sim) as device, SerialBoard(device.url, clock=host_clock()) as board:
         info = board.firmware_info
         assert info is not None
@@ -129,7 +129,7 @@ def test_a_newer_protocol_major_is_refused(device: PtyDevice) -> None:
 
 
 def test_starting_without_waiting_connects_on_poll(device: PtyDevice, clock: VirtualClock) -> None:
-    device.board.set_occupied({5})
+    device.board.set_on_wood({5})
     harness = Harness(device, clock, wait_for_link=False)
     try:
         assert not harness.board.is_link_up

@@ -508,7 +508,7 @@ def test_unplugged_mid_game_and_back_the_game_goes_on_unchanged(
 
     # Pieces left alone.
     unplug(rig)
-    assert rig.serial.sensors() == {POINT_NAMES[i] for i in rig.sim.occupied}
+    assert rig.serial.sensors() == {POINT_NAMES[i] for i in rig.sim.on_wood}
     mark = replug(rig)
     rig.wait_quiet_board(white_to_move=True, since=mark)  # the lights came back by themselves
     assert rig.journal.moves() == before

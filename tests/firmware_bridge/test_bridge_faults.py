@@ -39,7 +39,7 @@ def _still_working(h: Harness, before: frozenset[str]) -> None:
     assert h.board.is_link_up
     h.place("g1")
     h.wait_sensors(set(before) | {"g1"})
-    assert [r.occupied for r in h.changes.items] == [before | {"g1"}]
+    assert [r.sensed for r in h.changes.items] == [before | {"g1"}]
 
 
 def test_unplug_and_replug_reports_no_move_and_is_back_within_2s(harness: Harness) -> None:
@@ -68,7 +68,7 @@ def test_replug_after_pieces_moved_reports_one_fresh_snapshot_after_link_up(
     _set_up_position(h)
     order: list[str] = []
     h.board.when_link_changed = lambda up: order.append(f"link {up}")
-    h.board.when_changed = lambda reading: order.append(f"changed {sorted(reading.occupied)}")
+    h.board.when_changed = lambda reading: order.append(f"changed {sorted(reading.sensed)}")
     h.unplug()
     h.board.poll(h.clock())
     h.lift("d6")

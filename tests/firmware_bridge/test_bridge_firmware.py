@@ -57,12 +57,12 @@ def test_boots_with_hello_announcing_capabilities() -> None:
 
 def test_hello_request_and_snapshot_request_are_answered() -> None:
     bench = Bench()
-    bench.sim.set_occupied({0, 9, 23})
+    bench.sim.set_on_wood({0, 9, 23})
     bench.run(50)
     assert bench.of(P.HELLO, bench.send(P.HELLO_REQUEST, P.pack_hello_request()))
     (snap,) = bench.of(P.SNAPSHOT, bench.send(P.SNAPSHOT_REQUEST))
-    seq, _time, occupied = P.unpack_snapshot(snap)
-    assert occupied == (1 << 0) | (1 << 9) | (1 << 23)
+    seq, _time, sensed = P.unpack_snapshot(snap)
+    assert sensed == (1 << 0) | (1 << 9) | (1 << 23)
     assert seq == 1  # the one change event so far
 
 
@@ -94,7 +94,7 @@ def test_sliding_across_points_reports_only_where_it_stops() -> None:
     bench.frames()
     sent = []
     for point in (0, 1, 2):  # 15 ms over each point on the way
-        bench.sim.set_occupied({point})
+        bench.sim.set_on_wood({point})
         sent += bench.run(15)
     frames = bench.of(P.CHANGE, sent + bench.run(100))
     states = [P.unpack_change(p)[3] for p in frames]
@@ -103,7 +103,7 @@ def test_sliding_across_points_reports_only_where_it_stops() -> None:
 
 def test_matrix_wiring_active_low() -> None:
     bench = Bench(sensor_active_high=False)
-    bench.sim.set_occupied({3, 12, 20})
+    bench.sim.set_on_wood({3, 12, 20})
     bench.run(50)
     assert bench.fw.sensors.stable == (1 << 3) | (1 << 12) | (1 << 20)
 

@@ -66,7 +66,7 @@ def link(pico: Any) -> Iterator[Harness]:
 
 
 def test_handshake_reads_the_firmware_and_the_pieces_at_power_up(pico: Any) -> None:
-    pico.board.set_occupied({POINT_INDEX["d6"], POINT_INDEX["a1"]})
+    pico.board.set_on_wood({POINT_INDEX["d6"], POINT_INDEX["a1"]})
     pico.replug()  # power up with the pieces on the board
     with SerialBoard(pico.url, clock=host_clock()) as board:
         info = board.firmware_info

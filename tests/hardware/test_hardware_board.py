@@ -43,7 +43,7 @@ def test_placed_pieces_are_reported_with_the_confirming_scan_time(sim: Simulated
     assert sim.device.sensors() == {"a7", "e4"}
     sim.lift("a7")
     sim.advance(2.0)
-    assert readings[-1].occupied == {"e4"}
+    assert readings[-1].sensed == {"e4"}
     assert len(readings) == 2
 
 

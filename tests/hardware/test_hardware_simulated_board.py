@@ -81,7 +81,7 @@ def test_switch_bounce_is_filtered() -> None:
             sim.wait(0.3)
             sim.lift("d2")
             sim.wait(0.3)
-        assert [r.occupied for r in readings] == [frozenset({"d2"}), frozenset()] * 20
+        assert [r.sensed for r in readings] == [frozenset({"d2"}), frozenset()] * 20
 
 
 def test_weak_magnet_flicker_is_filtered_by_debouncing() -> None:
@@ -90,7 +90,7 @@ def test_weak_magnet_flicker_is_filtered_by_debouncing() -> None:
         sim.set_flicker("f6", dropout=0.03)  # 3 dropouts in a row: once in ~37000 scans
         sim.place("f6")
         sim.wait(20.0)
-        assert [r.occupied for r in readings] == [frozenset({"f6"})]
+        assert [r.sensed for r in readings] == [frozenset({"f6"})]
 
 
 def test_a_very_weak_magnet_is_reported_as_lifted_and_put_back() -> None:
@@ -123,7 +123,7 @@ def test_a_slow_slide_is_read_over_each_point_passed() -> None:
         arrival = sim.slide(["a7", "d7", "g7"], step=0.3)
         sim.advance(arrival + 0.5)
         # the magnet leaves a7 as it reaches d7: the board sees a7 -> d7 -> g7
-        assert [r.occupied for r in readings] == [frozenset({"d7"}), frozenset({"g7"})]
+        assert [r.sensed for r in readings] == [frozenset({"d7"}), frozenset({"g7"})]
         assert readings[1].timestamp - readings[0].timestamp == pytest.approx(0.3, abs=0.011)
         assert sim.occupied() == {"g7"}
 

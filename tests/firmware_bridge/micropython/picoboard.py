@@ -10,7 +10,7 @@ import config
 
 CONFIG = config.CONFIG
 
-occupied = set()
+on_wood = set()
 pressed = set()
 outputs = {}
 shift = []
@@ -55,7 +55,7 @@ def read(pin_id):
         col = _positions[pin_id]
         for pin, ring in _rings.items():
             driven = outputs.get(pin, 1 - _active) == _active
-            if driven and ring * _width + col in occupied:
+            if driven and ring * _width + col in on_wood:
                 return _active
         return 1 - _active
     return outputs.get(pin_id, 0)

@@ -35,10 +35,10 @@ def _report(leds):
     hostlink.emit("leds " + lit)
 
 
-def boot(boot_id, occupied):
-    """Power up with pieces on ``occupied`` (point indices): the firmware says HELLO."""
+def boot(boot_id, on_wood):
+    """Power up with pieces on ``on_wood`` (point indices): the firmware says HELLO."""
     global fw
-    picoboard.occupied = set(occupied)
+    picoboard.on_wood = set(on_wood)
     picoboard.on_show = _report
     fw = boardfw.build(machine, CONFIG, HostPort(), hostlink.ticks_ms(), boot_id, neopixel=neopixel)
     memory()
@@ -63,9 +63,9 @@ def command(line):
     verb = words[0]
     arg = int(words[1]) if len(words) > 1 else 0
     if verb == "place":
-        picoboard.occupied.add(arg)
+        picoboard.on_wood.add(arg)
     elif verb == "lift":
-        picoboard.occupied.discard(arg)
+        picoboard.on_wood.discard(arg)
     elif verb == "press":
         picoboard.pressed.add(arg)
     elif verb == "release":

@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [mjs, heap, bootId, occupied, portFd, controlFd, ...files] = process.argv.slice(2);
+const [mjs, heap, bootId, onWood, portFd, controlFd, ...files] = process.argv.slice(2);
 const PORT = Number(portFd);
 const CONTROL = Number(controlFd);
 const TICKS_PERIOD = 1 << 30; // MicroPython's ticks_ms() wraps here
@@ -71,7 +71,7 @@ for (const file of files) {
   mp.FS.writeFile("/" + path.basename(file), fs.readFileSync(file));
 }
 mp.runPython("import sys\nif '/' not in sys.path: sys.path.insert(0, '/')");
-mp.runPython(`import picohost\npicohost.boot(${Number(bootId)}, [${occupied}])`);
+mp.runPython(`import picohost\npicohost.boot(${Number(bootId)}, [${onWood}])`);
 const pico = mp.pyimport("picohost");
 
 const controlBuffer = Buffer.alloc(4096);
