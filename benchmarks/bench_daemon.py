@@ -214,7 +214,7 @@ def in_process(changes: int, idle: float) -> None:
             results[label] = latencies
             results[label + "|"] = after_scan
             if label.endswith("(the default)"):
-                if sim.occupied():
+                if sim.on_wood():
                     sim.lift(target)
                     watcher.expect(target, Signal.ON)
                     watcher.wait()

@@ -75,7 +75,7 @@ def latency_virtual(scan_hz: float, samples: int = 200) -> tuple[float, float, f
             placed = sim.now + rng.uniform(0.0, 1.0 / scan_hz)
             sim.advance(placed)
             point = POINT_NAMES[i % 24]
-            (sim.lift if point in sim.occupied() else sim.place)(point)
+            (sim.lift if point in sim.on_wood() else sim.place)(point)
             readings.clear()
             sim.wait(0.2)
             delays.append((readings[0].timestamp - placed) * 1000)
@@ -152,7 +152,7 @@ def sim_speed(profile_name: str, virtual_seconds: float = 300.0) -> float:
         start = time.perf_counter()
         for t in range(1, int(virtual_seconds) + 1):
             if t % 7 == 0:
-                (sim.lift if "e4" in sim.occupied() else sim.place)("e4")
+                (sim.lift if "e4" in sim.on_wood() else sim.place)("e4")
             sim.advance(float(t))
         return time.perf_counter() - start
 

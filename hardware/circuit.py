@@ -100,7 +100,7 @@ class BoardCircuit:
         self.time = time
         self.rng = rng
         self.diodes = diodes
-        #: Per input, the magnet (or finger) timeline: sorted (time, present) entries.
+        #: Per input, the magnet (or finger) timeline: sorted (time, over) entries.
         self._timeline: dict[Hashable, list[tuple[float, bool]]] = {}
         self._forced: dict[Hashable, bool] = {}
         self._flicker: dict[Hashable, float] = {}
@@ -138,16 +138,16 @@ class BoardCircuit:
 
     # -- the sensors -----------------------------------------------------------------------
 
-    def set_present(self, key: Hashable, present: bool, at: float) -> None:
+    def set_magnet(self, key: Hashable, over: bool, at: float) -> None:
         """From time ``at`` on, a magnet is (or is not) over the input ``key``.
 
         Changes at one instant take effect in the order they are made (the last one stands).
         """
         timeline = self._timeline.setdefault(key, [(float("-inf"), False)])
         # Ordered by time alone: after every entry at ``at``, never sorted by the value.
-        bisect.insort_right(timeline, (at, present), key=lambda entry: entry[0])
+        bisect.insort_right(timeline, (at, over), key=lambda entry: entry[0])
 
-    def is_present(self, key: Hashable, at: float) -> bool:
+    def has_magnet(self, key: Hashable, at: float) -> bool:
         """Whether a magnet is over ``key`` at ``at`` (ignoring faults and noise)."""
         return self._entry(key, at)[1]
 
@@ -172,14 +172,14 @@ class BoardCircuit:
         if forced is not None:
             return forced
         now = self.time()
-        since, present = self._entry(key, now)
+        since, over = self._entry(key, now)
         bounce = self._bounce.get(key, self._bounce.get(None, 0.0))
         if bounce and now - since < bounce:
             return self.rng.random() < 0.5
         dropout = self._flicker.get(key)
-        if present and dropout and self.rng.random() < dropout:
+        if over and dropout and self.rng.random() < dropout:
             return False
-        return present
+        return over
 
     def force(self, key: Hashable, closed: bool | None) -> None:
         """Stick a switch closed (True), kill it (False) or repair it (None)."""
@@ -190,7 +190,7 @@ class BoardCircuit:
         self._update_special(key)
 
     def set_flicker(self, key: Hashable, dropout: float) -> None:
-        """While a magnet is present, each read drops out with probability ``dropout``."""
+        """While a magnet is over the input, each read drops out with probability ``dropout``."""
         if dropout:
             self._flicker[key] = dropout
         else:

@@ -133,26 +133,26 @@ class SimulatedBoard:
 
     def place(self, name: str) -> None:
         """Put a piece (a magnet) on a point, now."""
-        self.circuit.set_present(check_point(name), True, self._at())
+        self.circuit.set_magnet(check_point(name), True, self._at())
 
     def lift(self, name: str) -> None:
         """Take the piece off a point, now."""
-        self.circuit.set_present(check_point(name), False, self._at())
+        self.circuit.set_magnet(check_point(name), False, self._at())
 
     def press(self, button: ButtonName | str) -> None:
         """Press (and hold) a button, now."""
-        self.circuit.set_present(("button", ButtonName(button)), True, self._at())
+        self.circuit.set_magnet(("button", ButtonName(button)), True, self._at())
 
     def release(self, button: ButtonName | str) -> None:
         """Release a button, now."""
-        self.circuit.set_present(("button", ButtonName(button)), False, self._at())
+        self.circuit.set_magnet(("button", ButtonName(button)), False, self._at())
 
     def click(self, button: ButtonName | str, hold: float = 0.1) -> None:
         """Press a button now and release it ``hold`` seconds later."""
         key = ("button", ButtonName(button))
         at = self._at()
-        self.circuit.set_present(key, True, at)
-        self.circuit.set_present(key, False, at + hold)
+        self.circuit.set_magnet(key, True, at)
+        self.circuit.set_magnet(key, False, at + hold)
 
     def slide(self, path: Sequence[str], *, step: float = 0.25) -> float:
         """Slide a piece from ``path[0]`` to ``path[-1]`` over the points between, starting now.
@@ -165,15 +165,15 @@ class SimulatedBoard:
         start = self._at()
         for i, name in enumerate(path):
             if i > 0:
-                self.circuit.set_present(name, True, start + (i - 0.5) * step)
+                self.circuit.set_magnet(name, True, start + (i - 0.5) * step)
             if i < len(path) - 1:
-                self.circuit.set_present(name, False, start + (i + 0.5) * step)
+                self.circuit.set_magnet(name, False, start + (i + 0.5) * step)
         return start + (len(path) - 1) * step
 
-    def occupied(self) -> frozenset[str]:
+    def on_wood(self) -> frozenset[str]:
         """Where magnets are now (the truth, not the reading)."""
         at = self._at()
-        return frozenset(p for p in POINT_NAMES if self.circuit.is_present(p, at))
+        return frozenset(p for p in POINT_NAMES if self.circuit.has_magnet(p, at))
 
     # -- noise and faults ------------------------------------------------------------------
 

@@ -100,7 +100,7 @@ def test_the_first_command_installs_the_project_and_starts_the_simulator(
                     if board.views["d6"].piece == "white":
                         break
                 seen["d6"] = board.views["d6"].piece
-                seen["on the wood"] = app.sim.hardware.occupied()
+                seen["on the wood"] = app.sim.hardware.on_wood()
 
         asyncio.run(drive())
 

@@ -32,25 +32,25 @@ class PointView:
 
 def point_views(
     pieces: Mapping[str, str],
-    present: Iterable[str],
+    on_wood: Iterable[str],
     lights: Mapping[str, Signal],
     since: Mapping[str, float],
     now: float,
 ) -> dict[str, PointView]:
     """Every point's view: the game's ``pieces`` (point name -> colour, as in
-    :attr:`Snapshot.pieces <morris.app.snapshot.Snapshot.pieces>`), the magnets ``present``
-    on the wood, the LED ``lights`` at time ``now``, each blinking from the time ``since`` gives
+    :attr:`Snapshot.pieces <morris.app.snapshot.Snapshot.pieces>`), the magnets
+    ``on_wood``, the LED ``lights`` at time ``now``, each blinking from the time ``since`` gives
     for it (:attr:`Snapshot.lights_since <morris.app.snapshot.Snapshot.lights_since>`; a
     point not named there blinks from ``now``)."""
-    present = frozenset(present)
+    on_wood = frozenset(on_wood)
     views = {}
     for name in POINT_NAMES:
         colour = pieces.get(name)
         signal = lights.get(name, Signal.OFF)
-        on_wood = name in present
+        stands = name in on_wood
         views[name] = PointView(
-            piece=(colour or "unknown") if on_wood else None,
-            lifted=colour if colour is not None and not on_wood else None,
+            piece=(colour or "unknown") if stands else None,
+            lifted=colour if colour is not None and not stands else None,
             signal=signal,
             lit=signal_level(signal, now, since.get(name, now)),
         )

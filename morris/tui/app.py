@@ -313,13 +313,13 @@ class SimulatorApp(App[None]):
 
     # -- the person's hands -----------------------------------------------------------------
 
-    def _present(self) -> frozenset[str]:
+    def _on_wood(self) -> frozenset[str]:
         """Where pieces are on the wood (the magnets, not yet the debounced reading)."""
-        return self.sim.hardware.occupied()
+        return self.sim.hardware.on_wood()
 
     def toggle(self, point: str) -> None:
         """Put a piece on ``point``, or take the one there off."""
-        if point in self._present():
+        if point in self._on_wood():
             self.sim.lift(point)
         else:
             self.sim.place(point)
@@ -336,7 +336,7 @@ class SimulatorApp(App[None]):
         if "/" in text:  # a position text (rings with '/' between): set it up
             return self._set_up(text)
         try:
-            actions = parse_actions(text, self._present(), self.sim.now)
+            actions = parse_actions(text, self._on_wood(), self.sim.now)
         except InputError as exc:
             self._say(str(exc), error=True)
             return False
@@ -374,7 +374,7 @@ class SimulatorApp(App[None]):
     def on_board_view_point_clicked(self, event: BoardView.PointClicked) -> None:
         """A click on the board."""
         self.toggle(event.point)
-        if event.point in self._present():
+        if event.point in self._on_wood():
             done = _("put a piece on {point}")
         else:
             done = _("took the piece off {point}")
@@ -438,7 +438,7 @@ class SimulatorApp(App[None]):
 
     def _press_button(self, name: str) -> None:
         self.press(name)
-        if name == "new" and self._present():
+        if name == "new" and self._on_wood():
             # The new game starts from the empty board: the lights show what to take off.
             self._say(
                 _("new game: take the pieces off the board (type {clear})").format(clear=CLEAR),
@@ -546,7 +546,7 @@ class SimulatorApp(App[None]):
         """Show the controller's snapshot in every widget."""
         now = self.sim.now
         snap = self.snapshot
-        views = point_views(snap.pieces, self._present(), snap.lights, snap.lights_since, now)
+        views = point_views(snap.pieces, self._on_wood(), snap.lights, snap.lights_since, now)
         if not self._drawn:
             return
         boards = self.query(BoardView)

@@ -36,8 +36,8 @@ class HandAction:
     point: str
 
 
-def parse_actions(text: str, present: frozenset[str], now: float) -> list[HandAction]:
-    """The hand actions a typed line asks for, checked against the pieces ``present``.
+def parse_actions(text: str, on_wood: frozenset[str], now: float) -> list[HandAction]:
+    """The hand actions a typed line asks for, checked against the pieces ``on_wood``.
 
     ``d6`` toggles a piece on d6, ``a1-a4`` lifts the piece on a1 and puts it on a4, ``xg7``
     takes the piece off g7; several may be given (``d6 f4``, ``d6xg7``), each a turn apart.
@@ -45,11 +45,11 @@ def parse_actions(text: str, present: frozenset[str], now: float) -> list[HandAc
     Raises :class:`InputError` naming the bad part; then nothing is done.
     """
     if text.strip().lower() == CLEAR:
-        return [HandAction(now, "lift", name) for name in POINT_NAMES if name in present]
+        return [HandAction(now, "lift", name) for name in POINT_NAMES if name in on_wood]
     tokens = [t for t in re.split(r"[\s,;]+|(?=x)", text.strip().lower()) if t]
     if not tokens:
         raise InputError(msg("type a point (d6), a move (a1-a4) or a removal (xg7)"))
-    on_board = set(present)
+    on_board = set(on_wood)
     actions: list[HandAction] = []
     at = now
 

@@ -115,6 +115,6 @@ class ControllerCalls:
             sim=self.host.has_hands,
             access=self.access(request),
             flip=request.query_params.get("flip") in ("1", "true"),
-            present=self.host.present(),
+            on_wood=self.host.on_wood(),
             lang=self.language(request),
         )

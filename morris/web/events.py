@@ -153,7 +153,7 @@ class Hub:
                 sim=sim,
                 access=access,
                 flip=flip,
-                present=self.host.present(),
+                on_wood=self.host.on_wood(),
                 lang=lang,
             )
             event = sse("state", state)

@@ -70,8 +70,8 @@ class Hands(Protocol):
     def lift(self, name: str) -> None:
         """Take the piece off ``name``."""
 
-    def occupied(self) -> frozenset[str]:
-        """The points where a piece stands."""
+    def on_wood(self) -> frozenset[str]:
+        """The points where a piece stands on the wood."""
 
 
 def check_point(point: str) -> str:
@@ -81,15 +81,15 @@ def check_point(point: str) -> str:
     return point
 
 
-def check_hand(action: str, point: str, occupied: frozenset[str]) -> None:
+def check_hand(action: str, point: str, on_wood: frozenset[str]) -> None:
     """Refuse a hand's action that cannot be done: an unknown point, a place on a point that
     holds a piece, a lift from an empty one (:class:`InputError`)."""
     if action not in HAND_ACTIONS:
         raise InputError(f"unknown hand action {action!r} (place or lift)")
     check_point(point)
-    if action == "place" and point in occupied:
+    if action == "place" and point in on_wood:
         raise InputError(f"{point} holds a piece already: lift it first")
-    if action == "lift" and point not in occupied:
+    if action == "lift" and point not in on_wood:
         raise InputError(f"no piece stands on {point}")
 
 
@@ -152,12 +152,12 @@ class Host(abc.ABC):
         """``"place"`` a piece on ``point`` or ``"lift"`` it, on a simulated board.
 
         Raises :class:`NoHands` on a real board, :class:`InputError` for an unknown point, a
-        place on an occupied point or a lift from an empty one.
+        place on a point that holds a piece or a lift from an empty one.
         """
         raise NoHands("the board is a real one: only a simulated board takes pieces from here")
 
-    def present(self) -> frozenset[str] | None:
-        """Where pieces stand on a simulated board (any thread may ask: it only reads the
+    def on_wood(self) -> frozenset[str] | None:
+        """Where pieces stand on the wood of a simulated board (any thread may ask: it only reads the
         simulated pins), ``None`` on a real board."""
         return None
 
@@ -182,10 +182,10 @@ class _BoardHands(Host):
         """Whether the board is simulated."""
         return self._current_hands() is not None
 
-    def present(self) -> frozenset[str] | None:
-        """The simulated board's occupied points."""
+    def on_wood(self) -> frozenset[str] | None:
+        """Where pieces stand on the simulated board's wood."""
         hands = self._current_hands()
-        return hands.occupied() if hands is not None else None
+        return hands.on_wood() if hands is not None else None
 
     def hand(self, action: str, point: str) -> None:
         """Place or lift on the simulated board (see :meth:`Host.hand`)."""
@@ -197,7 +197,7 @@ class _BoardHands(Host):
         def act(controller: Controller, now: float) -> None:
             hands = self._current_hands()
             assert hands is not None
-            check_hand(action, point, hands.occupied())
+            check_hand(action, point, hands.on_wood())
             (hands.place if action == "place" else hands.lift)(point)
 
         self.call(act)
@@ -213,7 +213,7 @@ class DaemonHost(_BoardHands):
 
     def __init__(self, daemon: Daemon, store: GameStore | None = None) -> None:
         keep = daemon.board.keep
-        hands = keep if all(hasattr(keep, n) for n in ("place", "lift", "occupied")) else None
+        hands = keep if all(hasattr(keep, n) for n in ("place", "lift", "on_wood")) else None
         super().__init__(hands)  # type: ignore[arg-type]
         self.daemon = daemon
         self.store = store if store is not None else daemon.store

@@ -125,11 +125,11 @@ def build_scene(
     last_move: str | None = None,
     flip: bool = False,
     title: str = "Mill board",
-    present: frozenset[str] | None = None,
+    on_wood: frozenset[str] | None = None,
 ) -> Scene:
     """The scene of a board with ``rules``' links, ``pieces`` (point name -> colour name),
     the LED ``lights`` (point name -> signal value; none: all off) of the given ``ages``, and
-    the marks of ``last_move`` (a turn's notation). ``present`` (where pieces stand on the wood:
+    the marks of ``last_move`` (a turn's notation). ``on_wood`` (where pieces stand on the wood:
     a simulated board's pins, or the sensors' reading) draws what stands there as the simulator
     does: a game's piece not there as lifted, a piece the game does not know (has not read yet)
     as ``"unknown"``, with a ``?``."""
@@ -149,9 +149,8 @@ def build_scene(
         name = POINT_NAMES[p]
         x, y = point_xy(name, flip=flip)
         piece, lifted = pieces.get(name), None
-        if present is not None:
-            on_wood = name in present
-            piece, lifted = ((piece or "unknown"), None) if on_wood else (None, piece)
+        if on_wood is not None:
+            piece, lifted = ((piece or "unknown"), None) if name in on_wood else (None, piece)
         points.append(
             PointMark(
                 name=name,
@@ -175,10 +174,10 @@ def build_scene(
 
 
 def scene_of_snapshot(
-    snapshot: Snapshot, now: float, *, flip: bool = False, present: frozenset[str] | None = None
+    snapshot: Snapshot, now: float, *, flip: bool = False, on_wood: frozenset[str] | None = None
 ) -> Scene:
     """The scene of the controller's ``snapshot``, its blinks in their phase at ``now``
-    (``present``: see :func:`build_scene`)."""
+    (``on_wood``: see :func:`build_scene`)."""
     rules = find_variant(snapshot.variant).variant
     ages = {name: now - since for name, since in snapshot.lights_since.items()}
     lights = {name: Signal(signal).value for name, signal in snapshot.lights.items()}
@@ -193,7 +192,7 @@ def scene_of_snapshot(
         last_move=snapshot.moves[-1] if snapshot.moves else None,
         flip=flip,
         title=title,
-        present=present,
+        on_wood=on_wood,
     )
 
 

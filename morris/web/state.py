@@ -5,13 +5,14 @@
 status lights as their text values; the clock times ``lights_since``/``status_since`` become
 ``lights_age``/``status_age``, seconds since each LED took its signal, since the controller's
 clock means nothing to a browser), plus ``lang`` (the language of its texts: the page's),
-``last_move``, ``sim`` (whether the page's hands work), ``access``, ``present`` (a simulated
-board's occupied points, else ``null``) and ``svg`` (the board picture,
+``last_move``, ``sim`` (whether the page's hands work), ``access``, ``present`` (where pieces
+stand on the wood of a simulated board, else ``null``: the JSON keeps that name for what the
+code calls ``on_wood``) and ``svg`` (the board picture,
 :mod:`morris.web.picture`). ``event`` is the event line in the page's language (the snapshot's
 :attr:`~morris.app.snapshot.Snapshot.event_message`), as is every other message of the
 snapshot. ``sensed`` (the snapshot's own field) is where the sensors see a piece at the
 snapshot's instant, on a real board too: the picture draws what stands on the wood from
-``present`` where the board is simulated, else from ``sensed``, as the simulator draws it (a
+``on_wood`` where the board is simulated, else from ``sensed``, as the simulator draws it (a
 piece the game has not read yet, a piece of the game lifted).
 """
 
@@ -55,11 +56,12 @@ def state_json(
     sim: bool = False,
     access: str = "control",
     flip: bool = False,
-    present: frozenset[str] | None = None,
+    on_wood: frozenset[str] | None = None,
     lang: str | None = None,
 ) -> dict[str, Any]:
     """The JSON of ``snapshot`` as of ``now`` (the controller's clock); on a simulated board
-    ``present`` (where pieces stand on the wood) is given too, as a sorted list. Its texts (the
+    ``on_wood`` (where pieces stand on the wood) is given too, as a sorted list (the field
+    ``present``). Its texts (the
     event line, the solved value's words, every :class:`~morris.i18n.Message` of the snapshot)
     are in language ``lang``: the page's (``None``: the board's).
 
@@ -83,7 +85,8 @@ def state_json(
     state["last_move"] = snapshot.moves[-1] if snapshot.moves else None
     state["sim"] = sim
     state["access"] = access
-    state["present"] = sorted(present) if present is not None else None
-    on_wood = present if present is not None else frozenset(snapshot.sensed)
-    state["svg"] = render_svg(scene_of_snapshot(snapshot, now, flip=flip, present=on_wood))
+    # The JSON's name for where pieces stand on the wood (the page and its scripts read it).
+    state["present"] = sorted(on_wood) if on_wood is not None else None
+    drawn = on_wood if on_wood is not None else frozenset(snapshot.sensed)
+    state["svg"] = render_svg(scene_of_snapshot(snapshot, now, flip=flip, on_wood=drawn))
     return state

@@ -125,7 +125,7 @@ def test_a_slow_slide_is_read_over_each_point_passed() -> None:
         # the magnet leaves a7 as it reaches d7: the board sees a7 -> d7 -> g7
         assert [r.sensed for r in readings] == [frozenset({"d7"}), frozenset({"g7"})]
         assert readings[1].timestamp - readings[0].timestamp == pytest.approx(0.3, abs=0.011)
-        assert sim.occupied() == {"g7"}
+        assert sim.on_wood() == {"g7"}
 
 
 def test_led_faults_are_seen() -> None:
@@ -179,7 +179,7 @@ def test_actions_at_one_instant_happen_in_the_order_called() -> None:
         sim.lift("d6")
         sim.place("d6")  # ... and here the placement does
         sim.wait(0.2)
-        assert sim.occupied() == {"d6"} and sim.device.sensors() == {"d6"}
+        assert sim.on_wood() == {"d6"} and sim.device.sensors() == {"d6"}
 
 
 def test_a_person_placing_and_lifting_at_one_instant_leaves_the_point_empty() -> None:

@@ -75,7 +75,7 @@ def test_a_click_puts_a_piece_and_the_pi_answer_lights_up() -> None:
     async def test(app: SimulatorApp, pilot: Pilot[None]) -> None:
         await click_point(app, pilot, "d6")
         board = app.query_one(BoardView)
-        assert app.sim.hardware.occupied() == {"d6"}
+        assert app.sim.hardware.on_wood() == {"d6"}
         assert board.views["d6"].piece == "unknown"  # on the wood, not yet read as a turn
 
         app.advance(1.5)
@@ -108,7 +108,7 @@ def test_clicking_a_piece_again_lifts_it() -> None:
         app.advance(0.2)
         await pilot.pause()
         view = app.query_one(BoardView).views["a7"]
-        assert app.sim.hardware.occupied() == set()
+        assert app.sim.hardware.on_wood() == set()
         assert view.piece is None and view.lifted  # the game's piece is off the board
 
     run_app(test, mode="referee")
@@ -117,15 +117,15 @@ def test_clicking_a_piece_again_lifts_it() -> None:
 def test_a_typed_point_and_a_typed_move() -> None:
     async def test(app: SimulatorApp, pilot: Pilot[None]) -> None:
         await type_line(pilot, "d6")
-        assert app.sim.hardware.occupied() == {"d6"}
+        assert app.sim.hardware.on_wood() == {"d6"}
         assert message(app) == "done: d6"
         app.advance(1.0)
         assert app.sim.board.pieces() == {"d6": True}
 
         await type_line(pilot, "d6-d7")
-        assert app.sim.hardware.occupied() == set()  # lifted; put down a moment later
+        assert app.sim.hardware.on_wood() == set()  # lifted; put down a moment later
         app.advance(0.5)
-        assert app.sim.hardware.occupied() == {"d7"}
+        assert app.sim.hardware.on_wood() == {"d7"}
 
     run_app(test, mode="referee")
 
@@ -192,7 +192,7 @@ def test_bad_input_shows_an_error_and_changes_nothing(line: str, error: str) -> 
         assert app.query_one("#message").has_class("error")
         assert app.query_one("#input", Input).value == line  # kept, to be corrected
         app.advance(1.0)
-        assert app.sim.hardware.occupied() == set()
+        assert app.sim.hardware.on_wood() == set()
         assert app.sim.board.position() == before
 
     run_app(test)
@@ -288,7 +288,7 @@ def test_the_set_up_dialog_starts_a_refereed_game() -> None:
         await pilot.pause()
         assert not isinstance(app.screen, NewGameScreen)
         assert app.sim.controller.mode == "referee"
-        assert app.sim.hardware.occupied() == set()  # a fresh board
+        assert app.sim.hardware.on_wood() == set()  # a fresh board
         assert "referee: two players" in app.panel_text("game")
         assert "new game: referee" in app.panel_text("events")
 
@@ -425,7 +425,7 @@ def test_the_game_is_kept_in_the_state_dir(tmp_path: Path) -> None:
         app.advance(0.5)
         await pilot.pause()
         assert app.sim.board.pieces() == {"d6": True}
-        assert app.sim.hardware.occupied() == {"d6"}  # the saved pieces are set up again
+        assert app.sim.hardware.on_wood() == {"d6"}  # the saved pieces are set up again
         assert "resumed" in app.panel_text("events")
 
     run_app(first, state_dir=tmp_path)

@@ -149,7 +149,7 @@ def test_a_real_board_has_no_sim_routes() -> None:
         assert response.status_code == 404
         assert "real one" in response.json()["error"]
         assert client.get("/api/state").json()["sim"] is False
-        assert w.sim.hardware.occupied() == frozenset()
+        assert w.sim.hardware.on_wood() == frozenset()
 
 
 def test_render_svg_draws_a_position() -> None:

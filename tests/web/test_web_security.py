@@ -32,10 +32,10 @@ def test_beyond_loopback_every_write_needs_the_control_token() -> None:
         assert w.client.post("/api/sim/place/d6").status_code == 401
         refused = w.client.post("/api/sim/place/d6", headers=WATCH)
         assert refused.status_code == 403 and "read-only" in refused.json()["error"]
-        assert w.sim.hardware.occupied() == frozenset()
+        assert w.sim.hardware.on_wood() == frozenset()
         assert w.client.post("/api/sim/place/d6", headers=CONTROL).status_code == 200
         assert w.client.post(f"/api/press/hint?token={TOKENS.control}").status_code == 200
-        assert w.sim.hardware.occupied() == {"d6"}
+        assert w.sim.hardware.on_wood() == {"d6"}
 
 
 def test_the_page_link_puts_the_token_in_a_cookie() -> None:
@@ -71,7 +71,7 @@ def test_a_foreign_origin_is_refused(origin: str) -> None:
         response = w.client.post("/api/sim/place/d6", headers={"Origin": origin})
         assert response.status_code == 403 and "origin" in response.json()["error"]
         assert w.client.get("/api/state", headers={"Origin": origin}).status_code == 403
-        assert w.sim.hardware.occupied() == frozenset()
+        assert w.sim.hardware.on_wood() == frozenset()
         own = w.client.post("/api/sim/place/d6", headers={"Origin": "http://127.0.0.1:8700"})
         assert own.status_code == 200
 
@@ -115,7 +115,7 @@ def test_a_huge_body_is_refused() -> None:
 
         streamed = w.client.post("/api/sim/place/d6", content=chunks())
         assert streamed.status_code == 413
-        assert w.sim.hardware.occupied() == frozenset()
+        assert w.sim.hardware.on_wood() == frozenset()
         bad_length = w.client.post("/api/press/new", headers={"Content-Length": "lots"})
         assert bad_length.status_code == 400
 

@@ -177,7 +177,7 @@ def test_the_terminal_apps_host_runs_calls_on_its_loop() -> None:
             assert turn == "white"
             await asyncio.to_thread(host.subscribe, seen.append)
             await asyncio.to_thread(host.hand, "place", "d6")
-            assert host.present() == {"d6"}
+            assert host.on_wood() == {"d6"}
             app.advance(1.0)
             await pilot.pause()
             assert seen and seen[-1].moves == ("d6",)

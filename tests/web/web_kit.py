@@ -40,7 +40,7 @@ class Web:
 
     def tap(self, point: str) -> dict[str, Any]:
         """What a tap on the page does on a simulated board: place, or lift what stands there."""
-        action = "lift" if point in self.sim.hardware.occupied() else "place"
+        action = "lift" if point in self.sim.hardware.on_wood() else "place"
         response = self.client.post(f"/api/sim/{action}/{point}")
         assert response.status_code == 200, response.text
         body: dict[str, Any] = response.json()
