@@ -157,8 +157,8 @@ class Host(abc.ABC):
         raise NoHands("the board is a real one: only a simulated board takes pieces from here")
 
     def on_wood(self) -> frozenset[str] | None:
-        """Where pieces stand on the wood of a simulated board (any thread may ask: it only reads the
-        simulated pins), ``None`` on a real board."""
+        """Where pieces stand on the wood of a simulated board (any thread may ask: it only
+        reads the simulated pins), ``None`` on a real board."""
         return None
 
     @abc.abstractmethod
