@@ -218,7 +218,7 @@ class Simulation:
 
     def remote_link(self, up: bool) -> None:
         """The remote player connects (``True``) or goes away."""
-        self.controller.on_remote_link(up, self.now)
+        self.controller.on_remote_connection(up, self.now)
 
     # -- time -------------------------------------------------------------------------------
 

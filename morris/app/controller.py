@@ -11,7 +11,7 @@ The opponent's turns come from the Pi, or in mode ``remote`` from a remote playe
 set up (:meth:`Controller.set_up`, or with the board's buttons). This module is where these meet
 the board: it reacts to each input and decides, and what stands alone lives beside it: the
 board's menu (:mod:`morris.app.menu`), the words of the events (:mod:`morris.app.narration`),
-the saved games (:mod:`morris.app.persistence`), the remote player's link
+the saved games (:mod:`morris.app.persistence`), the remote player's connection
 (:mod:`morris.app.remote`), the snapshot and its watchers (:mod:`morris.app.snapshot`), the
 puzzles (:mod:`morris.app.puzzle`), the board setup (:mod:`morris.app.board_setup`)
 and the searches (:mod:`morris.app.jobs`).
@@ -43,7 +43,7 @@ from morris.app.narration import (
 )
 from morris.app.persistence import GameKeeper, resume
 from morris.app.puzzle import PuzzleSession
-from morris.app.remote import RemoteLink, check_remote_move
+from morris.app.remote import RemoteConnection, check_remote_move
 from morris.app.searching import SearchDriving
 from morris.app.setups import SetupDriving
 from morris.app.snapshot import Announcer, ControllerState, Snapshot, Subscriber, Watchers
@@ -139,8 +139,8 @@ class Controller(SetupDriving, SearchDriving):
         self._rendered_at = now
         self._board_setup: BoardSetup | None = None
         self._hint_presses: list[float] = []
-        #: The remote player's connection (mode remote; see :meth:`on_remote_link`).
-        self.remote = RemoteLink()
+        #: The remote player's connection (mode remote; see :meth:`on_remote_connection`).
+        self.remote = RemoteConnection()
         #: Whether the game is the saved one, resumed (the lights then guide the board to it).
         self.resumed = False
         #: The puzzle being played (:meth:`start_puzzle`), or ``None``.
@@ -231,9 +231,9 @@ class Controller(SetupDriving, SearchDriving):
         return self._board_setup is not None
 
     @property
-    def link(self) -> str:
-        """``"none"`` outside mode remote, else ``"up"`` or ``"waiting"`` (also while the link
-        is refused: the remote link's ``reason`` says why)."""
+    def connection(self) -> str:
+        """The remote player's connection: ``"none"`` outside mode remote, else ``"up"`` or
+        ``"waiting"`` (also while a pairing is refused: the connection's ``reason`` says why)."""
         if self.mode is not Mode.REMOTE:
             return "none"
         return self.remote.state
@@ -328,7 +328,7 @@ class Controller(SetupDriving, SearchDriving):
         self._handle(events, now)
         self.render(now)
 
-    def on_remote_link(
+    def on_remote_connection(
         self,
         up: bool,
         now: float,
@@ -338,10 +338,10 @@ class Controller(SetupDriving, SearchDriving):
         reason: Message | str | None = None,
     ) -> None:
         """The remote player connected (``up``) or went away; ``player`` says what it plays on:
-        ``"page"`` (a page in mode remote) or ``"board"`` (a linked board); ``note`` replaces the
-        event line (the link's word on the two games, "the games part at turn 12 ...");
-        ``reason`` says why the link is not up (a refused connection, a link refused for both
-        boards playing one colour): the link then shows ``waiting`` even with the stream open,
+        ``"page"`` (a page in mode remote) or ``"board"`` (a paired board); ``note`` replaces the
+        event line (the pairing's word on the two games, "the games part at turn 12 ...");
+        ``reason`` says why the connection is not up (a refused connection, a pairing refused
+        for both boards playing one colour): it then shows ``waiting`` even with the stream open,
         and a new reason is put on the event line.
 
         Once a board has reported, the remote player is that board: pages (the person's own
@@ -551,7 +551,7 @@ class Controller(SetupDriving, SearchDriving):
             level=self.level,
             pi_color=None if pi is None else COLOR_NAMES[pi],
             remote_color=None if self.remote_color is None else COLOR_NAMES[self.remote_color],
-            link=self.link,
+            connection=self.connection,
             remote_player=self.remote.player if self.mode is Mode.REMOTE else None,
             board_setup=None if self._board_setup is None else self._board_setup.selected_name,
             thinking=self.state.thinking,
@@ -573,7 +573,7 @@ class Controller(SetupDriving, SearchDriving):
             flying=board.flying,
             solution=self.values.of(board),
             puzzle=None if self.puzzle is None else self.puzzle.summary(),
-            link_reason=self.remote.reason.render()
+            connection_reason=self.remote.reason.render()
             if self.mode is Mode.REMOTE and self.remote.reason is not None
             else None,
             sensed=tuple(sorted(self.sensed)),
@@ -618,9 +618,9 @@ class Controller(SetupDriving, SearchDriving):
             state += ", board does not match"
         if self.puzzle is not None:
             state += f", {self.puzzle.describe()}"
-        if self.link == "waiting":
+        if self.connection == "waiting":
             state += ", waiting for the remote player"
-        elif self.link == "up":
+        elif self.connection == "up":
             where = "a linked board" if self.remote.player == "board" else "a page"
             state += f", remote player on {where}"
         return f"{who}; {state}"

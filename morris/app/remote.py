@@ -4,7 +4,7 @@ are taken and why the others are refused.
 The controller shows a taken turn on the board exactly like the Pi's (the referee's expect path)
 and commits it once the person carries it out; :func:`check_remote_move` only judges the text
 against the game, so the web companion can answer 400 (no move, an illegal one) or 409 (not
-now). :class:`RemoteLink` is what the controller knows of the connection (a page or a linked
+now). :class:`RemoteConnection` is what the controller knows of the connection (a page or a paired
 board, up or waiting, and why) and what the event line says when it changes.
 """
 
@@ -17,27 +17,27 @@ from morris.app.mode import Mode
 from morris.core import WHITE, Board, Color, InvalidMoveError, Move
 from morris.i18n import Message, msg, plain
 
-__all__ = ["RemoteLink", "check_remote_move"]
+__all__ = ["RemoteConnection", "check_remote_move"]
 
 logger = logging.getLogger(__name__)
 
 
-class RemoteLink:
-    """The remote player's connection, as the page's or the linked board's companion reports it
-    (:meth:`morris.app.controller.Controller.on_remote_link`)."""
+class RemoteConnection:
+    """The remote player's connection, as the page's or the paired board's companion reports it
+    (:meth:`morris.app.controller.Controller.on_remote_connection`)."""
 
     def __init__(self) -> None:
         #: Whether the remote player is connected.
         self.is_up = False
         #: ``"page"`` or ``"board"``: what the remote player plays on.
         self.player = "page"
-        #: Why the link to the remote player is not up, in words ("connection refused to
+        #: Why the connection to the remote player is not up, in words ("connection refused to
         #: http://...", "both boards play white ..."), or ``None`` (up, or no word on why).
         self.reason: Message | None = None
 
     @property
     def state(self) -> str:
-        """``"up"``, or ``"waiting"`` (also while the link is refused: :attr:`reason` says
+        """``"up"``, or ``"waiting"`` (also while a pairing is refused: :attr:`reason` says
         why)."""
         return "up" if self.is_up and self.reason is None else "waiting"
 
@@ -50,7 +50,7 @@ class RemoteLink:
         reason: Message | str | None,
         remote_mode: bool,
     ) -> Message | None:
-        """Take the connection's news (the arguments of ``on_remote_link``; ``remote_mode``:
+        """Take the connection's news (the arguments of ``on_remote_connection``; ``remote_mode``:
         whether the game is in mode remote) and return the event line it makes, or ``None``.
 
         Once a board has reported, the remote player is that board: pages (the person's own

@@ -92,9 +92,10 @@ class Snapshot:
     remote_color: str | None
     #: The remote player's connection: ``"none"`` (no remote player: another mode), ``"up"``
     #: (connected) or ``"waiting"`` (not connected: nothing is lost, play resumes on reconnect).
-    link: str
+    #: The JSON keeps the name ``link`` (:func:`morris.web.state.state_json`).
+    connection: str
     #: Who the remote player is in mode ``"remote"``: ``"page"`` (a person on the web page, which
-    #: is then the remote player's board) or ``"board"`` (a linked board in another house); else
+    #: is then the remote player's board) or ``"board"`` (a paired board in another house); else
     #: ``None``.
     remote_player: str | None
     #: While a position is set up with the board's buttons: the colour new pieces get
@@ -123,9 +124,9 @@ class Snapshot:
     #: The puzzle being played (:meth:`morris.app.puzzle.PuzzleSession.summary`:
     #: title, status, turns, hints ...), or ``None``.
     puzzle: Mapping[str, object] | None = None
-    #: In mode ``"remote"``: why the link is not up ("connection refused to http://..."), or
-    #: ``None``.
-    link_reason: str | None = None
+    #: In mode ``"remote"``: why the connection is not up ("connection refused to http://..."),
+    #: or ``None`` (the JSON's ``link_reason``).
+    connection_reason: str | None = None
     #: :attr:`event` as a message of the catalogs (:meth:`morris.i18n.Message.render`).
     event_message: Message = field(default_factory=lambda: plain(""))
     #: Where the sensors see a piece at this instant, sorted: every reading, before the referee

@@ -38,7 +38,7 @@ def serve_daemon(daemon: Daemon, config: Config, *, state_dir: Path | None) -> i
     if not config.web.enabled and not config.web.link:
         return daemon.run()
     from morris.web.host import DaemonHost
-    from morris.web.link import start_link
+    from morris.web.pairing import start_pairing
     from morris.web.security import TokenError
     from morris.web.server import ListenError, start_configured_companion
 
@@ -51,7 +51,7 @@ def serve_daemon(daemon: Daemon, config: Config, *, state_dir: Path | None) -> i
             daemon.board.close()
             error(str(exc))
             return 2
-    link = start_link(host, config)
+    link = start_pairing(host, config)
     try:
         return daemon.run()
     finally:

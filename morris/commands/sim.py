@@ -210,7 +210,7 @@ def _run_app(app: SimulatorApp, config: Config, state_dir: Path | None) -> int:
         app.run()
         return 0
     from morris.web.host import TuiHost
-    from morris.web.link import start_link
+    from morris.web.pairing import start_pairing
     from morris.web.security import TokenError
     from morris.web.server import ListenError, start_configured_companion
 
@@ -221,7 +221,7 @@ def _run_app(app: SimulatorApp, config: Config, state_dir: Path | None) -> int:
         error(str(exc))
         return 2
     app.notice = _("web companion on {url}").format(url=server.url)
-    link = start_link(host, config)
+    link = start_pairing(host, config)
     try:
         app.run()
     finally:

@@ -509,8 +509,8 @@ class Daemon:
 
 def _remote_status(controller: Controller) -> str | None:
     """The status file's ``remote``: whether the remote player is there, and on what."""
-    if controller.link == "none":
+    if controller.connection == "none":
         return None
-    if controller.link == "waiting":
+    if controller.connection == "waiting":
         return "waiting"
     return f"up ({controller.remote.player})"

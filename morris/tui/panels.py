@@ -113,12 +113,12 @@ def solution_text(value: ValueJson | None) -> Text:
     return text
 
 
-#: The remote player's connection (the snapshot's ``link``), in words.
-_LINK_WORDS = {"up": N_("connected"), "waiting": N_("waiting"), "none": N_("no link")}
+#: The remote player's connection (the snapshot's ``connection``), in words.
+_CONNECTION_WORDS = {"up": N_("connected"), "waiting": N_("waiting"), "none": N_("no link")}
 
 
-def _link_word(link: str) -> str:
-    return _(_LINK_WORDS[link]) if link in _LINK_WORDS else link
+def _connection_word(connection: str) -> str:
+    return _(_CONNECTION_WORDS[connection]) if connection in _CONNECTION_WORDS else connection
 
 
 def describe_game_rules(rules: Rules) -> str:
@@ -139,7 +139,7 @@ def mode_text(snap: Snapshot, rules: Rules) -> str:
         who = _("referee: two players")
     elif snap.mode is Mode.REMOTE:
         who = _("you ({colour}) vs a remote player ({link})").format(
-            colour=you, link=_link_word(snap.link)
+            colour=you, link=_connection_word(snap.connection)
         )
     else:
         who = _("you ({colour}) vs the Pi, level {level}").format(colour=you, level=snap.level)
@@ -160,10 +160,10 @@ def turn_text(snap: Snapshot) -> str:
     if snap.remote_color is not None:
         if snap.turn != snap.remote_color:
             return _("your move ({colour})").format(colour=side)
-        if snap.link == "up":
+        if snap.connection == "up":
             return _("the remote player ({colour})").format(colour=side)
         waiting = _("the remote player ({colour}): waiting").format(colour=side)
-        return waiting + (f" ({snap.link_reason})" if snap.link_reason else "")
+        return waiting + (f" ({snap.connection_reason})" if snap.connection_reason else "")
     if snap.pi_color is None:
         return _("black to move") if snap.turn == "black" else _("white to move")
     if snap.turn != snap.pi_color:
@@ -186,7 +186,7 @@ def game_text(snap: Snapshot) -> Text:
         text.append(_("referee: two players") + "\n")
     elif snap.mode is Mode.REMOTE:
         line = _("you ({colour}) · remote player ({link})")
-        text.append(line.format(colour=you, link=_link_word(snap.link)) + "\n")
+        text.append(line.format(colour=you, link=_connection_word(snap.connection)) + "\n")
     else:
         line = _("you ({colour}) · Pi level {level}")
         text.append(line.format(colour=you, level=snap.level) + "\n")

@@ -309,7 +309,7 @@ class Companion:
         return JSONResponse(await self.calls.run(replay))
 
     async def events(self, request: Request) -> Response:
-        """``GET /api/events``: a ``state`` event now and after every change (409 for a linked
+        """``GET /api/events``: a ``state`` event now and after every change (409 for a paired
         board that cannot be the remote player here: :meth:`Presence.refusal`)."""
         refused = await self.presence.refusal(request)
         if refused is not None:

@@ -15,11 +15,11 @@ is no position or no move, or an illegal move; 409 for a turn out of turn, in an
 after the game, or while another remote turn waits.
 
 :class:`Presence` counts who plays the remote side: in mode remote every page with the control
-token that has ``/api/events`` open is the remote player, until a linked board connects (its
-requests carry ``X-Morris-Link: board``, :mod:`morris.web.link`): from then on the board is the
-remote player and the pages are this board's view. The first to connect makes the link ``up``;
+token that has ``/api/events`` open is the remote player, until a paired board connects (its
+requests carry ``X-Morris-Link: board``, :mod:`morris.web.pairing`): from then on the board is the
+remote player and the pages are this board's view. The first to connect makes the connection ``up``;
 when the last goes, the board shows "waiting". A board whose person plays the colour this board's
-person plays (its :data:`~morris.web.link.PLAYS_HEADER`), or one linking while this board is not
+person plays (its :data:`~morris.web.pairing.PLAYS_HEADER`), or one pairing while this board is not
 in mode remote, is refused (409, naming the clash): it never counts as the remote player, and
 this board's state says why (``link_reason``).
 """
@@ -41,7 +41,7 @@ from morris.app.mode import Mode
 from morris.core import COLOR_NAMES
 from morris.i18n import Message
 from morris.web.calls import ControllerCalls, WebError, read_json
-from morris.web.link import LINK_HEADER, PLAYS_HEADER, link_clash
+from morris.web.pairing import PAIRING_HEADER, PLAYS_HEADER, pairing_clash
 
 if TYPE_CHECKING:
     from morris.app.controller import Controller
@@ -63,19 +63,19 @@ class Presence:
         with self._lock:
             if self._count["board"]:
                 self._board_seen = True
-            # Once a board has linked, it is the remote player: the pages are the board's view.
+            # Once a board has paired, it is the remote player: the pages are the board's view.
             player = "board" if self._board_seen else "page"
             up = self._count[player] > 0
             try:
-                self.host.call(lambda c, now: c.on_remote_link(up, now, player=player))
+                self.host.call(lambda c, now: c.on_remote_connection(up, now, player=player))
             except Exception as exc:  # the service stops: nobody is left to tell
-                logger.debug("could not tell the remote player's link: %s", exc)
+                logger.debug("could not tell the remote player's connection: %s", exc)
 
     async def refusal(self, request: Request) -> str | None:
-        """Why the linked board making ``request`` (``X-Morris-Link: board``) cannot be the
+        """Why the paired board making ``request`` (``X-Morris-Link: board``) cannot be the
         remote player here, in the colours both persons gave, or ``None`` (a page, or a board
-        that may link). A refusal is told to the controller (the state's ``link_reason``)."""
-        if request.headers.get(LINK_HEADER) != "board":
+        that may pair). A refusal is told to the controller (the state's ``link_reason``)."""
+        if request.headers.get(PAIRING_HEADER) != "board":
             return None
         plays = request.headers.get(PLAYS_HEADER)
 
@@ -86,9 +86,9 @@ class Presence:
             else:
                 remote = controller.remote_color
                 name = None if remote is None else COLOR_NAMES[remote]
-                clash = None if plays is None else link_clash(plays, Mode.REMOTE, name)
+                clash = None if plays is None else pairing_clash(plays, Mode.REMOTE, name)
             if clash is not None:
-                controller.on_remote_link(
+                controller.on_remote_connection(
                     False, now, player="board", reason=f"a linked board was refused: {clash}"
                 )
             return clash
@@ -96,7 +96,7 @@ class Presence:
         try:
             return await _off_loop_value(lambda: self.host.call(check))
         except Exception as exc:  # the service stops: nobody is left to refuse
-            logger.debug("could not check the linked board: %s", exc)
+            logger.debug("could not check the paired board: %s", exc)
             return None
 
     async def track(self, request: Request, response: Response) -> Response:
@@ -106,7 +106,7 @@ class Presence:
             return response
         if getattr(request.state, "access", None) == "watch":
             return response
-        role = "board" if request.headers.get(LINK_HEADER) == "board" else "page"
+        role = "board" if request.headers.get(PAIRING_HEADER) == "board" else "page"
         response.body_iterator = self._counted(request, response.body_iterator, role)
         return response
 

@@ -1,7 +1,8 @@
 """What the page is told: a controller :class:`~morris.app.snapshot.Snapshot` as plain JSON.
 
 :func:`state_json` is the body of ``GET /api/state`` and of every ``state`` event of
-``GET /api/events``. Every field of the snapshot is there under its own name (signals and
+``GET /api/events``. Every field of the snapshot is there under its own name (but ``connection`` and
+``connection_reason``, which are ``link`` and ``link_reason``; signals and
 status lights as their text values; the clock times ``lights_since``/``status_since`` become
 ``lights_age``/``status_age``, seconds since each LED took its signal, since the controller's
 clock means nothing to a browser), plus ``lang`` (the language of its texts: the page's),
@@ -33,6 +34,9 @@ logger = logging.getLogger(__name__)
 
 #: Snapshot fields given as ages instead of clock times.
 _CLOCK_FIELDS = {"lights_since": "lights_age", "status_since": "status_age"}
+#: Snapshot fields the JSON names otherwise: the remote player's connection has always been
+#: ``link`` and ``link_reason`` to the page and its readers.
+_JSON_NAMES = {"connection": "link", "connection_reason": "link_reason"}
 
 
 def _plain(value: Any, lang: str | None = None) -> Any:
@@ -78,7 +82,7 @@ def state_json(
             ages = {_plain(k): round(max(0.0, now - since), 3) for k, since in value.items()}
             state[_CLOCK_FIELDS[field.name]] = ages
         else:
-            state[field.name] = _plain(value, lang)
+            state[_JSON_NAMES.get(field.name, field.name)] = _plain(value, lang)
     # The event line in the page's language (``event`` is the board's own text of it).
     state["event"] = state["event_message"]
     state["lang"] = lang if lang is not None else i18n.language()

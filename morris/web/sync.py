@@ -1,7 +1,7 @@
-"""Keeping two linked boards' games one: what the linked daemon does next, decided from both games.
+"""Keeping two paired boards' games one: what the paired daemon does next, decided from both games.
 
 Two daemons in mode ``remote`` play one game on two boards: each board's accepted turns become
-the other's remote turns. After any change on either side, and after a reconnect, the linked
+the other's remote turns. After any change on either side, and after a reconnect, the paired
 daemon compares its game with the other's (:func:`plan_sync`) and takes one step:
 
 - ``same``: nothing to do;
@@ -12,9 +12,9 @@ daemon compares its game with the other's (:func:`plan_sync`) and takes one step
 - ``diverged``: the games differ in a way no replay mends (another start, other turns, the same
   colour on both boards): refused with a clear event line, never overwritten.
 
-A dropped link loses at most one turn (the one made while it was down: the other side can only
+A dropped pairing loses at most one turn (the one made while it was down: the other side can only
 answer a turn it has heard of), so a gap of one turn is replayed; anything more is a divergence.
-Pure: no I/O, no clock; the link (:mod:`morris.web.link`) does the talking.
+Pure: no I/O, no clock; the pairing (:mod:`morris.web.pairing`) does the talking.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def plan_sync(board: Board, local: Color, theirs: GameState) -> Step:
         )
     if len(mine) == len(theirs.moves):
         return Step("same")
-    # A link loses at most one turn: the one made while it was down (the other side can only
+    # A pairing loses at most one turn: the one made while it was down (the other side can only
     # answer a turn it has heard of). More, or a turn of the wrong colour, is another game.
     side = _start(board)
     for text in mine[:common]:

@@ -22,7 +22,7 @@ def remote_game(human: str = "white", **kwargs: object) -> Simulation:
 def test_a_remote_turn_is_shown_like_the_pis_and_counts_when_carried_out() -> None:
     with remote_game() as sim:
         snap = sim.controller.snapshot(sim.now)
-        assert (snap.remote_color, snap.pi_color, snap.link) == ("black", None, "up")
+        assert (snap.remote_color, snap.pi_color, snap.connection) == ("black", None, "up")
         play(sim, "d6")
         assert sim.status()["thinking"] == "on"  # the remote side is to move
         assert sim.status()["turn"] == "off"
@@ -53,7 +53,7 @@ def test_a_remote_mill_removal_is_shown_once_its_placement_stands() -> None:
 def test_the_page_waits_while_the_remote_player_is_away_and_nothing_is_lost() -> None:
     with Simulation(mode="remote", human="black") as sim:
         snap = sim.controller.snapshot(sim.now)
-        assert snap.link == "waiting" and snap.remote_color == "white"
+        assert snap.connection == "waiting" and snap.remote_color == "white"
         sim.wait(SETTLE)
         assert sim.status()["thinking"] == "slow"
         sim.remote_link(True)
@@ -70,7 +70,7 @@ def test_the_page_waits_while_the_remote_player_is_away_and_nothing_is_lost() ->
         sim.remote_link(True)
         sim.wait(SETTLE)
         assert sim.status()["thinking"] == "on"
-        assert sim.controller.snapshot(sim.now).link == "up"
+        assert sim.controller.snapshot(sim.now).connection == "up"
         sim.remote_move("f4")
         sim.wait(SETTLE)
         carry_out_opponent_turn(sim)
@@ -149,7 +149,7 @@ def test_the_mode_button_reaches_remote_after_referee(tmp_path: Path) -> None:
         sim.press("new")
         sim.wait(SETTLE)
         assert sim.controller.mode == "remote"
-        assert sim.controller.snapshot(sim.now).link == "waiting"
+        assert sim.controller.snapshot(sim.now).connection == "waiting"
         sim.press("mode")
         sim.press("new")
         sim.wait(SETTLE)
@@ -167,7 +167,7 @@ def test_a_remote_game_resumes_after_a_restart(tmp_path: Path) -> None:
             sim.place(name)
         sim.wait(SETTLE)
         assert moves(sim) == ["d6", "b4"]
-        assert sim.controller.snapshot(sim.now).link == "waiting"
+        assert sim.controller.snapshot(sim.now).connection == "waiting"
         play(sim, "f4")
         assert moves(sim) == ["d6", "b4", "f4"]
 
@@ -176,10 +176,12 @@ def test_once_a_linked_board_reports_the_pages_no_longer_count_as_the_remote_pla
     with Simulation(mode="remote") as sim:
         sim.remote_link(True)  # a page
         assert sim.controller.snapshot(sim.now).remote_player == "page"
-        sim.controller.on_remote_link(True, sim.now, player="board")
-        sim.controller.on_remote_link(False, sim.now, player="board")
+        sim.controller.on_remote_connection(True, sim.now, player="board")
+        sim.controller.on_remote_connection(False, sim.now, player="board")
         sim.remote_link(True)  # the person's own page opens: still waiting for the board
         snap = sim.controller.snapshot(sim.now)
-        assert (snap.link, snap.remote_player) == ("waiting", "board")
-        sim.controller.on_remote_link(True, sim.now, player="board", note="the games differ: x")
+        assert (snap.connection, snap.remote_player) == ("waiting", "board")
+        sim.controller.on_remote_connection(
+            True, sim.now, player="board", note="the games differ: x"
+        )
         assert sim.describe().endswith("the games differ: x")

@@ -325,10 +325,10 @@ def test_why_a_position_text_is_no_position_is_said_in_each_language(code: str) 
 def _link_reasons() -> list[Message]:
     import httpx
 
-    from morris.web.link import LinkRefused, clash_message, not_remote_here, why_not_connected
+    from morris.web.pairing import PairingRefused, clash_message, not_remote_here, why_not_connected
 
     url = "http://192.168.1.30:8700"
-    refused = LinkRefused(i18n.msg("{url} refused the link ({status}): {why}", url=url,
+    refused = PairingRefused(i18n.msg("{url} refused the link ({status}): {why}", url=url,
                                    status="401", why=i18n.plain("unauthorized")))  # fmt: skip
     clash_white = clash_message("white", "remote", "black")
     clash_black = clash_message("black", "remote", "white")
@@ -374,13 +374,13 @@ def test_the_links_reasons_are_said_in_each_language(code: str) -> None:
 
 
 def test_the_links_words_for_the_state_are_the_boards_language(board_language: None) -> None:
-    from morris.web.link import link_clash
+    from morris.web.pairing import pairing_clash
 
-    assert link_clash("white", "remote", "black") == (
+    assert pairing_clash("white", "remote", "black") == (
         "both boards play white at the board (--human white on both): start one with --human black"
     )
     i18n.set_language("fi")
-    clash = link_clash("white", "remote", "black")
+    clash = pairing_clash("white", "remote", "black")
     assert clash is not None and clash.startswith("kummallakin laudalla")
 
 

@@ -1,6 +1,6 @@
-"""The page and the link as a newcomer meets them (issue 36): ``place/D6`` taken as the terminal
-takes ``D6``, the page's new game keeps the game left, a link two boards cannot play refused
-(never ``up``) in the colours the persons gave, why a link waits in the state, and a
+"""The page and the pairing as a newcomer meets them (issue 36): ``place/D6`` taken as the terminal
+takes ``D6``, the page's new game keeps the game left, a pairing two boards cannot play refused
+(never ``up``) in the colours the persons gave, why a pairing waits in the state, and a
 ``--link-token`` the other board does not check said (points 3, 4, 5 and 8)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from morris.core import read_game
 from morris.sim import Simulation
 from morris.web.host import SimulationHost
-from morris.web.link import LINK_HEADER, PLAYS_HEADER, BoardLink
+from morris.web.pairing import PAIRING_HEADER, PLAYS_HEADER, BoardPairing
 from morris.web.server import start_companion
 from tests.app.scenario_kit import play
 from tests.web.browser_kit import free_port
@@ -43,7 +43,7 @@ def test_the_pages_new_game_keeps_the_game_left(tmp_path: Path) -> None:
 
 def test_a_linking_board_playing_the_same_colour_is_refused_naming_it() -> None:
     with web(mode="remote", human="white") as w:
-        headers = {LINK_HEADER: "board", PLAYS_HEADER: "white"}
+        headers = {PAIRING_HEADER: "board", PLAYS_HEADER: "white"}
         response = w.client.get("/api/events", headers=headers)
         assert response.status_code == 409
         assert "both boards play white at the board" in response.json()["error"]
@@ -63,8 +63,8 @@ def wait_until(condition: Callable[[], object], what: str, patience: float = 10.
 
 
 @contextmanager
-def linked(sim: Simulation, url: str, token: str = "") -> Iterator[BoardLink]:
-    link = BoardLink(
+def paired(sim: Simulation, url: str, token: str = "") -> Iterator[BoardPairing]:
+    pairing = BoardPairing(
         SimulationHost(sim),
         url,
         token,
@@ -72,11 +72,11 @@ def linked(sim: Simulation, url: str, token: str = "") -> Iterator[BoardLink]:
         timeout=2.0,
         plays=sim.controller.human,
     )
-    link.start()
+    pairing.start()
     try:
-        yield link
+        yield pairing
     finally:
-        link.close()
+        pairing.close()
 
 
 @contextmanager
@@ -90,30 +90,30 @@ def companion(sim: Simulation) -> Iterator[str]:
 
 
 def reason(sim: Simulation) -> str:
-    return sim.controller.snapshot(sim.now).link_reason or ""
+    return sim.controller.snapshot(sim.now).connection_reason or ""
 
 
 @pytest.mark.realtime
 def test_a_link_says_why_it_waits_and_is_never_up_when_refused() -> None:
     with Simulation(mode="remote", human="white") as here:
         url = f"http://127.0.0.1:{free_port()}"
-        with linked(here, url):  # nothing listens there
+        with paired(here, url):  # nothing listens there
             wait_until(lambda: "connection refused" in reason(here), "the refused connection")
             assert reason(here).startswith(f"connection refused to {url}")
-            assert here.controller.snapshot(here.now).link == "waiting"
+            assert here.controller.snapshot(here.now).connection == "waiting"
         with (
             Simulation(mode="remote", human="white") as there,
             companion(there) as url,
-            linked(here, url) as link,
+            paired(here, url) as pairing,
         ):
             wait_until(lambda: "both boards play white" in reason(here), "the refusal")
             wait_until(lambda: "both boards play white" in reason(there), "its word")
             time.sleep(0.3)  # a retry or two: still refused, never up
-            assert not link.is_connected
+            assert not pairing.is_connected
             for sim in (here, there):
                 snapshot = sim.controller.snapshot(sim.now)
-                assert snapshot.link == "waiting", snapshot.link_reason
-                assert "--human black" in (snapshot.link_reason or "")
+                assert snapshot.connection == "waiting", snapshot.connection_reason
+                assert "--human black" in (snapshot.connection_reason or "")
 
 
 @pytest.mark.realtime
@@ -122,10 +122,10 @@ def test_a_link_token_that_a_loopback_board_does_not_check_is_said() -> None:
         Simulation(mode="remote", human="white") as here,
         Simulation(mode="remote", human="black") as there,
         companion(there) as url,
-        linked(here, url, token="not-the-token"),
+        paired(here, url, token="not-the-token"),
     ):
-        wait_until(lambda: here.controller.snapshot(here.now).link == "up", "the link")
+        wait_until(lambda: here.controller.snapshot(here.now).connection == "up", "the link")
         event = lambda: here.controller.snapshot(here.now).event  # noqa: E731
         wait_until(lambda: "--link-token is not checked" in event(), "the token's word")
         assert "listens on its loopback" in event()
-        assert there.controller.snapshot(there.now).link == "up"
+        assert there.controller.snapshot(there.now).connection == "up"

@@ -73,7 +73,7 @@ def test_turns_made_while_the_link_was_down_are_replayed_on_reconnect() -> None:
         make_turn(a, a.board.parse_notation("d6"))
         a.wait(SETTLE)
         b.remote_link(False)  # the link drops before b heard of d6
-        assert b.controller.snapshot(b.now).link == "waiting"
+        assert b.controller.snapshot(b.now).connection == "waiting"
         b.wait(SETTLE)
         assert b.status()["thinking"] == "slow"
         b.remote_link(True)

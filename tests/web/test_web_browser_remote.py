@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.web.browser_kit import browser_page, needs_chromium
-from tests.web.link_kit import Board
+from tests.web.pairing_kit import Board
 
 pytestmark = [
     pytest.mark.realtime,

@@ -1,21 +1,25 @@
-"""Board to board: this daemon's end of a link to another board's web companion.
+"""Board to board: this daemon's end of a pairing with another board's web companion.
 
 ``morris run --web --mode remote --link http://HOST:PORT --link-token TOKEN`` (or ``[web] link``
-and ``link_token``) plays one game on two boards in two houses. This daemon (the linked one)
+and ``link_token``) plays one game on two boards in two houses. This daemon (the paired one)
 subscribes to the other's ``/api/events`` and, after every change on either side, takes the next
 step of :func:`morris.web.sync.plan_sync`: it posts its own board's accepted turn to the other's
 ``/api/remote/move``, or makes the other board's turn this board's remote turn. The other daemon
-needs nothing but its web companion in mode remote: it counts this link as its remote player.
+needs nothing but its web companion in mode remote: it counts this pairing as its remote player.
 
 A dropped connection shows "waiting" on this board (and, through its events stream closing, on
-the other); the link retries with a growing pause (:data:`BACKOFF`), and on reconnect the two
+the other); the pairing retries with a growing pause (:data:`BACKOFF`), and on reconnect the two
 games are compared and the missing turn replayed. A real divergence is refused with a clear event
-line, never overwritten. Why the link waits is the state's ``link_reason`` ("connection refused
-to http://..."). A link the two boards cannot play (both persons on one colour, the other board
-not in mode remote) is refused, and never shown ``up``: the linking board says which colour it
+line, never overwritten. Why the pairing waits is the state's ``link_reason`` ("connection refused
+to http://..."). A pairing the two boards cannot play (both persons on one colour, the other board
+not in mode remote) is refused, and never shown ``up``: the pairing board says which colour it
 plays (:data:`PLAYS_HEADER`) and the other answers 409 naming the clash, which both boards show.
 A ``--link-token`` the other board does not check (its companion on its loopback asks none) is
-said on the event line once the link is up.
+said on the event line once the pairing is up.
+
+The words ``link`` and ``--link`` stay where a person reads them (the options, the
+configuration's ``[web] link``, the headers, the catalog's texts); in the code, "link" is the
+board's own connection to its device (:mod:`firmware_bridge`).
 
 Two threads, both daemons: a reader on the other's event stream (httpx, httpx-sse) and a worker
 that talks to this board's controller only through the host (:meth:`Host.call`, on the
@@ -51,19 +55,19 @@ BACKOFF = (0.5, 8.0)
 #: Seconds to wait for the other board to answer a request (its events stream waits forever).
 TIMEOUT = 5.0
 #: The header by which the other board knows its remote player is a board, not a page.
-LINK_HEADER = "X-Morris-Link"
-#: The header by which the linking board says the colour its person plays (``white``): the
+PAIRING_HEADER = "X-Morris-Link"
+#: The header by which the pairing board says the colour its person plays (``white``): the
 #: other board's remote colour must be that one.
 PLAYS_HEADER = "X-Morris-Link-Plays"
 
 
-class LinkRefused(ServiceError, ConnectionError):
-    """The other board answered the link with an error (its words, for the state); raised with
+class PairingRefused(ServiceError, ConnectionError):
+    """The other board answered the pairing with an error (its words, for the state); raised with
     a :class:`~morris.i18n.Message` (:attr:`ServiceError.message`)."""
 
 
 def why_not_connected(url: str, exc: BaseException) -> Message:
-    """Why the link to ``url`` is not up, in words for the state's ``link_reason`` (a message,
+    """Why the pairing with ``url`` is not up, in words for the state's ``link_reason`` (a message,
     rendered in the reader's language; the exception's own words stay as they are).
 
     >>> import httpx
@@ -73,7 +77,7 @@ def why_not_connected(url: str, exc: BaseException) -> Message:
     """
     import httpx
 
-    if isinstance(exc, LinkRefused):
+    if isinstance(exc, PairingRefused):
         return exc.message
     if isinstance(exc, httpx.ConnectError):
         if "refused" in str(exc).lower():
@@ -99,14 +103,14 @@ def _error_of(response: httpx.Response) -> str:
 
 
 class HostLike(Protocol):
-    """What the link needs of :class:`morris.web.host.Host`."""
+    """What the pairing needs of :class:`morris.web.host.Host`."""
 
     def call(self, fn: Callable[[Controller, float], Any]) -> Any: ...
     def subscribe(self, callback: Callable[[Snapshot], None]) -> Callable[[], None]: ...
 
 
-class BoardLink:
-    """The link from this board (through ``host``) to the board at ``url`` with ``token``.
+class BoardPairing:
+    """The pairing of this board (through ``host``) with the board at ``url`` with ``token``.
 
     :meth:`start` starts its threads; :meth:`close` stops them (safe twice). ``backoff`` is the
     first and the longest pause between attempts to connect.
@@ -127,9 +131,9 @@ class BoardLink:
         self.token = token
         #: The colour this board's person plays (``white``), told to the other board.
         self.plays = plays
-        #: Why the link is not up, as this board was last told (``None``: up, or not yet known).
+        #: Why the pairing is not up, as this board was last told (``None``: up, or not yet known).
         self.reason: Message | None = None
-        self._refused: Message | None = None  # a link the two games cannot share, seen in sync
+        self._refused: Message | None = None  # a pairing the two games cannot share, seen in sync
         self.backoff = backoff
         self.timeout = timeout
         self._stop = threading.Event()
@@ -148,14 +152,17 @@ class BoardLink:
     def start(self) -> None:
         """Start connecting (and keep at it until :meth:`close`); returns at once (the
         controller's loop may not run yet)."""
-        for target, name in ((self._read, "morris-link-read"), (self._work, "morris-link-sync")):
+        for target, name in (
+            (self._read, "morris-pairing-read"),
+            (self._work, "morris-pairing-sync"),
+        ):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
             self._threads.append(thread)
         logger.info("linking to the board at %s", self.url)
 
     def close(self) -> None:
-        """Stop the link's threads. Safe to call twice."""
+        """Stop the pairing's threads. Safe to call twice."""
         self._stop.set()
         self._wake.set()
         if self._unsubscribe is not None:
@@ -176,7 +183,7 @@ class BoardLink:
     # -- the reader -------------------------------------------------------------------------
 
     def _headers(self) -> dict[str, str]:
-        headers = {LINK_HEADER: "board"}
+        headers = {PAIRING_HEADER: "board"}
         if self.plays:
             headers[PLAYS_HEADER] = self.plays
         if self.token:
@@ -205,7 +212,7 @@ class BoardLink:
                                 why=why,
                                 option="--link-token",
                             )
-                        raise LinkRefused(
+                        raise PairingRefused(
                             msg(
                                 "{url} refused the link ({status}): {why}",
                                 url=self.url,
@@ -246,14 +253,14 @@ class BoardLink:
         self._wake.set()
 
     def _check_token(self) -> None:
-        """Say it once the link is up when the other board does not check the token given
+        """Say it once the pairing is up when the other board does not check the token given
         (its companion listens on its loopback, where no token is asked): a wrong one would pass
         unseen."""
         import httpx
 
         try:
             bare = httpx.get(
-                f"{self.url}/api/state", headers={LINK_HEADER: "board"}, timeout=self.timeout
+                f"{self.url}/api/state", headers={PAIRING_HEADER: "board"}, timeout=self.timeout
             )
         except httpx.HTTPError:
             return
@@ -268,7 +275,7 @@ class BoardLink:
             example="--listen 0.0.0.0:8700",
         )
         logger.warning("link: %s", note.render("en"))
-        self._call(lambda c, now: c.on_remote_link(True, now, player="board", note=note))
+        self._call(lambda c, now: c.on_remote_connection(True, now, player="board", note=note))
 
     def _set_connected(self, up: bool, reason: Message | None = None) -> None:
         if up == self._connected and (up or reason == self.reason):
@@ -287,7 +294,7 @@ class BoardLink:
                 self._note = None
                 self._refused = None
         told = self.reason
-        self._call(lambda c, now: c.on_remote_link(up, now, player="board", reason=told))
+        self._call(lambda c, now: c.on_remote_connection(up, now, player="board", reason=told))
 
     # -- the worker -------------------------------------------------------------------------
 
@@ -298,7 +305,7 @@ class BoardLink:
                 self._unsubscribe = self.host.subscribe(lambda _snapshot: self._wake.set())
                 # From the start the remote player is the other board (not a page here).
                 self.host.call(
-                    lambda c, now: c.on_remote_link(self._connected, now, player="board")
+                    lambda c, now: c.on_remote_connection(self._connected, now, player="board")
                 )
                 return True
             except Exception as exc:  # the loop is not running yet (or no more)
@@ -333,14 +340,14 @@ class BoardLink:
                 self._refused = reason = refused
                 logger.warning("link: %s", reason.render("en"))
                 self._call(
-                    lambda c, now: c.on_remote_link(
+                    lambda c, now: c.on_remote_connection(
                         self._connected, now, player="board", reason=reason
                     )
                 )
             return
         if self._refused is not None:  # mended (a new game, the other board restarted)
             self._refused = None
-            self._call(lambda c, now: c.on_remote_link(self._connected, now, player="board"))
+            self._call(lambda c, now: c.on_remote_connection(self._connected, now, player="board"))
         if step is None or step.kind == "same":
             self._say(None)
             return
@@ -387,7 +394,9 @@ class BoardLink:
         self._note = note
         if note is not None:
             self._call(
-                lambda c, now: c.on_remote_link(self._connected, now, player="board", note=note)
+                lambda c, now: c.on_remote_connection(
+                    self._connected, now, player="board", note=note
+                )
             )
 
     def _call(self, fn: Callable[[Controller, float], Any]) -> Any:
@@ -398,19 +407,21 @@ class BoardLink:
             logger.warning("link: %s", note.render("en"))
             self._note = note
             self.host.call(
-                lambda c, now: c.on_remote_link(self._connected, now, player="board", note=note)
+                lambda c, now: c.on_remote_connection(
+                    self._connected, now, player="board", note=note
+                )
             )
             return None
 
 
-def start_link(host: HostLike, config: Config) -> BoardLink | None:
-    """The link the configuration asks for (``[web] link``, ``--link``), started; ``None``
+def start_pairing(host: HostLike, config: Config) -> BoardPairing | None:
+    """The pairing the configuration asks for (``[web] link``, ``--link``), started; ``None``
     without one."""
     if not config.web.link:
         return None
-    link = BoardLink(host, config.web.link, config.web.link_token, plays=config.game.human)
-    link.start()
-    return link
+    pairing = BoardPairing(host, config.web.link, config.web.link_token, plays=config.game.human)
+    pairing.start()
+    return pairing
 
 
 def _plan(controller: Controller, theirs: GameState) -> Step | Message:
@@ -425,18 +436,18 @@ def _plan(controller: Controller, theirs: GameState) -> Step | Message:
 
 
 def not_remote_here(mode: Mode) -> Message:
-    """Why a board in ``mode`` (not remote) cannot link."""
+    """Why a board in ``mode`` (not remote) cannot pair."""
     return msg("this board is in mode {mode}, not remote", mode=mode)
 
 
-def link_clash(plays: str, mode: str, remote_color: str | None) -> str | None:
-    """Why a board whose person plays ``plays`` cannot link to one in ``mode`` whose remote
+def pairing_clash(plays: str, mode: str, remote_color: str | None) -> str | None:
+    """Why a board whose person plays ``plays`` cannot pair with one in ``mode`` whose remote
     player plays ``remote_color`` (in the colours the persons gave), or ``None``: the words of
     :func:`clash_message` in the board's language.
 
-    >>> print(link_clash("white", "remote", "black"))
+    >>> print(pairing_clash("white", "remote", "black"))
     both boards play white at the board (--human white on both): start one with --human black
-    >>> link_clash("white", "remote", "white") is None
+    >>> pairing_clash("white", "remote", "white") is None
     True
     """
     clash = clash_message(plays, mode, remote_color)
@@ -444,7 +455,7 @@ def link_clash(plays: str, mode: str, remote_color: str | None) -> str | None:
 
 
 def clash_message(plays: str, mode: str, remote_color: str | None) -> Message | None:
-    """:func:`link_clash` as a message, to render in the reader's language.
+    """:func:`pairing_clash` as a message, to render in the reader's language.
 
     >>> print(clash_message("black", "referee", None).render("de"))
     das andere Brett ist im Modus referee, nicht remote (mit --mode remote starten)

@@ -1,4 +1,4 @@
-"""Two boards linked on loopback, in real time: two `morris sim --web` processes, the second
+"""Two boards paired on loopback, in real time: two `morris sim --web` processes, the second
 started with `--link` to the first. A remote game is played through both, each connection is
 dropped (one process stopped) and restored, and both games are identical after."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.link_kit import Board, wait_until
+from tests.web.pairing_kit import Board, wait_until
 
 pytestmark = [pytest.mark.realtime, pytest.mark.slow]
 

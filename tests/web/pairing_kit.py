@@ -1,4 +1,4 @@
-"""Helpers for the real-time tests of linked boards: `morris sim --web` processes on loopback
+"""Helpers for the real-time tests of paired boards: `morris sim --web` processes on loopback
 (without a terminal each serves its page alone: the daemon's loop on a simulated board), driven
 through their HTTP API like a person's hands and a page."""
 
