@@ -43,7 +43,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from morris.app.errors import ReviewError
@@ -67,7 +67,7 @@ from morris.core import (
     engine_rules,
     read_game,
 )
-from morris.engine.tables.keys import Result, Value, threw_away
+from morris.engine.tables.keys import Result, Value, first_threw_away, threw_away
 from morris.i18n import Message, msg, plain
 
 if TYPE_CHECKING:
@@ -137,6 +137,11 @@ class TurnReview:
     solution_after: ValueJson | None = None
     ends_game: bool = False
 
+    @property
+    def threw_away(self) -> bool:
+        """Whether the turn threw a result away, by any judge (:attr:`threw`)."""
+        return self.threw is not None
+
     def to_json(self, code: str | None = None) -> dict[str, Any]:
         """The turn as a JSON object; the solved values' words in language ``code`` (default:
         the board's)."""
@@ -178,8 +183,9 @@ class Review:
 
     @property
     def first_mistake(self) -> TurnReview | None:
-        """The first turn that threw a result away, or ``None``."""
-        return next((t for t in self.turns if t.mistake), None)
+        """The first turn that threw a result away, or ``None``
+        (:func:`~morris.engine.tables.keys.first_threw_away`)."""
+        return first_threw_away(self.turns)
 
     def to_json(self, code: str | None = None) -> dict[str, Any]:
         """The review as a JSON object (the page's ``/api/games/{id}/review``); its words (the
@@ -424,7 +430,6 @@ def _turns(
     exact = [_table_result(b, tables) for b in boards]
     solved = [result_of_board(solution, b) for b in boards]
     turns: list[TurnReview] = []
-    marked = False
     for index, move in enumerate(record.moves):
         before = boards[index]
         after_score = scores[index + 1]
@@ -441,8 +446,6 @@ def _turns(
             wdl_after,
             (solved[index], solution_after),
         )
-        mistake = threw is not None and not marked
-        marked = marked or mistake
         number = before.fullmove_number
         mover = COLOR_NAMES[before.turn]
         turns.append(
@@ -459,13 +462,13 @@ def _turns(
                 wdl_before=exact[index],
                 wdl_after=wdl_after,
                 threw=threw,
-                mistake=mistake,
                 solution_before=_json(solved[index], mover),
                 solution_after=_json(solution_after, mover),
                 ends_game=boards[index + 1].outcome() is not None,
             )
         )
-    return tuple(turns)
+    first = first_threw_away(turns)
+    return tuple(replace(t, mistake=True) if t is first else t for t in turns)
 
 
 def _json(result: Result | None, side: str) -> ValueJson | None:

@@ -159,6 +159,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     from morris.engine.solution import Solution, SolutionError
     from morris.engine.solution.analyse import analyse_game, read_target, turn_values, value_of
     from morris.engine.solution.sectors import MAX_MEN, MIN_MEN
+    from morris.engine.tables.keys import first_threw_away
 
     console = Console(highlight=False, soft_wrap=True)
     directory = solution_dir(args)
@@ -221,14 +222,12 @@ def run_analyse(args: argparse.Namespace) -> int:
     except SolutionError as exc:  # a damaged block, refused by its CRC-32 as it was read
         say_error(console, str(exc.message))  # the file's path in one piece
         return 1
-    first = None
     width = max(len(colour_word("white")), len(colour_word("black")))
     for turn in turns:
         mark = ""
         if turn.threw_away:
             # TRANSLATORS: marks the turn of a game that threw its result away.
             mark = "  " + _("<- threw a result away")
-            first = first or turn
         values = _("before {before} after {after}").format(
             before=f"{_describe(turn.before):<12}", after=_describe(turn.after)
         )
@@ -236,6 +235,7 @@ def run_analyse(args: argparse.Namespace) -> int:
             f"{turn.ply:>4}. {colour_word(turn.colour):<{width}} {turn.move!s:<10} {values}{mark}",
             markup=False,
         )
+    first = first_threw_away(turns)
     if first is None:
         console.print(_("No turn threw a result away."), markup=False)
     else:

@@ -1,14 +1,15 @@
 """What a table is: its key (material and flying rule), the values and results it holds (the
-one :class:`Result` of a position, which the solved game and the app use too), and the array
+one :class:`Result` of a position, which the solved game and the app use too, and the one
+judgement of a turn that threw a result away and of a game's first such turn), and the array
 types the other modules share."""
 
 from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -130,6 +131,42 @@ def threw_away(before: Result | None, after: Result | None) -> bool:
     if before is None or after is None:
         return False
     return after.worth < before.worth
+
+
+class JudgedTurn(Protocol):
+    """A turn of a game judged by whether it threw a result away (``morris analyse RECORD``'s
+    :class:`~morris.engine.solution.analyse.GameTurn`, ``morris review``'s
+    :class:`~morris.app.review.TurnReview`)."""
+
+    @property
+    def threw_away(self) -> bool:
+        """Whether the turn threw a result away, by whatever judgement its values allow."""
+        ...
+
+
+_Turn = TypeVar("_Turn", bound=JudgedTurn)
+
+
+def first_threw_away(turns: Iterable[_Turn]) -> _Turn | None:
+    """The first of a game's ``turns`` that threw a result away, or None: the turn ``morris
+    analyse RECORD`` and ``morris review`` both name, each judging its turns from its own values.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Played:
+    ...     ply: int
+    ...     before: Result
+    ...     after: Result
+    ...     @property
+    ...     def threw_away(self) -> bool:
+    ...         return threw_away(self.before, self.after)
+    >>> win, draw = Result(Value.WIN, 9), Result(Value.DRAW, 0)
+    >>> first_threw_away([Played(1, win, win), Played(2, win, draw), Played(3, draw, draw)]).ply
+    2
+    >>> first_threw_away([Played(1, draw, draw)]) is None
+    True
+    """
+    return next((turn for turn in turns if turn.threw_away), None)
 
 
 @dataclass(frozen=True, order=True)
