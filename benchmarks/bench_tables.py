@@ -74,7 +74,7 @@ def run(directory: Path, max_pieces: int) -> None:
     for key in tables.keys:
         positions = []
         for _ in range(PROBES):
-            points = rng.sample(range(24), key.mover + key.opponent)
+            points = rng.sample(range(24), key.mover + key.other)
             positions.append(
                 (sum(1 << p for p in points[: key.mover]), sum(1 << p for p in points[key.mover :]))
             )

@@ -452,8 +452,8 @@ def run_info(args: argparse.Namespace) -> int:
         k = info.key
         # The stored table is for the side to move: white to move with white having k.mover
         # pieces, or black to move with black having them.
-        rows.append((k.mover, k.opponent, k.flying, "white", info))
-        rows.append((k.opponent, k.mover, k.flying, "black", info))
+        rows.append((k.mover, k.other, k.flying, "white", info))
+        rows.append((k.other, k.mover, k.flying, "black", info))
     on, off = _("on"), _("off")
     for white, black, flying, side, info in sorted(
         rows, key=lambda r: (not r[2], r[0] + r[1], -r[0], r[3])

@@ -153,7 +153,7 @@ def bellman_codes(size: int, steps: Iterable[tuple[I64, I64]]) -> I64:
     """One Bellman step: the code of each of ``size`` positions from batches of (rows, the code
     of a successor of each row), codes ``distance + 1`` for the side to move there (0 a draw).
 
-    The fastest win over successors lost for the opponent, else a draw if one is drawn, else the
+    The fastest win over successors lost for the other side, else a draw if one is drawn, else the
     slowest loss; a position without a turn is LOSS(0) (code 1).
     """
     win = np.full(size, UNKNOWN, dtype=np.int64)

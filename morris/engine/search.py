@@ -173,7 +173,7 @@ class Search:
         # Tables built for another board than this variant's are not asked (the search goes on).
         self.tables = tables if tables is not None and tables.supports(rules) else None
         self.table_pieces = (
-            max((k.mover + k.opponent for k in self.tables.keys), default=0) if self.tables else 0
+            max((k.mover + k.other for k in self.tables.keys), default=0) if self.tables else 0
         )
         self.node_limit = node_limit
         self.deadline = deadline

@@ -62,7 +62,7 @@ def test_the_endgame_tables_come_out_the_same(solved4: Path, tmp_path: Path) -> 
     tables = EndgameTables.load(tmp_path)
     solution = Solution.load(solved4, 4)
     for table in (TableKey(3, 3, True), TableKey(4, 3, True), TableKey(3, 4, True)):
-        key = SectorKey(table.mover, table.opponent, 0, 0)
+        key = SectorKey(table.mover, table.other, 0, 0)
         index = index_of_key(key)
         codes = np.asarray(solution.data(key).dist)
         for start in range(0, table.size, 1 << 21):

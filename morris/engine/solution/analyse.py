@@ -43,14 +43,14 @@ def new_board(men: int, position: str | None = None) -> Board:
 
 def sector_of(board: Board) -> tuple[SectorKey, int, int]:
     """(sector key, mover's pieces, other side's pieces) of the position on ``board``."""
-    me, you = board.turn, not board.turn
+    mover, other = board.turn, not board.turn
     key = SectorKey(
-        board.pieces_on_board(me),
-        board.pieces_on_board(you),
-        board.pieces_in_hand(me),
-        board.pieces_in_hand(you),
+        board.pieces_on_board(mover),
+        board.pieces_on_board(other),
+        board.pieces_in_hand(mover),
+        board.pieces_in_hand(other),
     )
-    return key, board.occupied_co(me), board.occupied_co(you)
+    return key, board.occupied_co(mover), board.occupied_co(other)
 
 
 def position_text(key: SectorKey, mover: int, other: int) -> str:

@@ -2,9 +2,9 @@
 sector covers the position and all its turns, the believable mistakes of the lower levels, and
 the value a front end may show.
 
-From a won position it takes a turn to the opponent's LOSS(d - 1) (the fastest win; the distance
+From a won position it takes a turn to the other side's LOSS(d - 1) (the fastest win; the distance
 falls each turn, so no position repeats and the game ends within d turns); from a drawn one a
-turn that keeps the draw, at the top levels the one that leaves the opponent the largest share of
+turn that keeps the draw, at the top levels the one that leaves the other side the largest share of
 losing replies (:func:`drawing_traps`: a draw is hard to hold); from a lost one the slowest loss.
 
 The solution knows no draw rules, and a fastest win can run into the no-removal limit (RULES.md,
@@ -45,10 +45,10 @@ from morris.engine.tables.keys import Result, Value
 
 
 class Trap(NamedTuple):
-    """What a drawing turn leaves the opponent (:func:`trap_of`); a larger one tempts more."""
+    """What a drawing turn leaves the other side (:func:`trap_of`); a larger one tempts more."""
 
     losing_share: float
-    """The share of the opponent's replies that lose."""
+    """The share of the other side's replies that lose."""
     depth: float
     """The mean turns (plies) to the end of those losing replies."""
 
@@ -281,7 +281,7 @@ def perfect_turn(
 ) -> tuple[Move, Result] | None:
     """A turn that keeps the value of the position (ties broken by ``rng``), with its result for
     the side to move; None where the solution does not cover the position and all its turns.
-    With ``traps``, of several turns that keep a draw the one that sets the opponent the most
+    With ``traps``, of several turns that keep a draw the one that sets the other side the most
     traps (:func:`drawing_traps`)."""
     results = scored_turns(solution, board)
     if results is None:
@@ -306,7 +306,7 @@ def perfect_turn(
 
 
 def trap_of(solution: Solution, board: Board, move: Move) -> Trap | None:
-    """How ``move`` (a turn that keeps a draw) tempts the opponent: the share of their replies
+    """How ``move`` (a turn that keeps a draw) tempts the other side: the share of its replies
     that lose by the solution (the draw rules counted, as :func:`scored_turns` counts them), and
     the mean turns to the end of those losing replies (the further, the harder a loss is to
     see). None where the solution does not vouch for every reply."""
@@ -328,11 +328,11 @@ def trap_of(solution: Solution, board: Board, move: Move) -> Trap | None:
 def drawing_traps(
     solution: Solution, board: Board, draws: list[tuple[Move, Result]]
 ) -> list[tuple[Move, Result]]:
-    """Of several turns that keep a draw, those that leave a fallible opponent the most ways to
-    go wrong (the idea of Gévay and Danner's "ultra-strong" solution): the largest share of
-    losing replies (:func:`trap_of`), then the losing replies furthest from their end (a person,
-    or a shallow search, misses what is deep). All of ``draws`` where a turn's replies are not
-    all vouched for."""
+    """Of several turns that keep a draw, those that leave a fallible player on the other side
+    the most ways to go wrong (the idea of Gévay and Danner's "ultra-strong" solution): the
+    largest share of losing replies (:func:`trap_of`), then the losing replies furthest from
+    their end (a person, or a shallow search, misses what is deep). All of ``draws`` where a
+    turn's replies are not all vouched for."""
     scored: list[tuple[Trap, Move, Result]] = []
     for move, result in draws:
         trap = trap_of(solution, board, move)

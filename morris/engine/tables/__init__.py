@@ -1,7 +1,7 @@
 """Endgame tables: exact win/draw/loss with distance, built by retrograde analysis.
 
 A table covers every position of the moving phase with all pieces placed and a given material:
-``mover`` pieces for the side to move and ``opponent`` pieces for the other side, for one flying
+``mover`` pieces for the side to move and ``other`` pieces for the other side, for one flying
 setting. Tables are stored relative to the side to move (the game is colour-blind once all pieces
 are placed), so the table ``4v3`` answers both "white 4, black 3, white to move" and "white 3,
 black 4, black to move".
@@ -14,8 +14,8 @@ a WIN distance can exceed the 100-turn no-removal limit, which the search must c
 
 Layout of a table: one entry per placement, ``code = distance + 1`` for a decided position and
 ``0`` for a draw, so a WIN has an even code and a LOSS an odd one. A position is indexed as
-``rank(mover) * C(24 - m, o) + rank(compress(opponent))`` where ``rank`` is the colex rank of a
-k-subset of points (the combinatorial number system) and ``compress`` renumbers the opponent's
+``rank(mover) * C(24 - m, o) + rank(compress(other))`` where ``rank`` is the colex rank of a
+k-subset of points (the combinatorial number system) and ``compress`` renumbers the other side's
 points over the ``24 - m`` points the mover does not hold. No symmetry reduction: every placement
 has its own entry.
 

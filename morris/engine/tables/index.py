@@ -1,6 +1,6 @@
 """The perfect hash of a table: a position's index, by colex ranks of k-subsets of points.
 
-Two layouts: the stored one (dense, ``rank(mover) * C(24 - m, o) + rank(compress(opponent))``,
+Two layouts: the stored one (dense, ``rank(mover) * C(24 - m, o) + rank(compress(other))``,
 what the files hold and the probe reads) and the wide one the build works in (both sides ranked
 over all 24 points: twice as large, but an index is two lookups). No symmetry reduction: every
 placement has its own entry. The bit-level helpers (colex ranks, pext, pdep) are
@@ -25,7 +25,7 @@ def stored_index(key: TableKey, mover: U32, other: U32) -> I64:
 
 def wide_size(key: TableKey) -> int:
     """Entries of table ``key`` in the wide layout (overlapping placements included)."""
-    return math.comb(NUM_POINTS, key.mover) * math.comb(NUM_POINTS, key.opponent)
+    return math.comb(NUM_POINTS, key.mover) * math.comb(NUM_POINTS, key.other)
 
 
 def wide_index(key: TableKey, mover: U32, other: U32) -> I64:
@@ -35,13 +35,13 @@ def wide_index(key: TableKey, mover: U32, other: U32) -> I64:
     costs two table lookups instead of a bit compression.
     """
     rank = rank24()
-    return rank[mover].astype(np.int64) * math.comb(NUM_POINTS, key.opponent) + rank[other]
+    return rank[mover].astype(np.int64) * math.comb(NUM_POINTS, key.other) + rank[other]
 
 
 def wide_decode(key: TableKey, index: I64) -> tuple[U32, U32]:
     """Bitboards of wide indices (overlapping placements included)."""
-    block = math.comb(NUM_POINTS, key.opponent)
-    return subsets(NUM_POINTS, key.mover)[index // block], subsets(NUM_POINTS, key.opponent)[
+    block = math.comb(NUM_POINTS, key.other)
+    return subsets(NUM_POINTS, key.mover)[index // block], subsets(NUM_POINTS, key.other)[
         index % block
     ]
 
@@ -50,7 +50,7 @@ def stored_decode(key: TableKey, index: I64) -> tuple[U32, U32]:
     """Bitboards (side to move, other side) of stored indices: the inverse of
     :func:`stored_index`."""
     mover = subsets(NUM_POINTS, key.mover)[index // key.block]
-    compressed = subsets(NUM_POINTS - key.mover, key.opponent)[index % key.block]
+    compressed = subsets(NUM_POINTS - key.mover, key.other)[index % key.block]
     return mover, pdep(compressed, ~mover & FULL)
 
 

@@ -94,7 +94,7 @@ class Result:
 
     def for_last_mover(self) -> Result:
         """The result of the turn that led to this position, for the side that played it: a
-        turn to the opponent's LOSS in k plies is a WIN in k + 1.
+        turn to the other side's LOSS in k plies is a WIN in k + 1.
 
         >>> Result(Value.LOSS, 4).for_last_mover()
         Result(value=<Value.WIN: 'win'>, distance=5)
@@ -174,33 +174,33 @@ class TableKey:
     """One table: the material of the side to move and of the other side, and the flying rule."""
 
     mover: int
-    opponent: int
+    other: int
     flying: bool
 
     @property
     def size(self) -> int:
         """Number of positions (every placement of the pieces)."""
-        return math.comb(NUM_POINTS, self.mover) * math.comb(NUM_POINTS - self.mover, self.opponent)
+        return math.comb(NUM_POINTS, self.mover) * math.comb(NUM_POINTS - self.mover, self.other)
 
     @property
     def block(self) -> int:
         """Positions per placement of the mover's pieces."""
-        return math.comb(NUM_POINTS - self.mover, self.opponent)
+        return math.comb(NUM_POINTS - self.mover, self.other)
 
     @property
     def partner(self) -> TableKey:
         """The table after a turn without removal (the other side to move)."""
-        return TableKey(self.opponent, self.mover, self.flying)
+        return TableKey(self.other, self.mover, self.flying)
 
     @property
     def filename(self) -> str:
         """The file name of the table in a data directory."""
-        return f"morris-{self.mover}v{self.opponent}-{'fly' if self.flying else 'nofly'}.npy"
+        return f"morris-{self.mover}v{self.other}-{'fly' if self.flying else 'nofly'}.npy"
 
     @property
     def name(self) -> str:
         """Short name, ``"4v3 flying"``."""
-        return f"{self.mover}v{self.opponent} {'flying' if self.flying else 'no flying'}"
+        return f"{self.mover}v{self.other} {'flying' if self.flying else 'no flying'}"
 
     def flies(self, pieces: int) -> bool:
         """Whether a side with ``pieces`` pieces (all placed) flies under this table's rule."""

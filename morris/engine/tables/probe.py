@@ -65,7 +65,7 @@ class EndgameTables:
         # The probe's path: plain tuples and a memoryview, whose items are Python ints (indexing
         # a numpy memmap from Python costs several microseconds).
         self._fast: dict[tuple[int, int, bool], tuple[int, memoryview]] = {
-            (k.mover, k.opponent, k.flying): (k.block, np.asarray(c).data) for k, c in codes.items()
+            (k.mover, k.other, k.flying): (k.block, np.asarray(c).data) for k, c in codes.items()
         }
 
     @classmethod
@@ -124,7 +124,7 @@ class EndgameTables:
     ) -> list[tuple[Turn, Result]] | None:
         """Every legal turn with its result for the side that plays it.
 
-        The result is from the mover's point of view (a turn to an opponent LOSS(k) is a
+        The result is from the mover's point of view (a turn to a LOSS(k) for the other side is a
         WIN(k + 1)). None if the position or one of its successors is not covered.
         """
         mover, other = (white, black) if white_to_move else (black, white)

@@ -38,10 +38,11 @@ class TableInfo:
     nbytes: int
 
     def to_json(self) -> dict[str, Any]:
-        """The manifest entry."""
+        """The manifest entry (its ``opponent`` is the key's :attr:`~TableKey.other`: the
+        manifest's field keeps the name it was written with)."""
         return {
             "mover": self.key.mover,
-            "opponent": self.key.opponent,
+            "opponent": self.key.other,
             "flying": self.key.flying,
             "positions": self.key.size,
             "won": self.won,

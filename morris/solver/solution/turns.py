@@ -32,16 +32,14 @@ class Step:
 
 
 def _table_index(key: TableKey, mover: U32, other: U32) -> I64:
-    return sym_index(key.mover, key.opponent).index(mover, other)
+    return sym_index(key.mover, key.other).index(mover, other)
 
 
 def successors(key: SectorKey, mover: U32, other: U32) -> Iterator[Step]:
     """Every successor (after one whole turn) of positions of sector ``key``."""
     if not key.placing:
         for succ in table_successors(key.table, mover, other, _table_index):
-            target = (
-                None if succ.key is None else SectorKey(succ.key.mover, succ.key.opponent, 0, 0)
-            )
+            target = None if succ.key is None else SectorKey(succ.key.mover, succ.key.other, 0, 0)
             yield Step(succ.rows, target, succ.index)
         return
     quiet = key.quiet_successor()

@@ -131,7 +131,7 @@ class Successors:
     """A batch of successor positions: rows of the input and where each successor is."""
 
     rows: I64
-    key: TableKey | None  # None: the opponent is down to two pieces, a LOSS(0) for them
+    key: TableKey | None  # None: the other side is down to two pieces, a LOSS(0) for them
     index: I64
     capture: bool
 
@@ -146,7 +146,7 @@ def successors(
 
     With ``quiet`` False only the successors after a removal are given.
     """
-    capture_key = TableKey(key.opponent - 1, key.mover, key.flying)
+    capture_key = TableKey(key.other - 1, key.mover, key.flying)
     flies = key.flies(key.mover)
     for turns in _turns(mover, other, flies) if quiet else closing_turns(mover, other, flies):
         plain = ~turns.mill
@@ -176,7 +176,7 @@ def predecessors(key: TableKey, index: I64) -> I64:
     """
     mover, other = wide_decode(key, index)
     empty = ~(mover | other) & FULL
-    sources_all = key.flies(key.opponent)
+    sources_all = key.flies(key.other)
     out: list[I64] = []
     for t in range(NUM_POINTS):
         rows = np.flatnonzero(other & BIT[t])
@@ -194,5 +194,5 @@ def predecessors(key: TableKey, index: I64) -> I64:
 
 def work_chunk(key: TableKey) -> int:
     """Positions per batch so that a batch makes a few million turns at most."""
-    per = max(key.mover, key.opponent) * (NUM_POINTS if key.flying else 4)
+    per = max(key.mover, key.other) * (NUM_POINTS if key.flying else 4)
     return max(1 << 12, (1 << 23) // per)

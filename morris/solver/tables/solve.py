@@ -25,7 +25,7 @@ from morris.solver.tables.rules import (
 logger = logging.getLogger(__name__)
 
 # A distance not yet known (UNKNOWN) is a draw if it stays so.
-_NO_LOSS: Final = 0xFFFE  # a capture reaches a draw or a loss for the opponent: never a LOSS
+_NO_LOSS: Final = 0xFFFE  # a capture reaches a draw or a loss for the other side: never a LOSS
 
 
 @dataclass
@@ -40,7 +40,7 @@ class _Solving:
 
 
 def successor_codes(succ: Successors, solved: dict[TableKey, Codes]) -> I64:
-    """Stored codes of successors (terminal: the opponent has LOSS(0), code 1)."""
+    """Stored codes of successors (terminal: the other side has LOSS(0), code 1)."""
     if succ.key is None:
         return np.ones(succ.rows.size, dtype=np.int64)
     return solved[succ.key][succ.index].astype(np.int64)
@@ -74,7 +74,7 @@ def _start(key: TableKey, solved: dict[TableKey, Codes]) -> _Solving:
         for succ in successors(key, mover, other, wide_index, quiet=False):
             code = successor_codes(succ, solved)
             has_capture[succ.rows] = True
-            odd = (code & 1) == 1  # the opponent loses: a win in `code` turns
+            odd = (code & 1) == 1  # the other side loses: a win in `code` turns
             np.minimum.at(win, succ.rows[odd], code[odd])
             no_loss[succ.rows[~odd & (code == 0)]] = True
             no_loss[succ.rows[odd]] = True
@@ -178,7 +178,7 @@ def table_keys(max_pieces: int, flying: Sequence[bool]) -> list[TableKey]:
         for o in [total - m]
     ]
     return sorted(
-        keys, key=lambda k: (k.mover + k.opponent, not k.flying, max(k.mover, k.opponent), k.mover)
+        keys, key=lambda k: (k.mover + k.other, not k.flying, max(k.mover, k.other), k.mover)
     )
 
 

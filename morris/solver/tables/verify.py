@@ -61,7 +61,7 @@ def verify_tables(
     reports: list[VerifyReport[TableKey]] = []
     all_codes = {k: tables.codes(k) for k in tables.keys}
     for key in tables.keys:
-        needed = [key.partner, TableKey(key.opponent - 1, key.mover, key.flying)]
+        needed = [key.partner, TableKey(key.other - 1, key.mover, key.flying)]
         missing = [k for k in needed if k.mover >= MIN_PIECES and k not in all_codes]
         if missing:
             reports.append(VerifyReport(key, 0, 1, (f"successor table {missing[0].name} missing",)))
