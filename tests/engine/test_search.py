@@ -234,7 +234,7 @@ class _FakeTables:
 def test_uses_table_scores_when_given() -> None:
     board = position("a7 d6 f4 e3", "g1 b2 c5", no_removal=10)
     result = Engine(7, tables=_FakeTables()).play(board, depth=2)  # type: ignore[arg-type]
-    # A capture leads to 3v3, lost for black (the side to move there) in 7: a win in 8 at best.
+    # A removal leads to 3v3, lost for black (the side to move there) in 7: a win in 8 at best.
     assert result.score <= MATE - 1
     assert result.score > MATE_BOUND or not any(m.remove for m in board.legal_moves)
 

@@ -21,7 +21,7 @@ order:
 
 1. **one winning first turn** (the turns that win as fast: a puzzle with one answer; a mill that
    wins whatever it takes counts once); two or three are accepted when no unique one turns up;
-2. **no mill at once** when ``N > 1``: the winning first turn does not close a mill (the capture
+2. **no mill at once** when ``N > 1``: the winning first turn does not close a mill (the removal
    that anyone tries first is no puzzle);
 3. **an ordinary-looking board**: neither side has more than one closed mill standing (any
    placement is a position by the rules, but a board full of mills looks made up).

@@ -25,9 +25,10 @@ The placing phase has its values under the rule too, in the same kind of file fo
 sector: placements are not counted, so the count is 0 when the moving phase starts, and a
 placing position's value under the rule is one Bellman step over its successors' (the placing
 phase is acyclic): a moving-phase successor stands for its value under the rule from a count of
-0 (:func:`capture_codes`), a placing one for its own code. Those codes are values with the turns
-to the moving phase (not to a removal), every one decided (:func:`rule_decided`); they are what
-the engine keeps in the placing phase, so that the wins it plays for are wins within the rule.
+0 (:func:`removal_target_codes`), a placing one for its own code. Those codes are values with
+the turns to the moving phase (not to a removal), every one decided (:func:`rule_decided`); they
+are what the engine keeps in the placing phase, so that the wins it plays for are wins within the
+rule.
 
 The file's format: :mod:`morris.engine.solution.removals`.
 """
@@ -83,12 +84,12 @@ def removals_bar(name: str, placing: bool = False) -> str:
 
 def rule_leaves(key: SectorKey, removals: Codes, limit: int) -> Codes:
     """A sector's removal file codes as the sectors whose turns reach it read them: a moving-phase
-    sector reduced to its values under the rule (:func:`capture_codes`), a placing sector's as
-    they are (every one decided)."""
-    return removals if key.placing else capture_codes(removals, limit)
+    sector reduced to its values under the rule (:func:`removal_target_codes`), a placing
+    sector's as they are (every one decided)."""
+    return removals if key.placing else removal_target_codes(removals, limit)
 
 
-def capture_codes(removals: Codes, limit: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
+def removal_target_codes(removals: Codes, limit: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
     """A removal's target sector reduced to its values under the rule from a count of 0 (its
     removal distance codes), as the retrograde analysis reads codes: 1 (LOSS(0)) where the side
     to move there loses within ``limit``, 2 (WIN(1)) where it wins, 0 where the rule draws."""
@@ -101,14 +102,14 @@ def capture_codes(removals: Codes, limit: int) -> np.ndarray[Any, np.dtype[np.ui
 
 def solve_removals(
     unit: Unit,
-    captures: Mapping[SectorKey, Codes],
+    leaves: Mapping[SectorKey, Codes],
     progress: ProgressCallback | None = None,
     values: SectorData | None = None,
     **options: Any,
 ) -> dict[SectorKey, Codes]:
     """The removal file codes of every sector of ``unit``: a moving system's removal distances
     by its retrograde analysis (``options`` go to the solver), a placing sector's values under
-    the rule by one Bellman step. ``captures`` holds each sector its turns reach as
+    the rule by one Bellman step. ``leaves`` holds each sector its turns reach as
     :func:`rule_leaves` gives it (a moving system reaches moving-phase sectors only by
     removals: the others are its own).
 
@@ -119,13 +120,13 @@ def solve_removals(
     from morris.solver.solution.solve import solve_moving
 
     if unit.moving:
-        return solve_moving(unit, captures, progress, **options)
+        return solve_moving(unit, leaves, progress, **options)
     from morris.solver.solution.ranges import Range, solve_range
 
     (key,) = unit.keys
     whole = Range(key, 0, SymmetricIndex(key.mover_on, key.other_on).size)
     if values is None:
-        return {key: solve_range(whole, captures, progress, unit.name)}
+        return {key: solve_range(whole, leaves, progress, unit.name)}
     if values.info.key != key:
         raise SolutionError(f"{unit.name}: the values given are {values.info.key.name}'s")
 
@@ -133,7 +134,7 @@ def solve_removals(
         drawn: np.ndarray[Any, np.dtype[np.bool_]] = values.wdl_between(start, stop) == DRAW
         return drawn
 
-    return {key: solve_range(whole, captures, progress, unit.name, draws)}
+    return {key: solve_range(whole, leaves, progress, unit.name, draws)}
 
 
 def longest_within(codes: np.ndarray[Any, Any], limit: int, key: SectorKey) -> int:

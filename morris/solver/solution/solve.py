@@ -65,10 +65,10 @@ def solve_moving(
     sizes = [index_of_key(k).size for k in keys]
     work = [np.empty(n, dtype=np.uint16) for n in sizes]
     counts = [np.empty(n, dtype=np.uint8) for n in sizes]
-    captures = []
+    removal_targets = []
     for k in keys:
         target = k.removal_successor()
-        captures.append(None if target is None else np.ascontiguousarray(solved[target]))
+        removal_targets.append(None if target is None else np.ascontiguousarray(solved[target]))
     needed = {k.mover_on for k in keys} | {k.other_on - 1 for k in keys}
     reps = [
         representatives(n) if n in needed and n >= MIN_PIECES else None
@@ -83,7 +83,7 @@ def solve_moving(
         reps,
         work,
         counts,
-        captures,
+        removal_targets,
         threads=threads,
     )
     total = sum(sizes)

@@ -120,10 +120,10 @@ def run_removals(
     release_dependencies()
     with _logged(where, "removals", unit.name, unit_entries(unit), threads):
         values = {k: open_sector(where, k) for k in unit.keys}
-        captures = removal_leaves(where, unit, limit)
+        leaves = removal_leaves(where, unit, limit)
         progress = task_progress({"removals": 1, "placing": int(not unit.moving)})
         own = None if unit.moving else values[unit.keys[0]]  # its draws need no step
-        codes = solve_removals(unit, captures, progress, own, threads=threads)
+        codes = solve_removals(unit, leaves, progress, own, threads=threads)
         out = []
         for k in unit.keys:
             drawn = check_values(values[k], codes[k], limit)

@@ -133,7 +133,7 @@ class Successors:
     rows: I64
     key: TableKey | None  # None: the other side is down to two pieces, a LOSS(0) for them
     index: I64
-    capture: bool
+    removes: bool  # whether the turns of the batch removed a piece
 
 
 IndexFunction = Callable[[TableKey, U32, U32], I64]
@@ -146,7 +146,7 @@ def successors(
 
     With ``quiet`` False only the successors after a removal are given.
     """
-    capture_key = TableKey(key.other - 1, key.mover, key.flying)
+    removal_key = TableKey(key.other - 1, key.mover, key.flying)
     flies = key.flies(key.mover)
     for turns in _turns(mover, other, flies) if quiet else closing_turns(mover, other, flies):
         plain = ~turns.mill
@@ -159,12 +159,12 @@ def successors(
             continue
         after = turns.mover[turns.mill]
         for sub, piece in removals(other[rows]):
-            if capture_key.mover < MIN_PIECES:
+            if removal_key.mover < MIN_PIECES:
                 yield Successors(rows[sub], None, np.zeros(sub.size, np.int64), True)
             else:
                 left = other[rows[sub]] ^ piece
-                where = index(capture_key, left, after[sub])
-                yield Successors(rows[sub], capture_key, where, True)
+                where = index(removal_key, left, after[sub])
+                yield Successors(rows[sub], removal_key, where, True)
 
 
 def predecessors(key: TableKey, index: I64) -> I64:

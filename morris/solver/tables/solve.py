@@ -25,7 +25,7 @@ from morris.solver.tables.rules import (
 logger = logging.getLogger(__name__)
 
 # A distance not yet known (UNKNOWN) is a draw if it stays so.
-_NO_LOSS: Final = 0xFFFE  # a capture reaches a draw or a loss for the other side: never a LOSS
+_NO_LOSS: Final = 0xFFFE  # a removal reaches a draw or a loss for the other side: never a LOSS
 
 
 @dataclass
@@ -68,12 +68,12 @@ def _start(key: TableKey, solved: dict[TableKey, Codes]) -> _Solving:
         win = np.full(m, UNKNOWN, dtype=np.int64)  # fastest win by a removal
         longest = np.zeros(m, dtype=np.int64)  # slowest loss over removals
         no_loss = np.zeros(m, dtype=bool)
-        has_capture = np.zeros(m, dtype=bool)
+        has_removal = np.zeros(m, dtype=bool)
         for turns in closing_turns(mover, other, key.flies(key.mover)):
             count -= np.bincount(turns.rows, minlength=m)
         for succ in successors(key, mover, other, wide_index, quiet=False):
             code = successor_codes(succ, solved)
-            has_capture[succ.rows] = True
+            has_removal[succ.rows] = True
             odd = (code & 1) == 1  # the other side loses: a win in `code` turns
             np.minimum.at(win, succ.rows[odd], code[odd])
             no_loss[succ.rows[~odd & (code == 0)]] = True
@@ -84,7 +84,7 @@ def _start(key: TableKey, solved: dict[TableKey, Codes]) -> _Solving:
         state.floor[idx] = np.where(no_loss, _NO_LOSS, longest)
         sched = np.where(win != UNKNOWN, win, UNKNOWN)
         stuck = (count == 0) & (win == UNKNOWN) & ~no_loss
-        sched = np.where(stuck, np.where(has_capture, longest, 0), sched)
+        sched = np.where(stuck, np.where(has_removal, longest, 0), sched)
         state.sched[idx] = sched
     return state
 
