@@ -153,7 +153,7 @@ def _system(**change: object) -> System:
         "representatives": [representatives(3) if n == 3 else None for n in range(NUM_POINTS + 1)],
         "work": [np.empty(size, np.uint16)],
         "counts": [np.empty(size, np.uint8)],
-        "captures": [None],
+        "removal_targets": [None],
     }
     args.update(change)
     return System(**args)  # type: ignore[arg-type]
@@ -165,7 +165,7 @@ def _system(**change: object) -> System:
         ({"mover": 2}, "pieces must be 3..12 a side, not 2v3"),
         ({"work": [np.empty(10, np.uint16)]}, r"work\[0\] \(3v3\): 10 items, not 210140"),
         ({"counts": [np.empty(210140, np.uint16)]}, r"counts\[0\] \(3v3\): items of 2 bytes"),
-        ({"captures": [np.zeros(5, np.uint8)]}, r"captures\[0\]: must be None"),
+        ({"removal_targets": [np.zeros(5, np.uint8)]}, r"removal_targets\[0\]: must be None"),
         ({"work": []}, "work: one array per sector, 1 for 3v3"),
         ({"mill_masks": np.zeros(16, np.uint32)}, "mill_masks: mill 0 is not three points"),
         ({"neighbours": np.ones(24, np.uint32)}, "neighbours: point 0's links"),

@@ -30,7 +30,7 @@ void host_free(void *p) { PyMem_RawFree(p); }
 /* ---------------------------------------------------------------------------------------- */
 /* What both types hold.                                                                      */
 
-#define MAX_VIEWS 16 /* board 3, representatives 4, work and counts 4, captures 2 */
+#define MAX_VIEWS 16 /* board 3, representatives 4, work and counts 4, removal targets 2 */
 
 /* What both Python types hold: the board, the canonical sets of the sizes they read, and the
  * buffers they keep (released at the end). */
@@ -269,15 +269,15 @@ static void System_dealloc(SystemObject *self)
 static int System_init(SystemObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"mover", "other", "images", "neighbours", "mill_masks",
-                             "representatives", "work", "counts", "captures", "threads", NULL};
+                             "representatives", "work", "counts", "removal_targets", "threads", NULL};
     int m, o, threads = 1;
-    PyObject *images, *neighbours, *mills, *reps, *work, *counts, *captures;
+    PyObject *images, *neighbours, *mills, *reps, *work, *counts, *removal_targets;
     if (self->sh.views_held) {
         PyErr_SetString(PyExc_RuntimeError, "System is initialised once");
         return -1;
     }
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOOOOO|$i", kwlist, &m, &o, &images,
-                                     &neighbours, &mills, &reps, &work, &counts, &captures,
+                                     &neighbours, &mills, &reps, &work, &counts, &removal_targets,
                                      &threads))
         return -1;
     if (threads < 1) {
@@ -303,8 +303,8 @@ static int System_init(SystemObject *self, PyObject *args, PyObject *kwds)
             return -1;
         }
     }
-    if (!PySequence_Check(captures) || PySequence_Size(captures) != S->parts) {
-        PyErr_Format(PyExc_ValueError, "captures: one array (or None) per sector, %d for %dv%d",
+    if (!PySequence_Check(removal_targets) || PySequence_Size(removal_targets) != S->parts) {
+        PyErr_Format(PyExc_ValueError, "removal_targets: one array (or None) per sector, %d for %dv%d",
                      S->parts, m, o);
         return -1;
     }
@@ -317,7 +317,7 @@ static int System_init(SystemObject *self, PyObject *args, PyObject *kwds)
         P->partner = S->parts == 1 ? 0 : 1 - i;
         P->flies = pm == MIN_PIECES;
         PyObject *w = PySequence_GetItem(work, i), *c = PySequence_GetItem(counts, i),
-                 *cap = PySequence_GetItem(captures, i);
+                 *cap = PySequence_GetItem(removal_targets, i);
         Py_buffer *v;
         int bad = w == NULL || c == NULL || cap == NULL;
         snprintf(what, sizeof what, "work[%d] (%dv%d)", i, pm, po);
@@ -331,14 +331,14 @@ static int System_init(SystemObject *self, PyObject *args, PyObject *kwds)
         /* A removal leads to (po - 1, pm), or wins at once when it leaves two. */
         int wins = po - 1 < MIN_PIECES;
         if (!bad && wins != (cap == Py_None)) {
-            PyErr_Format(PyExc_ValueError, "captures[%d]: %s for %dv%d", i,
+            PyErr_Format(PyExc_ValueError, "removal_targets[%d]: %s for %dv%d", i,
                          wins ? "must be None (a removal leaves two)" : "the codes of the "
                          "sector a removal leads to are needed", pm, po);
             bad = 1;
         }
         if (!bad && !wins) {
             bad = set_index(&self->sh, reps, &P->cap_index, po - 1, pm) < 0;
-            snprintf(what, sizeof what, "captures[%d] (%dv%d)", i, po - 1, pm);
+            snprintf(what, sizeof what, "removal_targets[%d] (%dv%d)", i, po - 1, pm);
             const void *codes = NULL;
             bad = bad || get_codes(&self->sh, cap, &P->cap_index, what, &codes, &P->cap_width) < 0;
             if (!bad)
@@ -376,7 +376,7 @@ static int enter(SystemObject *self)
 static PyObject *fail(int err)
 {
     if (err == ERR_CODE)
-        PyErr_Format(PyExc_ValueError, "captures: a code of %d or more", MAX_LEVEL);
+        PyErr_Format(PyExc_ValueError, "removal_targets: a code of %d or more", MAX_LEVEL);
     else
         PyErr_SetString(PyExc_ValueError, "counts: an entry has more won successors than it "
                         "has successors (work arrays changed between calls?)");

@@ -22,7 +22,7 @@ class System:
         representatives: Sequence[Codes | None],
         work: Sequence[Codes],
         counts: Sequence[Codes],
-        captures: Sequence[Codes | None],
+        removal_targets: Sequence[Codes | None],
         *,
         threads: int = 1,
     ) -> None: ...
