@@ -44,9 +44,9 @@ from morris.core.moves import Move  # noqa: E402
 from morris.core.points import NEIGHBOURS  # noqa: E402
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT  # noqa: E402
 from morris.engine.engine import Engine  # noqa: E402
+from morris.engine.result import Result  # noqa: E402
 from morris.engine.solution.analyse import board_class  # noqa: E402
 from morris.engine.solution.play import scored_turns  # noqa: E402
-from morris.engine.tables.keys import Result  # noqa: E402
 from morris.solver.solution.perfection import MAX_TURNS  # noqa: E402
 
 KINDS = ("missed mill", "mill allowed", "weak point", "deep")

@@ -29,11 +29,11 @@ from pathlib import Path
 import numpy as np
 
 from morris.app.paths import solution_dir
+from morris.engine.result import Value
 from morris.engine.solution import Solution, new_sector_keys, sector_keys
 from morris.engine.solution.analyse import board_class
 from morris.engine.solution.play import placing_rule_value
 from morris.engine.solution.sectors import MAX_MEN, MIN_MEN
-from morris.engine.tables.keys import Value
 from morris.solver.solution.perfection import play_out, sample_positions, sector_kind
 
 KINDS = ("placing", "moving", "flying")

@@ -43,9 +43,9 @@ sys.path.insert(0, str(REPO))
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT  # noqa: E402
 from morris.engine.client import UciEngine  # noqa: E402
 from morris.engine.engine import Engine  # noqa: E402
+from morris.engine.result import Value  # noqa: E402
 from morris.engine.solution import Solution  # noqa: E402
 from morris.engine.solution.analyse import board_class  # noqa: E402
-from morris.engine.tables.keys import Value  # noqa: E402
 from morris.solver.solution.perfection import duel, sample_positions  # noqa: E402
 
 ADAPTER = Path(__file__).resolve().with_name("sanmill_uci.py")

@@ -39,9 +39,9 @@ from morris.referee import Event, GameOver, SetUp, SetUpDone, TakenBack, TurnAcc
 
 if TYPE_CHECKING:
     from morris.app.config import Config
+    from morris.engine.result import Result
     from morris.engine.solution import Solution
     from morris.engine.solution.puzzles import Puzzle
-    from morris.engine.tables.keys import Result
 
 logger = logging.getLogger(__name__)
 
@@ -375,8 +375,8 @@ def board_turn(board: Board) -> Message:
 
 
 def _wins_within(result: Result | None, turns: int) -> bool:
+    from morris.engine.result import Value
     from morris.engine.solution.puzzles import wins_in_of
-    from morris.engine.tables.keys import Value
 
     return (
         result is not None
@@ -387,8 +387,8 @@ def _wins_within(result: Result | None, turns: int) -> bool:
 
 
 def _why(result: Result | None, turns: int) -> Message:
+    from morris.engine.result import Value
     from morris.engine.solution.puzzles import wins_in_of
-    from morris.engine.tables.keys import Value
 
     if result is None:
         return msg("leaves what the solution knows")

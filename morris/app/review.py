@@ -2,9 +2,9 @@
 
 For every turn of a record, :func:`review_record` gives the built-in engine's score before and
 after the turn, both from the point of view of the player who made it, and, where the endgame
-tables know the position, its exact result (a :class:`~morris.engine.tables.keys.Result`: win,
+tables know the position, its exact result (a :class:`~morris.engine.result.Result`: win,
 draw or loss, and the turns to the end) before and after. The first turn that threw a result away
-is marked (each judged by :func:`~morris.engine.tables.keys.threw_away` where the result is
+is marked (each judged by :func:`~morris.engine.result.threw_away` where the result is
 exact, as ``morris analyse RECORD`` judges):
 
 - by the solved game (:mod:`morris.engine.solution`, ``solution=``), where it covers both sides
@@ -67,7 +67,7 @@ from morris.core import (
     engine_rules,
     read_game,
 )
-from morris.engine.tables.keys import Result, Value, first_threw_away, threw_away
+from morris.engine.result import Result, Value, first_threw_away, threw_away
 from morris.i18n import Message, msg, plain
 
 if TYPE_CHECKING:
@@ -184,7 +184,7 @@ class Review:
     @property
     def first_mistake(self) -> TurnReview | None:
         """The first turn that threw a result away, or ``None``
-        (:func:`~morris.engine.tables.keys.first_threw_away`)."""
+        (:func:`~morris.engine.result.first_threw_away`)."""
         return first_threw_away(self.turns)
 
     def to_json(self, code: str | None = None) -> dict[str, Any]:

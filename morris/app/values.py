@@ -1,7 +1,7 @@
 """The solved game where a person sees it: the value of a position for the front ends, and the
 hint that keeps the value.
 
-A position's value is a :class:`~morris.engine.tables.keys.Result` (value and distance) in the
+A position's value is a :class:`~morris.engine.result.Result` (value and distance) in the
 engine; the front ends get it as a small JSON object, a :class:`ValueJson` built by
 :func:`value_json`: ``{"value": "win"|"draw"|"loss", "distance": n, "plies": n, "wins_in": m,
 "for": "white"|"black", "text": ...}``, the result for the side ``for`` (the side to move, in a
@@ -30,14 +30,14 @@ from morris.engine.errors import SolutionError
 from morris.i18n import Message, msg, nmsg
 
 if TYPE_CHECKING:
+    from morris.engine.result import Result
     from morris.engine.solution import Solution
-    from morris.engine.tables.keys import Result
 
 logger = logging.getLogger(__name__)
 
 
 class ResultJson(TypedDict):
-    """A :class:`~morris.engine.tables.keys.Result` as JSON (:func:`result_json`): ``value``
+    """A :class:`~morris.engine.result.Result` as JSON (:func:`result_json`): ``value``
     ``"win"``, ``"draw"`` or ``"loss"``; ``distance`` and ``plies`` the plies to the end (None
     where not known); ``wins_in`` the winner's turns."""
 

@@ -13,8 +13,8 @@ from morris.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from morris.core import Board, Move
+    from morris.engine.result import Result
     from morris.engine.solution import Solution
-    from morris.engine.tables.keys import Result
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ def register(subparsers: Any) -> None:
 def _describe(result: Result | None) -> str:
     """A value for the side it is of: "win in 3", "loss in 2" (the winner's turns), "draw"."""
     from morris.app.values import winner_turns
-    from morris.engine.tables.keys import Value
+    from morris.engine.result import Value
 
     if result is None:
         # TRANSLATORS: a value the solved game does not know (a position it does not cover).
@@ -95,8 +95,8 @@ def _removal(solution: Solution, board: Board, move: Move | None) -> str:
     (for the side that plays ``move``, it counted; or from the position) and what the no-removal
     rule makes of the value from a count of 0; while placing, where the values under the rule
     are built, whether the rule draws a win or a loss of the solution."""
+    from morris.engine.result import Value
     from morris.engine.solution.analyse import sector_of
-    from morris.engine.tables.keys import Value
 
     if move is not None and move.remove is not None and board.pieces_in_hand(board.turn) == 0:
         return "  " + removal_in(1)
@@ -156,10 +156,10 @@ def run_analyse(args: argparse.Namespace) -> int:
 
     from morris.commands.solution import men_range_text, missing_solution, solution_dir
     from morris.commands.tables import colour_word, say_error
+    from morris.engine.result import first_threw_away
     from morris.engine.solution import Solution, SolutionError
     from morris.engine.solution.analyse import analyse_game, read_target, turn_values, value_of
     from morris.engine.solution.sectors import MAX_MEN, MIN_MEN
-    from morris.engine.tables.keys import first_threw_away
 
     console = Console(highlight=False, soft_wrap=True)
     directory = solution_dir(args)

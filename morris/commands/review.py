@@ -18,7 +18,7 @@ from morris.i18n import N_, _, pgettext
 
 if TYPE_CHECKING:
     from morris.app.review import Review, TurnReview
-    from morris.engine.tables.keys import Result
+    from morris.engine.result import Result
 
 __all__ = ["register", "run"]
 

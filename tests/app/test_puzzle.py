@@ -13,10 +13,10 @@ from morris.app.config import Config
 from morris.app.errors import InputError, NotNowError
 from morris.app.puzzle import NoSolutionError
 from morris.core import POINT_NAMES, Move
+from morris.engine.result import Value
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import turn_values
 from morris.engine.solution.puzzles import Puzzle, generate_puzzles
-from morris.engine.tables.keys import Value
 from morris.sim import Simulation
 from tests.app.scenario_kit import SETTLE, carry_out_opponent_turn, lit, make_turn
 

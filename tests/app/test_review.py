@@ -14,7 +14,8 @@ from morris.app.errors import ReviewError
 from morris.app.review import THRESHOLD, Review, format_score, review_record, review_text
 from morris.commands.review import format_review
 from morris.core import Board, GameRecord, Move, point_name
-from morris.engine.tables import EndgameTables, Value
+from morris.engine.result import Value
+from morris.engine.tables import EndgameTables
 from morris.solver.tables import build_tables
 from tests.core.games import StrongGame, strong_games
 from tests.engine.helpers import sampled_position

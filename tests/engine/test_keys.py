@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from morris.core.moves import Move
+from morris.engine.result import Result, Value, first_threw_away, threw_away
 from morris.engine.solution.analyse import GameTurn
-from morris.engine.tables.keys import Result, Value, first_threw_away, threw_away
 
 WIN_IN_7 = Result(Value.WIN, 7)
 WIN_IN_21 = Result(Value.WIN, 21)

@@ -14,8 +14,9 @@ from morris import STANDARD, Board, Move, Rules, TwelveMensMorris
 from morris.core.points import POINT_NAMES
 from morris.engine import LEVELS, MATE, MAX_LEVEL, Engine, SearchInfo, search, win_distance
 from morris.engine.movegen import generate
+from morris.engine.result import Result, Value
 from morris.engine.search import MATE_BOUND
-from morris.engine.tables import Result, TableKey, Value
+from morris.engine.tables import TableKey
 from tests.engine.helpers import position, sampled_position
 
 

@@ -15,15 +15,8 @@ from morris.cli import main
 from morris.commands.options import default_tables_dir
 from morris.core.points import MILL_MASKS, NEIGHBOURS, POINTS
 from morris.engine.encoding import popcount
-from morris.engine.tables import (
-    EndgameTables,
-    Result,
-    TableError,
-    TableKey,
-    Value,
-    index_of,
-    read_manifest,
-)
+from morris.engine.result import Result, Value
+from morris.engine.tables import EndgameTables, TableError, TableKey, index_of, read_manifest
 from morris.solver.tables import build_tables, verify_tables
 
 FULL = (1 << 24) - 1

@@ -22,8 +22,8 @@ from morris.app.remote import check_remote_move
 from morris.app.review import result_words, score_words
 from morris.app.values import describe_value, value_json, value_words
 from morris.core import BLACK, WHITE, Board, Move, Termination
+from morris.engine.result import Result, Value
 from morris.engine.search import MATE
-from morris.engine.tables.keys import Result, Value
 from morris.i18n import Message
 from tests.app.scenario_kit import position
 from tests.i18n.leftovers_kit import english_left_in

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from morris.engine.engine import Engine
+from morris.engine.result import Value
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import board_class, turn_values
 from morris.engine.solution.play import SLIP, believable_turn
-from morris.engine.tables.keys import Value
 from morris.solver.solution.perfection import play_out, sample_positions
 
 pytestmark = [pytest.mark.realtime, pytest.mark.slow]

@@ -15,12 +15,12 @@ import pytest
 from morris.app.values import plain_value, value_of_board
 from morris.engine.engine import Engine
 from morris.engine.errors import SolutionError
+from morris.engine.result import Result, Value
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import new_board, turn_values
 from morris.engine.solution.removals import open_removals, removal_filename
 from morris.engine.solution.sectors import SectorKey, sector_keys, start_sector
 from morris.engine.solution.storage import open_sector
-from morris.engine.tables.keys import Result, Value
 from morris.sim import Simulation
 from tests.app.scenario_kit import SETTLE, lit, make_turn
 from tests.solution.damage_kit import spoil, spoil_sector

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from morris.core import Board
+from morris.engine.result import Value
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import turn_values, value_of
 from morris.engine.solution.puzzles import (
@@ -17,7 +18,6 @@ from morris.engine.solution.puzzles import (
     longest_puzzle,
     puzzle_sectors,
 )
-from morris.engine.tables.keys import Value
 
 
 @pytest.fixture(scope="module")

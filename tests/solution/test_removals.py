@@ -14,13 +14,13 @@ import pytest
 
 from morris.core import Board
 from morris.engine.errors import SolutionError
+from morris.engine.result import Value, result_of
 from morris.engine.solution import SectorKey, Solution, sector_keys
 from morris.engine.solution.analyse import position_text
 from morris.engine.solution.play import known_value, perfect_turn, rule_value
 from morris.engine.solution.removals import open_removals, removal_filename
 from morris.engine.solution.storage import DRAW, open_sector
 from morris.engine.solution.symmetry import index_of_key
-from morris.engine.tables.keys import Value, result_of
 from morris.solver.solution import build_solution, verify_solution
 from morris.solver.solution.removals import finished_removals, write_removals
 from morris.solver.solution.write import wdl_of

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from morris.engine.result import Value, result_of
 from morris.engine.solution import SectorKey, Solution, start_sector
 from morris.engine.solution.symmetry import index_of_key
 from morris.engine.tables import EndgameTables, TableKey
 from morris.engine.tables.index import stored_decode
-from morris.engine.tables.keys import Value, result_of
 from morris.solver.solution import verify_solution
 from morris.solver.tables import build_tables
 from tests.solution.brute import board_of, decided

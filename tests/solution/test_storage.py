@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from morris.cli import main
+from morris.engine.result import result_of
 from morris.engine.solution import Solution, SolutionError
 from morris.engine.solution.blocks import Section, table_crc
 from morris.engine.solution.sectors import SectorKey
@@ -24,7 +25,6 @@ from morris.engine.solution.storage import (
     unpack,
 )
 from morris.engine.solution.symmetry import SymmetricIndex, index_of_key
-from morris.engine.tables.keys import result_of
 from morris.solver.solution.write import encode_section, pack, write_sector
 
 KEY = SectorKey(1, 1, 2, 2)

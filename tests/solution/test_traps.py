@@ -14,10 +14,10 @@ from morris.core.board import Board
 from morris.core.moves import Move
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
 from morris.engine.engine import Engine
+from morris.engine.result import Value
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import board_class
 from morris.engine.solution.play import drawing_traps, scored_turns, trap_of
-from morris.engine.tables.keys import Value
 from morris.solver.solution.perfection import duel, sample_positions
 
 

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from morris.engine.engine import Engine
+from morris.engine.result import Value
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import turn_values
-from morris.engine.tables.keys import Value
 from morris.solver.solution.perfection import play_out, sample_positions
 
 pytestmark = [pytest.mark.realtime, pytest.mark.slow]

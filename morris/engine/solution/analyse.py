@@ -15,9 +15,9 @@ from morris.core.moves import Move
 from morris.core.record import GameRecordError, read_game
 from morris.core.rules import STANDARD
 from morris.engine.errors import SolutionError, reason_of
+from morris.engine.result import Result, Value, threw_away
 from morris.engine.solution.probe import Solution
 from morris.engine.solution.sectors import SectorKey, check_men
-from morris.engine.tables.keys import Result, Value, threw_away
 from morris.i18n import msg
 
 #: The win of a turn that ends the game (the other side is left with two or is blocked).
@@ -116,7 +116,7 @@ class GameTurn:
     @property
     def threw_away(self) -> bool:
         """Whether the turn made the mover's value worse (a win or a draw given away:
-        :func:`~morris.engine.tables.keys.threw_away`)."""
+        :func:`~morris.engine.result.threw_away`)."""
         return threw_away(self.before, self.after)
 
 

@@ -39,9 +39,9 @@ from morris.core.board import Board
 from morris.core.moves import Move
 from morris.core.rules import STANDARD, Rules
 from morris.core.variant import engine_rules
+from morris.engine.result import Result, Value
 from morris.engine.solution.analyse import sector_of, turn_values, value_of
 from morris.engine.solution.probe import Solution
-from morris.engine.tables.keys import Result, Value
 
 
 class Trap(NamedTuple):

@@ -1,4 +1,4 @@
-"""The solved game, memory-mapped, and its probe: the :class:`~morris.engine.tables.keys.Result`
+"""The solved game, memory-mapped, and its probe: the :class:`~morris.engine.result.Result`
 (value and distance) of any position of a built sector. The turns from a position are scored on
 the rules core's board: :mod:`~morris.engine.solution.analyse`,
 :mod:`~morris.engine.solution.play`.
@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Final
 
 from morris.engine.errors import SolutionError
+from morris.engine.result import Result, Value, result_of
 from morris.engine.solution.blocks import Section
 from morris.engine.solution.removals import RemovalData, open_removals
 from morris.engine.solution.sectors import SectorKey, sector_keys
 from morris.engine.solution.storage import DRAW, LOSS, SectorData, SectorInfo, open_sector
 from morris.engine.solution.symmetry import index_of_key
-from morris.engine.tables.keys import Result, Value, result_of
 from morris.i18n import msg
 
 logger = logging.getLogger(__name__)

@@ -42,10 +42,10 @@ import numpy as np
 from morris.core.board import Board
 from morris.core.points import MILL_MASKS, NUM_POINTS
 from morris.engine.errors import EngineError
+from morris.engine.result import Value
 from morris.engine.solution.analyse import position_text, turn_values
 from morris.engine.solution.probe import Solution
 from morris.engine.solution.sectors import MAX_MEN, MIN_MEN, SectorKey
-from morris.engine.tables.keys import Value
 from morris.i18n import msg
 
 logger = logging.getLogger(__name__)

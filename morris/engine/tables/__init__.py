@@ -24,7 +24,7 @@ has its own entry.
 Result(value=<Value.WIN: 'win'>, distance=5)
 
 The package holds what the engine reads, one module per concept:
-:mod:`~morris.engine.tables.keys` (what a table is: its key, values, results),
+:mod:`~morris.engine.tables.keys` (what a table is: its key, the array types),
 :mod:`~morris.engine.tables.index` (the perfect hash: the stored and the wide layouts, on the
 colex ranks of :mod:`morris.engine.encoding`), :mod:`~morris.engine.tables.storage` (the file
 format, the manifest, checksums) and :mod:`~morris.engine.tables.probe` (:class:`EndgameTables`).
@@ -38,10 +38,8 @@ from morris.engine.tables.keys import (
     MIN_PIECES,
     Codes,
     ProgressCallback,
-    Result,
     TableKey,
     Turn,
-    Value,
 )
 from morris.engine.tables.probe import EndgameTables, table_refusal
 from morris.engine.tables.storage import FORMAT_VERSION, MANIFEST_NAME, TableInfo, read_manifest
@@ -54,12 +52,10 @@ __all__ = [
     "Codes",
     "EndgameTables",
     "ProgressCallback",
-    "Result",
     "TableError",
     "TableInfo",
     "TableKey",
     "Turn",
-    "Value",
     "index_of",
     "read_manifest",
     "table_refusal",

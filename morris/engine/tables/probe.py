@@ -10,7 +10,8 @@ import numpy as np
 from morris.core.points import ALL_POINTS, MILL_MASKS, MILLS_THROUGH, NEIGHBOURS, points_of
 from morris.core.rules import STANDARD, Rules
 from morris.engine.encoding import rank_one
-from morris.engine.tables.keys import MIN_PIECES, Codes, Result, TableKey, Turn, Value, result_of
+from morris.engine.result import Result, Value, result_of
+from morris.engine.tables.keys import MIN_PIECES, Codes, TableKey, Turn
 from morris.engine.tables.storage import TableInfo, load_codes, read_manifest
 
 

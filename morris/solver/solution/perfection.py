@@ -15,13 +15,14 @@ import numpy as np
 from morris.core.board import Board
 from morris.core.moves import Move
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT
+from morris.engine.result import Value, result_of
 from morris.engine.solution.analyse import board_class, position_text, turn_values
 from morris.engine.solution.play import scored_turns, turn_removal_distance
 from morris.engine.solution.probe import Solution
 from morris.engine.solution.removals import rule_decided
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.symmetry import index_of_key
-from morris.engine.tables.keys import MIN_PIECES, Value, result_of
+from morris.engine.tables.keys import MIN_PIECES
 
 #: The most turns a game of the measure lasts (the no-removal limit ends it long before).
 MAX_TURNS = 400

@@ -13,12 +13,13 @@ from typing import Final
 import numpy as np
 
 from morris.engine.encoding import I64, chunks
+from morris.engine.result import result_of
 from morris.engine.solution.blocks import Section
 from morris.engine.solution.probe import Solution
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.storage import DRAW, unpack
 from morris.engine.solution.symmetry import index_of_key
-from morris.engine.tables.keys import Codes, ProgressCallback, result_of
+from morris.engine.tables.keys import Codes, ProgressCallback
 from morris.solver.solution.removals import removals_bar, rule_leaves
 from morris.solver.solution.turns import expected_codes, work_chunk
 from morris.solver.solution.write import wdl_of

@@ -10,8 +10,9 @@ from typing import Generic, TypeVar
 import numpy as np
 
 from morris.engine.encoding import I64, bellman_codes, chunks
+from morris.engine.result import result_of
 from morris.engine.tables.index import stored_decode, stored_index
-from morris.engine.tables.keys import MIN_PIECES, Codes, ProgressCallback, TableKey, result_of
+from morris.engine.tables.keys import MIN_PIECES, Codes, ProgressCallback, TableKey
 from morris.engine.tables.probe import EndgameTables
 from morris.solver.tables.rules import successors, work_chunk
 from morris.solver.tables.solve import successor_codes
