@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import doctest
 import importlib
-import subprocess
-import sys
 
 import pytest
 
 import morris.engine
 from morris.engine import levels
+from tests.loaded import loaded_after
 
 
 def _loaded_after(statement: str, module: str) -> bool:
-    code = f"import sys; {statement}; print({module!r} in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return out.stdout.strip() == "True"
+    return module in loaded_after(statement, [module])
 
 
 @pytest.mark.parametrize("module", ["morris.engine.search", "numpy", "morris.engine._native"])

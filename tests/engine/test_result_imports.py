@@ -4,23 +4,16 @@ solved game's readers need."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.loaded import loaded_after
+
 #: Needs real time: a fresh interpreter per module.
 pytestmark = pytest.mark.realtime
 
 
 def _loads_numpy(module: str) -> bool:
-    code = f"import sys, {module}; print('numpy' in sys.modules)"
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    return result.stdout.strip() == "True"
+    return "numpy" in loaded_after(f"import {module}", ["numpy"])
 
 
 @pytest.mark.parametrize(

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 
 import morris.core
 import morris_device
 from morris_device.clock import VirtualClock
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.loaded import loaded_after
 
 
 def test_point_names_are_the_rules_core_order() -> None:
@@ -70,20 +66,11 @@ def test_virtual_clock_loses_no_advance_between_threads() -> None:
     assert clock() == 40_000.0
 
 
-def _loaded_after(statement: str, modules: tuple[str, ...]) -> list[str]:
-    """The ``modules`` a fresh interpreter has loaded after running ``statement``."""
-    probe = f"import sys; {statement}; print(*[m for m in {modules!r} if m in sys.modules])"
-    result = subprocess.run(
-        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    return result.stdout.split()
-
-
 def test_importing_the_serial_bridge_loads_no_gpiozero() -> None:
     # A Pico-based board must not need gpiozero (nor pay for loading it).
-    assert _loaded_after("import firmware_bridge", ("gpiozero", "hardware")) == []
+    assert loaded_after("import firmware_bridge", ("gpiozero", "hardware")) == []
 
 
 def test_importing_the_device_vocabulary_loads_no_backend() -> None:
     modules = ("gpiozero", "serial", "hardware", "firmware_bridge", "morris")
-    assert _loaded_after("import morris_device", modules) == []
+    assert loaded_after("import morris_device", modules) == []

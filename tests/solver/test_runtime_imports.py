@@ -4,27 +4,16 @@ contract in pyproject.toml checks the imports; this checks what a fresh interpre
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.loaded import loaded_after
+
 #: Needs real time: a fresh interpreter per module.
 pytestmark = pytest.mark.realtime
 
 
 def _loaded(module: str) -> list[str]:
-    code = (
-        f"import sys, {module}\n"
-        "print(' '.join(sorted(m for m in sys.modules\n"
-        "    if m.split('.')[0] in ('dask', 'distributed') or m.startswith('morris.solver'))))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    return result.stdout.split()
+    return loaded_after(f"import {module}", ["dask", "distributed", "morris.solver"])
 
 
 @pytest.mark.parametrize(

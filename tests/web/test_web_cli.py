@@ -9,6 +9,7 @@ import pytest
 
 from morris.app.config import DEFAULT_LISTEN, ConfigError, parse_config, parse_listen
 from morris.cli import main
+from tests.loaded import loaded_after
 
 
 def test_the_companion_is_off_unless_asked() -> None:
@@ -78,13 +79,5 @@ def test_a_bad_web_key_in_the_file_exits_2(
 
 @pytest.mark.realtime
 def test_the_web_modules_are_not_loaded_without_web() -> None:
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, morris.cli, morris.commands.run, morris.commands.sim, morris.daemon;"
-        "web = ('morris.web', 'starlette', 'uvicorn', 'segno');"
-        "print(sorted(m for m in sys.modules if m.startswith(web)))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    statement = "import morris.cli, morris.commands.run, morris.commands.sim, morris.daemon"
+    assert loaded_after(statement, ["morris.web", "starlette", "uvicorn", "segno"]) == []
