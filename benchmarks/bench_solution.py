@@ -34,13 +34,13 @@ import numpy as np
 
 from morris.engine.solution import Solution, build_units
 from morris.engine.solution.sectors import SectorKey, Unit
-from morris.engine.solution.storage import finished, open_sector
+from morris.engine.solution.storage import open_sector
 from morris.engine.solution.symmetry import bulk_tables, index_of_key
 from morris.solver.solution import build_solution
 from morris.solver.solution.plan import unit_entries, unit_memory
 from morris.solver.solution.ranges import DEFAULT_SPLIT, plan_ranges
 from morris.solver.solution.solve import machine_cores, solve_unit
-from morris.solver.solution.write import write_sector
+from morris.solver.solution.write import finished, write_sector
 
 PROBES = 20_000
 

@@ -19,13 +19,12 @@ from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.storage import (
     FORMAT_VERSION,
     HEADER_SIZE,
-    finished,
     open_sector,
     read_info,
     unpack,
 )
 from morris.engine.solution.symmetry import SymmetricIndex, index_of_key
-from morris.solver.solution.write import encode_section, pack, write_sector
+from morris.solver.solution.write import encode_section, finished, pack, write_sector
 
 KEY = SectorKey(1, 1, 2, 2)
 

@@ -205,25 +205,6 @@ def file_matches(path: Path, nbytes: int, sha256: str) -> bool:
     return digest.hexdigest() == sha256
 
 
-def finished(directory: Path, key: SectorKey) -> SectorInfo | None:
-    """The header of a complete, undamaged sector file, or None (missing or damaged: a damaged
-    file is logged and removed, so it is rebuilt and never used)."""
-    path = Path(directory) / key.filename
-    if not path.exists():
-        return None
-    try:
-        info = read_info(path)
-    except SolutionError as exc:
-        logger.warning("%s; it will be rebuilt", exc)
-        path.unlink(missing_ok=True)
-        return None
-    if not checksum_ok(path, info):
-        logger.warning("%s: checksum mismatch, the file is damaged; it will be rebuilt", path)
-        path.unlink(missing_ok=True)
-        return None
-    return info
-
-
 class SectorData:
     """An open sector file: its header and its two block-compressed sections, memory-mapped.
 

@@ -62,13 +62,12 @@ from morris.engine.solution.storage import (
     DRAW,
     HEADER_SIZE,
     SectorData,
-    file_matches,
     read_info,
 )
 from morris.engine.solution.symmetry import SymmetricIndex
 from morris.engine.tables.keys import Codes, ProgressCallback
 from morris.i18n import msg
-from morris.solver.solution.write import encode_section, wdl_of, write_file
+from morris.solver.solution.write import encode_section, sound_file, wdl_of, write_file
 
 logger = logging.getLogger(__name__)
 
@@ -232,17 +231,8 @@ def finished_removals(
     file of SHA-256 ``values_sha256``, or None (missing, damaged or stale: such a file is logged
     and removed, so it is rebuilt and never used)."""
     path = Path(directory) / removal_filename(key)
-    if not path.exists():
-        return None
-    try:
-        info = read_removal_info(path)
-    except SolutionError as exc:
-        logger.warning("%s; it will be rebuilt", exc)
-        path.unlink(missing_ok=True)
-        return None
-    if not file_matches(path, info.nbytes, info.sha256):
-        logger.warning("%s: checksum mismatch, the file is damaged; it will be rebuilt", path)
-        path.unlink(missing_ok=True)
+    info = sound_file(path, read_removal_info)
+    if info is None:
         return None
     if info.values_sha256 != values_sha256 or info.limit != limit:
         logger.warning("%s: made for another build or limit; it will be rebuilt", path)

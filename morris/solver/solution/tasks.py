@@ -21,7 +21,7 @@ import numpy as np
 
 from morris.engine.solution.removals import RemovalInfo
 from morris.engine.solution.sectors import Unit
-from morris.engine.solution.storage import SectorInfo, finished, open_sector, read_info
+from morris.engine.solution.storage import SectorInfo, open_sector, read_info
 from morris.engine.solution.symmetry import index_of_key
 from morris.solver.solution.plan import unit_entries
 from morris.solver.solution.ranges import (
@@ -40,7 +40,7 @@ from morris.solver.solution.removals import (
     solve_removals,
     write_removals,
 )
-from morris.solver.solution.write import write_sector
+from morris.solver.solution.write import finished, write_sector
 
 logger = logging.getLogger(__name__)
 

@@ -1,16 +1,19 @@
 """Writing the solved game's files: a sector's file (its 2-bit values and distances in
-block-compressed sections) and any file of the solution atomically. The formats and their readers
-are :mod:`morris.engine.solution.storage` and :mod:`morris.engine.solution.blocks`.
+block-compressed sections) and any file of the solution atomically, and whether a file a build
+wrote is finished (:func:`sound_file`, :func:`finished`). The formats and their readers are
+:mod:`morris.engine.solution.storage` and :mod:`morris.engine.solution.blocks`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import zlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import zstandard
@@ -35,8 +38,25 @@ from morris.engine.solution.storage import (
     MAGIC,
     WIN,
     SectorInfo,
+    file_matches,
+    read_info,
 )
 from morris.engine.solution.symmetry import SymmetricIndex
+
+logger = logging.getLogger(__name__)
+
+
+class _Header(Protocol):
+    """What a file's header says of the whole file (a sector's, a removal file's)."""
+
+    @property
+    def nbytes(self) -> int: ...
+
+    @property
+    def sha256(self) -> str: ...
+
+
+_H = TypeVar("_H", bound=_Header)
 
 
 def wdl_of(codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.uint8]]:
@@ -148,3 +168,28 @@ def write_file(path: Path, header: bytes, parts: tuple[bytes, ...]) -> None:
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
+
+
+def sound_file(path: Path, read_header: Callable[[Path], _H]) -> _H | None:
+    """The header of the file at ``path`` (read by ``read_header``) if the file is there, its
+    header readable and its size and SHA-256 those the header says; else None. A damaged file
+    is logged and removed, so the build writes it again and nothing uses it."""
+    if not path.exists():
+        return None
+    try:
+        info = read_header(path)
+    except SolutionError as exc:
+        logger.warning("%s; it will be rebuilt", exc)
+        path.unlink(missing_ok=True)
+        return None
+    if not file_matches(path, info.nbytes, info.sha256):
+        logger.warning("%s: checksum mismatch, the file is damaged; it will be rebuilt", path)
+        path.unlink(missing_ok=True)
+        return None
+    return info
+
+
+def finished(directory: Path, key: SectorKey) -> SectorInfo | None:
+    """The header of a complete, undamaged sector file, or None (missing or damaged: a damaged
+    file is logged and removed, so it is rebuilt and never used)."""
+    return sound_file(Path(directory) / key.filename, read_info)
