@@ -19,15 +19,23 @@ best turn's threw the result away. Each such mistake is named by the first that 
   the result put it on a point with more;
 - *deep*: none of these; a mistake that shows only further ahead.
 
-It prints, per level, the games, the turns scored, the mistakes a game and a 100 turns (a long
-game gives more chances to err), how many a game lost a drawn position and how many gave a won
-one away (to a draw or a loss), the share of each kind,
-and the level's score against itself (as a check that the games were played to an end).
+It prints, per level, the games, the turns scored, the mistakes a game, a 100 turns and a 100
+chances (turns where some turn was a value class below the best: where a mistake was possible;
+a long game gives more chances to err, and a lost side has none), how many a game lost a drawn
+position and how many gave a won one away (to a draw or a loss), the share of each kind, and the
+level's score against itself (as a check that the games were played to an end).
+
+Games against itself put each level in positions of its own: a weak level's games are short,
+lost early, with few chances left. So a second table (``--positions N``) plays every level on
+the same positions, a seeded sample of those of all the games where a mistake was possible, and
+gives the share of them where the level threw the result away (`--save-positions FILE` keeps
+them, `--positions-from FILE` plays them again: the same positions before and after a change).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from collections import Counter
@@ -44,6 +52,7 @@ from morris.core.moves import Move  # noqa: E402
 from morris.core.points import NEIGHBOURS  # noqa: E402
 from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT  # noqa: E402
 from morris.engine.engine import Engine  # noqa: E402
+from morris.engine.errors import SolutionError  # noqa: E402
 from morris.engine.result import Result  # noqa: E402
 from morris.engine.solution.analyse import board_class  # noqa: E402
 from morris.engine.solution.play import scored_turns  # noqa: E402
@@ -80,12 +89,31 @@ def kind_of(board: Board, played: Move, kept: list[Move]) -> str:
     return "deep"
 
 
-def game(directory: str, men: int, level: int, seed: int) -> tuple[int, Counter[str], str]:
-    """One game of ``level`` against itself: (turns scored, mistakes by kind, result)."""
+def _judge(board: Board, move: Move, turns: list[tuple[Move, Result]], tally: Counter[str]) -> bool:
+    """Scores ``move`` among the solution's ``turns`` into ``tally`` (a mistake's kind and
+    whether it lost a draw or gave a win away); whether a mistake was possible at all."""
+    value = dict(turns)
+    best = max(r.worth for r in value.values())
+    if all(r.worth == best for r in value.values()):
+        return False
+    tally["chance"] += 1  # a turn that could throw the result away
+    tally["won" if best == 2 else "drawn"] += 1
+    if value[move].worth < best:
+        kept = [m for m, r in turns if r.worth == best]
+        tally[kind_of(board, move, kept)] += 1
+        tally["win given away" if best == 2 else "draw lost"] += 1
+    return True
+
+
+def game(
+    directory: str, men: int, level: int, seed: int
+) -> tuple[int, Counter[str], str, list[str]]:
+    """One game of ``level`` against itself: (turns scored, mistakes by kind, result, the
+    positions where a mistake was possible)."""
     solution = loaded_solution(directory, men)
     board = board_class(men)(no_removal_limit=DEFAULT_NO_REMOVAL_LIMIT)
     white, black = Engine(level, seed=2 * seed), Engine(level, seed=2 * seed + 1)
-    scored, mistakes = 0, Counter[str]()
+    scored, mistakes, chances = 0, Counter[str](), []
     for _ in range(MAX_TURNS):
         if board.outcome() is not None:
             break
@@ -93,16 +121,25 @@ def game(directory: str, men: int, level: int, seed: int) -> tuple[int, Counter[
         turns: list[tuple[Move, Result]] | None = scored_turns(solution, board)
         if turns:
             scored += 1
-            value = dict(turns)
-            best = max(r.worth for r in value.values())
-            if value[move].worth < best:
-                kept = [m for m, r in turns if r.worth == best]
-                mistakes[kind_of(board, move, kept)] += 1
-                mistakes["win given away" if best == 2 else "draw lost"] += 1
+            if _judge(board, move, turns, mistakes):
+                chances.append(board.position())
         board.push(move)
     outcome = board.outcome()
     result = "*" if outcome is None else outcome.result()
-    return scored, mistakes, result
+    return scored, mistakes, result, chances
+
+
+def judged(directory: str, men: int, level: int, positions: list[str], seed: int) -> Counter[str]:
+    """``level``'s turns on ``positions`` (the engine seeded ``seed``, ``seed + 1``, ...), each
+    scored by the solution: the same positions for every level."""
+    solution = loaded_solution(directory, men)
+    tally = Counter[str]()
+    for i, text in enumerate(positions):
+        board = board_class(men).from_position(text, no_removal_limit=DEFAULT_NO_REMOVAL_LIMIT)
+        turns = scored_turns(solution, board)
+        if turns:
+            _judge(board, Engine(level, seed=seed + i).play(board).move, turns, tally)
+    return tally
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,15 +150,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--positions",
+        type=int,
+        default=600,
+        help="also play every level on this many of the games' positions (0: do not)",
+    )
+    parser.add_argument(
+        "--save-positions", type=Path, help="write those positions to this file, one a line"
+    )
+    parser.add_argument(
+        "--positions-from",
+        type=Path,
+        help="play the levels on the positions of this file instead (as --save-positions wrote "
+        "them: the same positions before and after a change)",
+    )
     args = parser.parse_args(argv)
+    try:
+        loaded_solution(str(args.dir), args.men)  # here, not first in a worker's traceback
+    except SolutionError as err:
+        print(f"bench_level_mistakes: {err}", file=sys.stderr)
+        return 2
     print(f"{args.men} men's morris, {args.games} games a level against itself, seed {args.seed}")
     print(
-        "| level | games | turns scored | mistakes a game | a 100 turns | draws lost a game | "
+        "| level | games | turns scored | mistakes a game | a 100 turns | a 100 chances | "
+        "draws lost a game | "
         "wins given away a game | " + " | ".join(KINDS) + " | white-draw-black | seconds |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(KINDS) + "---|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(KINDS) + "---|---:|")
+    levels = [int(x) for x in args.levels.split(",")]
+    pool_of_positions: set[str] = set()
     with ProcessPoolExecutor(args.jobs) as pool:
-        for level in (int(x) for x in args.levels.split(",")):
+        for level in levels:
             start = time.monotonic()
             seeds = range(args.seed, args.seed + args.games)
             done = list(
@@ -133,20 +193,72 @@ def main(argv: list[str] | None = None) -> int:
                     seeds,
                 )
             )
-            turns = sum(t for t, _, _ in done)
-            kinds: Counter[str] = sum((m for _, m, _ in done), Counter())
+            turns = sum(t for t, _, _, _ in done)
+            kinds: Counter[str] = sum((m for _, m, _, _ in done), Counter())
             total = sum(kinds[k] for k in KINDS)
-            results = Counter(r for _, _, r in done)
+            results = Counter(r for _, _, r, _ in done)
+            pool_of_positions.update(p for _, _, _, found in done for p in found)
             shares = " | ".join(f"{100 * kinds[k] / total:.0f}%" if total else "-" for k in KINDS)
             print(
                 f"| {level} | {args.games} | {turns} | {total / args.games:.2f} | "
-                f"{100 * total / max(turns, 1):.1f} | {kinds['draw lost'] / args.games:.2f} | "
+                f"{100 * total / max(turns, 1):.1f} | "
+                f"{100 * total / max(kinds['chance'], 1):.1f} | "
+                f"{kinds['draw lost'] / args.games:.2f} | "
                 f"{kinds['win given away'] / args.games:.2f} | {shares} | "
                 f"{results['1-0']}-{results['1/2-1/2'] + results['*']}-{results['0-1']} | "
                 f"{time.monotonic() - start:.0f} |",
                 flush=True,
             )
+        if args.positions:
+            same_positions(pool, args, levels, sorted(pool_of_positions))
     return 0
+
+
+def same_positions(
+    pool: ProcessPoolExecutor, args: argparse.Namespace, levels: list[int], found: list[str]
+) -> None:
+    """The second table: every level's turn on the same positions, a seeded sample of those of
+    all the games above where a mistake was possible (so a level that loses fast is not
+    flattered by having few chances)."""
+    if args.positions_from is not None:
+        sample = args.positions_from.read_text().split("\n")
+        sample = [line for line in sample if line.strip()]
+        origin = f"read from {args.positions_from}"
+    else:
+        sample = sorted(random.Random(args.seed).sample(found, min(args.positions, len(found))))
+        origin = f"a seeded sample of the {len(found)} where a mistake was possible in the games"
+    if args.save_positions is not None:
+        args.save_positions.write_text("".join(f"{line}\n" for line in sample))
+    print()
+    print(f"The same {len(sample)} positions for every level ({origin}):")
+    print(
+        "| level | positions | thrown away | drawn: lost | won: given away | "
+        + " | ".join(KINDS)
+        + " |"
+    )
+    print("|---:|---:|---:|---:|---:|" + "---:|" * len(KINDS))
+    chunks = [sample[i :: args.jobs] for i in range(args.jobs)]
+    for level in levels:
+        tally: Counter[str] = sum(
+            pool.map(
+                judged,
+                [str(args.dir)] * len(chunks),
+                [args.men] * len(chunks),
+                [level] * len(chunks),
+                chunks,
+                [args.seed + 100_000 * i for i in range(len(chunks))],
+            ),
+            Counter(),
+        )
+        total = sum(tally[k] for k in KINDS)
+        shares = " | ".join(f"{100 * tally[k] / total:.0f}%" if total else "-" for k in KINDS)
+        print(
+            f"| {level} | {tally['chance']} | {100 * total / max(tally['chance'], 1):.1f}% | "
+            f"{100 * tally['draw lost'] / max(tally['drawn'], 1):.1f}% of {tally['drawn']} | "
+            f"{100 * tally['win given away'] / max(tally['won'], 1):.1f}% of {tally['won']} | "
+            f"{shares} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":
