@@ -40,6 +40,7 @@ from morris.engine.search import (
     Search,
     native_enabled,
 )
+from morris.engine.slips import choose_slip
 
 if TYPE_CHECKING:
     from morris.engine.solution import Solution
@@ -196,6 +197,7 @@ class Engine:
         node_limit = level.nodes if depth is None and nodes is None else nodes
         start = self.clock()
         deadline = None if movetime is None else start + movetime
+        rng = random.Random(f"{self.seed}:{self.level}:{board.position()}")
         search = Search(
             board,
             tables=self.tables if level.tables else None,
@@ -206,8 +208,11 @@ class Engine:
             native=self.native,
             weights=self.weights,
         )
-        rng = random.Random(f"{self.seed}:{self.level}:{board.position()}")
         root = None if searchmoves is None else {encode(m) for m in searchmoves}
+        if root is None:
+            slip = choose_slip(board, level.slip, rng)
+            if slip is not None:
+                root = {encode(m) for m in slip.turns}
         try:
             best_mv, score, reached = self._iterate(
                 search, max_depth, level.margin, rng, info, start, root

@@ -39,6 +39,7 @@ from morris.core.board import Board
 from morris.core.moves import Move
 from morris.core.rules import STANDARD, Rules
 from morris.core.variant import engine_rules
+from morris.engine.levels import LEVELS
 from morris.engine.result import Result, Value
 from morris.engine.solution.analyse import sector_of, turn_values, value_of
 from morris.engine.solution.probe import Solution
@@ -54,8 +55,10 @@ class Trap(NamedTuple):
 
 
 #: The chance that a level below the tables' plays a believable mistake where the solution
-#: covers the position, by level (level 6 never slips: it plays the solution as level 7 does).
-SLIP: Final[dict[int, float]] = {1: 0.3, 2: 0.2, 3: 0.12, 4: 0.06, 5: 0.03, 6: 0.0}
+#: covers the position, by level: the level's own :attr:`~morris.engine.levels.Level.slip`, the
+#: same chance as its plain slips while searching (level 6 never slips: it plays the solution as
+#: level 7 does).
+SLIP: Final[dict[int, float]] = {n: lv.slip for n, lv in LEVELS.items() if not lv.tables}
 
 _SIGN: Final = {Value.LOSS: -1, Value.DRAW: 0, Value.WIN: 1}
 _VALUE_OF: Final = {-1: Value.LOSS, 0: Value.DRAW, 1: Value.WIN}
