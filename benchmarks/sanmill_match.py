@@ -27,7 +27,7 @@ import random
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -215,6 +215,16 @@ def main() -> int:
             )
             for n in numbers
         ]
+        for done, future in enumerate(as_completed(futures), start=1):
+            game = future.result().games[0]
+            print(
+                f"[{done}/{len(futures)}] game {int(game.record.tags['Round']) - 1}: "
+                f"{game.record.tags.get('Result', '*')} "
+                f"({game.record.tags.get('Termination', '?')}), "
+                f"{time.monotonic() - start:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
         result = MatchResult.combined([f.result() for f in futures])
     if args.out is not None:
         save_games(result, args.out)
