@@ -54,20 +54,13 @@ from morris.core.rules import DEFAULT_NO_REMOVAL_LIMIT  # noqa: E402
 from morris.engine.engine import Engine  # noqa: E402
 from morris.engine.errors import SolutionError  # noqa: E402
 from morris.engine.result import Result  # noqa: E402
+from morris.engine.slips import Slip, allows_mill  # noqa: E402
 from morris.engine.solution.analyse import board_class  # noqa: E402
 from morris.engine.solution.play import scored_turns  # noqa: E402
 from morris.solver.solution.perfection import MAX_TURNS  # noqa: E402
 
-KINDS = ("missed mill", "mill allowed", "weak point", "deep")
-
-
-def _opens_a_mill(board: Board, move: Move) -> bool:
-    """Whether after ``move`` the opponent has a turn that closes a mill."""
-    board.push(move)
-    try:
-        return board.outcome() is None and any(m.remove is not None for m in board.legal_moves)
-    finally:
-        board.pop()
+#: The kinds of mistake, in the order they are tried: the slips of the lower levels, then deep.
+KINDS = (*(kind.value for kind in Slip), "deep")
 
 
 def _links(point: int) -> int:
@@ -77,15 +70,15 @@ def _links(point: int) -> int:
 def kind_of(board: Board, played: Move, kept: list[Move]) -> str:
     """The name of the mistake ``played`` on ``board``, where the turns ``kept`` kept the result."""
     if played.remove is None and any(m.remove is not None for m in kept):
-        return "missed mill"
-    if _opens_a_mill(board, played) and any(not _opens_a_mill(board, m) for m in kept):
-        return "mill allowed"
+        return Slip.MISSED_MILL.value
+    if allows_mill(board, played) and any(not allows_mill(board, m) for m in kept):
+        return Slip.MILL_ALLOWED.value
     if (
         played.from_point is None
         and _links(played.to_point) == 2
         and any(m.from_point is None and _links(m.to_point) > 2 for m in kept)
     ):
-        return "weak point"
+        return Slip.WEAK_POINT.value
     return "deep"
 
 

@@ -42,7 +42,7 @@ from enum import StrEnum
 from morris.core.board import Board
 from morris.core.moves import Move
 
-__all__ = ["Slip", "SlipChoice", "choose_slip", "slip_turns"]
+__all__ = ["Slip", "SlipChoice", "allows_mill", "choose_slip", "slip_turns"]
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class SlipChoice:
     turns: tuple[Move, ...]
 
 
-def _allows_mill(board: Board, move: Move) -> bool:
+def allows_mill(board: Board, move: Move) -> bool:
     """Whether after ``move`` the opponent has a turn that closes a mill."""
     board.push(move)
     try:
@@ -90,7 +90,7 @@ def slip_turns(board: Board, kind: Slip, moves: list[Move] | None = None) -> lis
         wrong = [m for m in legal if m.remove is None]
         has_right = len(wrong) < len(legal)
     elif kind is Slip.MILL_ALLOWED:
-        wrong = [m for m in legal if _allows_mill(board, m)]
+        wrong = [m for m in legal if allows_mill(board, m)]
         has_right = len(wrong) < len(legal)
     else:
         placements = [m for m in legal if m.from_point is None and m.remove is None]
