@@ -93,8 +93,9 @@ def _blocks(level: int, seeds: range) -> float:
 def test_a_beginner_sometimes_leaves_a_mill_open_and_the_levels_above_less_often() -> None:
     seeds = range(200)
     level_1, level_3, level_6 = _blocks(1, seeds), _blocks(3, seeds), _blocks(6, seeds)
-    # Level 1 slips on 30 % of turns, half of its slips here leave the two open.
-    assert 0.7 < level_1 < 0.95
+    # Level 1 slips on 30 % of turns, half of its slips here leave the two open, and its wide
+    # margin now and then picks another turn: it blocks most of the time, not always.
+    assert 0.6 < level_1 < 0.9
     assert level_1 < level_3 < level_6 == 1.0
 
 
