@@ -48,6 +48,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+#: From this level up a slip never hands the opponent a win at once; a beginner's may.
+CAREFUL_LEVEL = 3
+
 
 def win_distance(score: int) -> int | None:
     """For a won (positive) or lost (negative) score, the turns to the end of the game."""
@@ -210,7 +213,9 @@ class Engine:
         )
         root = None if searchmoves is None else {encode(m) for m in searchmoves}
         if root is None:
-            slip = choose_slip(board, level.slip, rng)
+            # A draw of its own, so that where no slip comes the margin's choice is as before.
+            slip_rng = random.Random(f"slip:{self.seed}:{self.level}:{board.position()}")
+            slip = choose_slip(board, level.slip, slip_rng, careful=self.level >= CAREFUL_LEVEL)
             if slip is not None:
                 root = {encode(m) for m in slip.turns}
         try:

@@ -18,7 +18,9 @@ The kinds, the same names ``benchmarks/bench_level_mistakes.py`` gives the mista
 
 A kind is possible only where the position offers both the mistake and a turn that avoids it;
 where none is possible, or some turn wins the game at once (no level throws the last blow away),
-there is no slip. This module reads the board only; it imports nothing of the search.
+there is no slip. From level 3 up (``careful``) a slip never hands the opponent a win at once
+(a mill that takes the second-last piece, a blockade); a beginner's may. This module reads the
+board only; it imports nothing of the search.
 
 >>> from morris import Board
 >>> board = Board()
@@ -82,6 +84,17 @@ def _wins_at_once(board: Board, move: Move) -> bool:
         board.pop()
 
 
+def _loses_at_once(board: Board, move: Move) -> bool:
+    """Whether after ``move`` the opponent has a turn that wins the game at once."""
+    board.push(move)
+    try:
+        return board.outcome() is None and any(
+            _wins_at_once(board, reply) for reply in board.legal_moves
+        )
+    finally:
+        board.pop()
+
+
 def slip_turns(board: Board, kind: Slip, moves: list[Move] | None = None) -> list[Move] | None:
     """The turns of the mistake ``kind`` on ``board`` (of ``moves``, default all legal turns),
     or None where the position does not offer it alongside a turn that avoids it."""
@@ -104,10 +117,13 @@ def slip_turns(board: Board, kind: Slip, moves: list[Move] | None = None) -> lis
     return wrong if wrong and has_right else None
 
 
-def choose_slip(board: Board, chance: float, rng: random.Random) -> SlipChoice | None:
+def choose_slip(
+    board: Board, chance: float, rng: random.Random, *, careful: bool = True
+) -> SlipChoice | None:
     """With probability ``chance`` (drawn from ``rng``) a slip on ``board``: one kind, drawn
-    from those the position offers, and its turns; None for no slip (the draw did not come, no
-    kind is possible, or a turn wins at once). Draws from ``rng`` once, or twice on a slip."""
+    from those the position offers, and its turns, less (if ``careful``) those after which the
+    opponent wins at once; None for no slip (the draw did not come, no kind is possible, or a
+    turn wins at once). Draws from ``rng`` once, or twice on a slip."""
     if chance <= 0 or rng.random() >= chance:
         return None
     legal = list(board.legal_moves)
@@ -116,7 +132,9 @@ def choose_slip(board: Board, chance: float, rng: random.Random) -> SlipChoice |
     offered: list[tuple[Slip, list[Move]]] = []
     for kind in Slip:
         turns = slip_turns(board, kind, legal)
-        if turns is not None:
+        if turns is not None and careful:
+            turns = [m for m in turns if not _loses_at_once(board, m)]
+        if turns:
             offered.append((kind, turns))
     if not offered:
         return None

@@ -71,7 +71,7 @@ def test_blocks_a_mill_that_would_lose_the_game() -> None:
     assert {m for m in board.legal_moves if m not in losing} == {
         m for m in board.legal_moves if m.to_point == g7
     }
-    for level in (2, 3, 5):  # level 1 looks one turn ahead: it may miss it
+    for level in (3, 5):  # levels 1 and 2 slip as beginners do: they may miss it
         result = Engine(level).play(board)
         assert result.move.to_point == g7
 

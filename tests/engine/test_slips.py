@@ -67,6 +67,22 @@ def test_never_a_slip_that_throws_away_the_winning_blow() -> None:
         assert outcome is not None and outcome.result() == "1-0"
 
 
+def test_a_careful_slip_never_hands_the_opponent_the_game() -> None:
+    # White has three pieces; black threatens g4-g7, closing a7-d7-g7 and leaving white two.
+    # Only a piece flown to g7 saves white: a careful slip may overlook other things, not that.
+    board = make_board("b2 d3 f4", "a7 d7 g4 c5 e3", turn="w")
+    for seed in range(60):
+        slip = choose_slip(board, 1.0, random.Random(seed))
+        if slip is not None:
+            assert all(str(m).endswith("-g7") for m in slip.turns), slip
+        careless = choose_slip(board, 1.0, random.Random(seed), careful=False)
+        assert careless is not None and careless.kind is Slip.MILL_ALLOWED
+    for level in (3, 4, 5):  # a beginner's slip may (levels 1 and 2)
+        for seed in range(10):
+            move = Engine(level, seed=seed).play(board, depth=2).move
+            assert str(move).endswith("-g7"), (level, seed, move)
+
+
 def test_a_slip_chooses_among_its_turns_only() -> None:
     board = _placed("d6", "a1", "d7")
     kinds: set[Slip] = set()
