@@ -31,7 +31,7 @@ from morris.core.moves import Move
 from morris.core.variant import engine_rules
 from morris.engine.errors import SolutionError
 from morris.engine.evaluate import Weights
-from morris.engine.levels import LEVELS, MAX_DEPTH, MAX_LEVEL, MIN_LEVEL
+from morris.engine.levels import CAREFUL_LEVEL, LEVELS, MAX_DEPTH, MAX_LEVEL, MIN_LEVEL
 from morris.engine.movegen import decode, encode, generate
 from morris.engine.search import (
     MATE,
@@ -47,9 +47,6 @@ if TYPE_CHECKING:
     from morris.engine.tables import EndgameTables
 
 logger = logging.getLogger(__name__)
-
-#: From this level up a slip never hands the opponent a win at once; a beginner's may.
-CAREFUL_LEVEL = 3
 
 
 def win_distance(score: int) -> int | None:
@@ -200,7 +197,8 @@ class Engine:
         node_limit = level.nodes if depth is None and nodes is None else nodes
         start = self.clock()
         deadline = None if movetime is None else start + movetime
-        rng = random.Random(f"{self.seed}:{self.level}:{board.position()}")
+        position = board.position()
+        rng = random.Random(f"{self.seed}:{self.level}:{position}")
         search = Search(
             board,
             tables=self.tables if level.tables else None,
@@ -212,9 +210,9 @@ class Engine:
             weights=self.weights,
         )
         root = None if searchmoves is None else {encode(m) for m in searchmoves}
-        if root is None:
+        if root is None and level.slip:
             # A draw of its own, so that where no slip comes the margin's choice is as before.
-            slip_rng = random.Random(f"slip:{self.seed}:{self.level}:{board.position()}")
+            slip_rng = random.Random(f"slip:{self.seed}:{self.level}:{position}")
             slip = choose_slip(board, level.slip, slip_rng, careful=self.level >= CAREFUL_LEVEL)
             if slip is not None:
                 root = {encode(m) for m in slip.turns}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["LEVELS", "MAX_DEPTH", "MAX_LEVEL", "MIN_LEVEL", "Level"]
+__all__ = ["CAREFUL_LEVEL", "LEVELS", "MAX_DEPTH", "MAX_LEVEL", "MIN_LEVEL", "Level"]
 
 #: The deepest the search goes, in turns (the C search has room for a few more plies).
 MAX_DEPTH: Final = 64
@@ -61,6 +61,8 @@ LEVELS: Final[dict[int, Level]] = {
         Level(9, MAX_DEPTH, 10_800_000, 0, 0.0, True, "10.8M nodes, endgame tables: the top"),
     )
 }
+#: From this level up a slip never hands the opponent a win at once; a beginner's may.
+CAREFUL_LEVEL: Final = 3
 #: The weakest level and the strongest.
 MIN_LEVEL: Final = 1
 MAX_LEVEL: Final = max(LEVELS)

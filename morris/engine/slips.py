@@ -129,11 +129,15 @@ def choose_slip(
     legal = list(board.legal_moves)
     if len(legal) < 2 or any(_wins_at_once(board, m) for m in legal):
         return None
+    loses: dict[Move, bool] = {}  # a turn is often a slip of two kinds: looked at once
     offered: list[tuple[Slip, list[Move]]] = []
     for kind in Slip:
         turns = slip_turns(board, kind, legal)
         if turns is not None and careful:
-            turns = [m for m in turns if not _loses_at_once(board, m)]
+            for m in turns:
+                if m not in loses:
+                    loses[m] = _loses_at_once(board, m)
+            turns = [m for m in turns if not loses[m]]
         if turns:
             offered.append((kind, turns))
     if not offered:
