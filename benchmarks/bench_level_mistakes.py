@@ -82,6 +82,12 @@ def kind_of(board: Board, played: Move, kept: list[Move]) -> str:
     return "deep"
 
 
+def _shares(tally: Counter[str]) -> tuple[int, str]:
+    """The mistakes in ``tally`` and each kind's share of them, as a table's cells."""
+    total = sum(tally[k] for k in KINDS)
+    return total, " | ".join(f"{100 * tally[k] / total:.0f}%" if total else "-" for k in KINDS)
+
+
 def _judge(board: Board, move: Move, turns: list[tuple[Move, Result]], tally: Counter[str]) -> bool:
     """Scores ``move`` among the solution's ``turns`` into ``tally`` (a mistake's kind and
     whether it lost a draw or gave a win away); whether a mistake was possible at all."""
@@ -188,10 +194,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             turns = sum(t for t, _, _, _ in done)
             kinds: Counter[str] = sum((m for _, m, _, _ in done), Counter())
-            total = sum(kinds[k] for k in KINDS)
+            total, shares = _shares(kinds)
             results = Counter(r for _, _, r, _ in done)
             pool_of_positions.update(p for _, _, _, found in done for p in found)
-            shares = " | ".join(f"{100 * kinds[k] / total:.0f}%" if total else "-" for k in KINDS)
             print(
                 f"| {level} | {args.games} | {turns} | {total / args.games:.2f} | "
                 f"{100 * total / max(turns, 1):.1f} | "
@@ -202,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{time.monotonic() - start:.0f} |",
                 flush=True,
             )
-        if args.positions:
+        if args.positions or args.positions_from is not None:
             same_positions(pool, args, levels, sorted(pool_of_positions))
     return 0
 
@@ -243,8 +248,7 @@ def same_positions(
             ),
             Counter(),
         )
-        total = sum(tally[k] for k in KINDS)
-        shares = " | ".join(f"{100 * tally[k] / total:.0f}%" if total else "-" for k in KINDS)
+        total, shares = _shares(tally)
         print(
             f"| {level} | {tally['chance']} | {100 * total / max(tally['chance'], 1):.1f}% | "
             f"{100 * tally['draw lost'] / max(tally['drawn'], 1):.1f}% of {tally['drawn']} | "
