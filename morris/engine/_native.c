@@ -655,14 +655,11 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__native(void)
 {
-    if (PyType_Ready(&CoreType) < 0)
-        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
-    Py_INCREF(&CoreType);
-    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
-        Py_DECREF(&CoreType);
+    /* PyModule_AddType: readies the type, adds it under its short name, keeps the reference */
+    if (PyModule_AddType(m, &CoreType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -665,24 +665,12 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__retro(void)
 {
-    if (PyType_Ready(&SystemType) < 0 || PyType_Ready(&PlacingType) < 0)
-        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
-    Py_INCREF(&SystemType);
-    if (PyModule_AddObject(m, "System", (PyObject *)&SystemType) < 0) {
-        Py_DECREF(&SystemType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&PlacingType);
-    if (PyModule_AddObject(m, "Placing", (PyObject *)&PlacingType) < 0) {
-        Py_DECREF(&PlacingType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    if (PyModule_AddIntConstant(m, "MAX_LEVEL", MAX_LEVEL) < 0) {
+    /* PyModule_AddType: readies the type, adds it under its short name, keeps the reference */
+    if (PyModule_AddType(m, &SystemType) < 0 || PyModule_AddType(m, &PlacingType) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_LEVEL", MAX_LEVEL) < 0) {
         Py_DECREF(m);
         return NULL;
     }
