@@ -47,6 +47,10 @@ REMOVAL_SHARE = 0.1
 
 _EOF = object()
 
+#: How long to wait for the next line of an engine that has ended (its output is closed, so the
+#: reader thread ends at once: a bound, not a delay).
+_DRAIN_WAIT = 1.0
+
 
 def parse_score(words: Sequence[str]) -> int | None:
     """``cp N`` or ``mate N`` (moves; negative when losing) as a search score."""
@@ -164,6 +168,7 @@ class UciEngine:
         """Send one command line. Raises :class:`EngineCrashed` if the engine is gone."""
         proc = self._proc
         if proc is None or proc.stdin is None or proc.poll() is not None:
+            self._drain()
             raise EngineCrashed(f"engine {self.name!r} is not running{self._last_words()}")
         logger.debug("> %s", line)
         try:
@@ -190,6 +195,19 @@ class UciEngine:
         if item.startswith("info string"):
             self._said = item[len("info string") :].strip()
         return item
+
+    def _drain(self) -> None:
+        """Read what an engine that has ended printed before it ended, for its last ``info
+        string``: it may end before the first command is sent, its lines not yet read."""
+        while True:
+            try:
+                item = self._lines.get(timeout=_DRAIN_WAIT)
+            except queue.Empty:
+                return
+            if item is _EOF:
+                return
+            if isinstance(item, str) and item.startswith("info string"):
+                self._said = item[len("info string") :].strip()
 
     def _last_words(self) -> str:
         """How the engine ended, for an error message: exit code and its last ``info string``."""
