@@ -132,7 +132,8 @@ static const Field FIELDS[] = {
     /* the weights, in the order of Weights (search.h) and of evaluate.Weights */
     WEIGHT_FIELD(open_two), WEIGHT_FIELD(close_one), WEIGHT_FIELD(close_more),
     WEIGHT_FIELD(closings_against), WEIGHT_FIELD(placing_mobility),
-    WEIGHT_FIELD(placing_blocked), WEIGHT_FIELD(point_link), WEIGHT_FIELD(opponent_blocked),
+    WEIGHT_FIELD(placing_blocked), WEIGHT_FIELD(point_link), WEIGHT_FIELD(point_cross),
+    WEIGHT_FIELD(placing_one_exit), WEIGHT_FIELD(placing_tempo), WEIGHT_FIELD(opponent_blocked),
     WEIGHT_FIELD(moving_mobility), WEIGHT_FIELD(moving_blocked), WEIGHT_FIELD(running_mill),
     WEIGHT_FIELD(threat), WEIGHT_FIELD(per_threat), WEIGHT_FIELD(per_threat_against),
     WEIGHT_FIELD(threats_against), WEIGHT_FIELD(contempt),

@@ -5,8 +5,8 @@ Terms (each for the side to move minus the same for the opponent):
 - material: pieces on the board plus pieces in hand;
 - placing phase: open twos (two pieces of a mill and the third point empty), a bonus when the side
   to move can close a mill at once (it will), a malus when the opponent has two closing points
-  (only one can be blocked), mobility, blocked pieces, and well-linked points held (a cross point
-  over a corner);
+  (only one can be blocked), mobility, blocked pieces and pieces with one way out, well-linked
+  points held (a T-point or a cross point over a corner), and the tempo of the side to move;
 - moving phase: mobility (empty neighbours), blocked pieces, a near-win bonus when the opponent has
   no move at all, threats (an open two whose empty point one of our other pieces can reach next
   turn), running mills (a piece of a closed mill that can step out to close another: a mill every
@@ -37,8 +37,11 @@ PIECE: Final = 100
 class Weights:
     """The weights of the evaluation's terms, in centi-pieces, for the side to move.
 
-    Tuned against Sanmill (docs/ENGINE.md, "Tuning"). The one source of these numbers: the C
-    evaluation (morris/engine/native/evaluate.c) is given them at import (search.py configures it).
+    The defaults are the weights tuned against Sanmill (docs/ENGINE.md, "Tuning against
+    Sanmill") that every variant was measured with; the standard game plays :data:`WEIGHTS`,
+    whose placing terms were fitted to deep searches of the last placements of games. The one
+    source of these numbers: the C evaluation (morris/engine/native/evaluate.c) is given them at
+    import (search.py configures it).
     """
 
     #: Placing: each open two (two pieces of a mill, the third point empty).
@@ -53,8 +56,14 @@ class Weights:
     placing_mobility: int = 8
     #: Placing: each piece that cannot step.
     placing_blocked: int = 20
-    #: Placing: each link of a held point beyond two (its point's, not free ones).
+    #: Placing: each held point with a third link (a T-point or a cross point)...
     point_link: int = 10
+    #: ... and each link beyond three (a cross point's fourth).
+    point_cross: int = 10
+    #: Placing: each piece with exactly one free step (one placement from being stuck).
+    placing_one_exit: int = 0
+    #: Placing: being the side to move (the next placement is ours).
+    placing_tempo: int = 0
     #: Moving: the opponent has no move at all (unless our move frees them).
     opponent_blocked: int = 3 * PIECE
     #: Moving: each free step of a piece.
@@ -77,8 +86,12 @@ class Weights:
     contempt: int = 0
 
 
-#: The weights the engine plays the standard game with (and any variant not in VARIANT_WEIGHTS).
-WEIGHTS: Final = Weights()
+#: The weights the variants play with (but those of :data:`VARIANT_WEIGHTS`): tuned against
+#: Sanmill in the standard game, and measured in each variant (docs/ENGINE.md, "Variants").
+BASE_WEIGHTS: Final = Weights()
+
+#: The weights the engine plays the standard game with.
+WEIGHTS: Final = BASE_WEIGHTS
 
 #: The weights of the variants whose own weights measured better than :data:`WEIGHTS`, by
 #: variant name (docs/ENGINE.md, "Variants": the matches that chose them). Six and twelve men's
@@ -86,14 +99,16 @@ WEIGHTS: Final = Weights()
 #: top level let a greedy player hold a draw there; with it, it won every game, at a cost within
 #: the noise against itself. No other weight beat the standard game's in any variant.
 VARIANT_WEIGHTS: Final[Mapping[str, Weights]] = {
-    "six": replace(WEIGHTS, contempt=50),
-    "twelve": replace(WEIGHTS, contempt=50),
+    "six": replace(BASE_WEIGHTS, contempt=50),
+    "twelve": replace(BASE_WEIGHTS, contempt=50),
 }
 
 
 def weights_for(rules: Rules) -> Weights:
     """The evaluation's weights for the variant of ``rules`` (its settings do not matter)."""
-    return VARIANT_WEIGHTS.get(rules.name, WEIGHTS)
+    if rules.name == "standard":
+        return WEIGHTS
+    return VARIANT_WEIGHTS.get(rules.name, BASE_WEIGHTS)
 
 
 Evaluator = Callable[[int, int, int, int], int]
@@ -122,40 +137,42 @@ def _ring_neighbours(cross: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def mobility_counter(neighbours: tuple[int, ...]) -> Callable[[int, int], tuple[int, int]]:
-    """A fast ``mobility(side, empty)``: the free steps of ``side``'s pieces and how many of its
-    pieces cannot step, on a board with these neighbour masks."""
+def mobility_counter(neighbours: tuple[int, ...]) -> Callable[[int, int], tuple[int, int, int]]:
+    """A fast ``mobility(side, empty)``: the free steps of ``side``'s pieces, how many of its
+    pieces cannot step and how many have exactly one free step, on a board with these neighbour
+    masks."""
     cross = _cross_mask(neighbours)
     if neighbours == _ring_neighbours(cross):
 
-        def shifted(side: int, empty: int) -> tuple[int, int]:
+        def shifted(side: int, empty: int) -> tuple[int, int, int]:
             # Bit-parallel: a point's neighbours are the points before and after it on its ring
             # and, at the linked positions, the same position on the rings outside and inside.
-            before = (empty << 1) & 0xFEFEFE | (empty >> 7) & 0x010101
-            after = (empty >> 1) & 0x7F7F7F | (empty << 7) & 0x808080
-            outside = (empty << 8) & cross
-            inside = (empty >> 8) & cross
-            steps = (
-                (side & before).bit_count()
-                + (side & after).bit_count()
-                + (side & outside).bit_count()
-                + (side & inside).bit_count()
+            before = side & ((empty << 1) & 0xFEFEFE | (empty >> 7) & 0x010101)
+            after = side & ((empty >> 1) & 0x7F7F7F | (empty << 7) & 0x808080)
+            outside = side & (empty << 8) & cross
+            inside = side & (empty >> 8) & cross
+            free = before | after | outside | inside
+            two = before & after | (before | after) & (outside | inside) | outside & inside
+            return (
+                before.bit_count() + after.bit_count() + outside.bit_count() + inside.bit_count(),
+                (side & ~free).bit_count(),
+                (free & ~two).bit_count(),
             )
-            return steps, (side & ~(before | after | outside | inside)).bit_count()
 
         return shifted
 
-    def looped(side: int, empty: int) -> tuple[int, int]:
-        steps = blocked = 0
+    def looped(side: int, empty: int) -> tuple[int, int, int]:
+        steps = blocked = single = 0
         while side:
             low = side & -side
             side ^= low
             n = (neighbours[low.bit_length() - 1] & empty).bit_count()
-            if n:
-                steps += n
-            else:
+            steps += n
+            if n == 0:
                 blocked += 1
-        return steps, blocked
+            elif n == 1:
+                single += 1
+        return steps, blocked, single
 
     return looped
 
@@ -163,7 +180,8 @@ def mobility_counter(neighbours: tuple[int, ...]) -> Callable[[int, int], tuple[
 def point_layers(neighbours: tuple[int, ...]) -> tuple[int, ...]:
     """Point weights for placing, a point's links beyond two (a corner 0, a T-point 1, a cross
     point 2), as layers: layer k holds the points with at least 2 + k links (empty ones left out).
-    A side's weight is the sum of its pieces on each layer."""
+    A side's pieces on the first layer count ``point_link`` each, on each further layer
+    ``point_cross``."""
     return tuple(
         mask
         for k in range(1, 5)
@@ -171,8 +189,11 @@ def point_layers(neighbours: tuple[int, ...]) -> tuple[int, ...]:
     )
 
 
-def make_evaluator(rules: Rules, weights: Weights = WEIGHTS) -> Evaluator:
-    """A fast ``evaluate(us, them, us_hand, them_hand)`` for ``rules``."""
+def make_evaluator(rules: Rules, weights: Weights | None = None) -> Evaluator:
+    """A fast ``evaluate(us, them, us_hand, them_hand)`` for ``rules``, with ``weights`` or else
+    its variant's (:func:`weights_for`)."""
+    if weights is None:
+        weights = weights_for(rules)
     masks = rules.mill_masks
     nb = rules.neighbours
     flying = rules.flying
@@ -180,6 +201,8 @@ def make_evaluator(rules: Rules, weights: Weights = WEIGHTS) -> Evaluator:
     # The weights as plain locals of the closure: read once, not as attributes at every call.
     open_two, close_one, close_more = weights.open_two, weights.close_one, weights.close_more
     closings_against, point_link = weights.closings_against, weights.point_link
+    point_cross, placing_tempo = weights.point_cross, weights.placing_tempo
+    placing_one_exit = weights.placing_one_exit
     placing_mobility, placing_blocked = weights.placing_mobility, weights.placing_blocked
     opponent_blocked, running_mill = weights.opponent_blocked, weights.running_mill
     moving_mobility, moving_blocked = weights.moving_mobility, weights.moving_blocked
@@ -187,10 +210,12 @@ def make_evaluator(rules: Rules, weights: Weights = WEIGHTS) -> Evaluator:
     per_threat_against, threats_against = weights.per_threat_against, weights.threats_against
 
     mobility = mobility_counter(nb)
-    layers = point_layers(nb)
+    first_layer, *further_layers = point_layers(nb) or (0,)
 
     def points_held(side: int) -> int:
-        return sum((side & layer).bit_count() for layer in layers)
+        return point_link * (side & first_layer).bit_count() + point_cross * sum(
+            (side & layer).bit_count() for layer in further_layers
+        )
 
     def running(closed: int, side: int, empty: int) -> int:
         """Pieces of ``side``'s closed mills that can step out, and the mills they reopen."""
@@ -235,18 +260,21 @@ def make_evaluator(rules: Rules, weights: Weights = WEIGHTS) -> Evaluator:
                 score -= closings_against
             # Mobility decides the moving phase: a side whose pieces are hemmed in when the last
             # piece is placed is soon blocked, beyond the horizon of a search made while placing.
-            mob_us, blocked_us = mobility(us, empty)
-            mob_them, blocked_them = mobility(them, empty)
-            score += placing_mobility * (mob_us - mob_them) - placing_blocked * (
-                blocked_us - blocked_them
+            mob_us, blocked_us, single_us = mobility(us, empty)
+            mob_them, blocked_them, single_them = mobility(them, empty)
+            score += (
+                placing_tempo
+                + placing_mobility * (mob_us - mob_them)
+                - placing_blocked * (blocked_us - blocked_them)
+                - placing_one_exit * (single_us - single_them)
             )
             # Well-linked points: a piece on a corner has few ways out when the moving begins,
             # however free its neighbours are now (docs/ENGINE.md, "From the empty board").
-            return score + point_link * (points_held(us) - points_held(them))
+            return score + points_held(us) - points_held(them)
         fly_us = flying and pu == 3
         fly_them = flying and pt == 3
-        mob_us, blocked_us = (0, 0) if fly_us else mobility(us, empty)
-        mob_them, blocked_them = (0, 0) if fly_them else mobility(them, empty)
+        mob_us, blocked_us, _ = (0, 0, 0) if fly_us else mobility(us, empty)
+        mob_them, blocked_them, _ = (0, 0, 0) if fly_them else mobility(them, empty)
         if not fly_them and not mob_them:
             score += opponent_blocked  # the opponent is blocked unless our move frees them
         score += moving_mobility * (mob_us - mob_them) - moving_blocked * (

@@ -209,7 +209,16 @@ def test_the_c_search_takes_its_constants_from_the_python_source() -> None:
     stored = _native.constants()
     assert (stored["mate"], stored["none"], stored["piece"]) == (search.MATE, NONE, PIECE)
     assert {k: stored[k] for k in asdict(WEIGHTS)} == asdict(WEIGHTS)
-    changed = replace(WEIGHTS, open_two=21, point_link=3, threat=1, moving_blocked=33)
+    changed = replace(
+        WEIGHTS,
+        open_two=21,
+        point_link=3,
+        point_cross=7,
+        placing_one_exit=5,
+        placing_tempo=9,
+        threat=1,
+        moving_blocked=33,
+    )
     rng = random.Random(11)
     for cls in (Board, TwelveMensMorris):
         board = cls()

@@ -10,20 +10,24 @@
  */
 #include "evaluate.h"
 
-static inline void mobility(const Search *s, bb side, bb empty, int *steps, int *blocked)
+/* The free steps of side's pieces, how many cannot step and how many have exactly one. */
+static inline void mobility(const Search *s, bb side, bb empty, int *steps, int *blocked,
+                            int *single)
 {
-    int st = 0, bl = 0;
+    int st = 0, bl = 0, si = 0;
     while (side) {
         int p = lowbit(side);
         side &= side - 1;
         int n = popcount(s->neighbours[p] & empty);
-        if (n)
-            st += n;
-        else
+        st += n;
+        if (n == 0)
             bl++;
+        else if (n == 1)
+            si++;
     }
     *steps = st;
     *blocked = bl;
+    *single = si;
 }
 
 static int running(const Search *s, bb closed, bb side, bb empty)
@@ -79,23 +83,25 @@ int eval_position(const Search *s, bb us, bb them, int uh, int th)
             score += (close_us & (close_us - 1)) == 0 ? s->w.close_one : s->w.close_more;
         if (close_them && th && (close_them & (close_them - 1)))
             score -= s->w.closings_against;
-        int mob_us, blocked_us, mob_them, blocked_them;
-        mobility(s, us, empty, &mob_us, &blocked_us);
-        mobility(s, them, empty, &mob_them, &blocked_them);
-        score += s->w.placing_mobility * (mob_us - mob_them) -
-                 s->w.placing_blocked * (blocked_us - blocked_them);
-        int held = 0;
-        for (int k = 0; k < s->n_layers; k++)
-            held += popcount(us & s->layers[k]) - popcount(them & s->layers[k]);
-        return score + s->w.point_link * held;
+        int mob_us, blocked_us, single_us, mob_them, blocked_them, single_them;
+        mobility(s, us, empty, &mob_us, &blocked_us, &single_us);
+        mobility(s, them, empty, &mob_them, &blocked_them, &single_them);
+        score += s->w.placing_tempo + s->w.placing_mobility * (mob_us - mob_them) -
+                 s->w.placing_blocked * (blocked_us - blocked_them) -
+                 s->w.placing_one_exit * (single_us - single_them);
+        for (int k = 0; k < s->n_layers; k++) {
+            int held = popcount(us & s->layers[k]) - popcount(them & s->layers[k]);
+            score += (k ? s->w.point_cross : s->w.point_link) * held;
+        }
+        return score;
     }
     int fly_us = s->flying && pu == 3;
     int fly_them = s->flying && pt == 3;
-    int mob_us = 0, blocked_us = 0, mob_them = 0, blocked_them = 0;
+    int mob_us = 0, blocked_us = 0, mob_them = 0, blocked_them = 0, single;
     if (!fly_us)
-        mobility(s, us, empty, &mob_us, &blocked_us);
+        mobility(s, us, empty, &mob_us, &blocked_us, &single);
     if (!fly_them)
-        mobility(s, them, empty, &mob_them, &blocked_them);
+        mobility(s, them, empty, &mob_them, &blocked_them, &single);
     if (!fly_them && !mob_them)
         score += s->w.opponent_blocked;
     score += s->w.moving_mobility * (mob_us - mob_them) -
