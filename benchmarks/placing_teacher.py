@@ -1,0 +1,264 @@
+"""A teacher for the placing phase's evaluation: deep searches of the late placing positions of
+recorded games, and the placing weights that predict them best.
+
+    python benchmarks/placing_teacher.py GAMES... [--plies 13-17] [--nodes 4000000] [--jobs 2]
+                                         [--labels FILE] [--holdout 0.25] [--seed 1]
+
+GAMES are game records of the standard game, files or folders of them (what `sanmill_match.py
+--out` saves, one game a file, or files of several games). Every position at the plies given
+(both sides to move, each position once) is searched by the top level to ``--nodes`` nodes: at
+4,000,000, about a second, a search from the last placements reaches some ten plies into the
+moving phase, where blockades and mills decide, and its score is the label. The static
+evaluation is what the search sees at its leaves while placing, and beyond its horizon it cannot
+see what a placement costs once the moving begins: the teacher can. ``--labels FILE`` keeps the
+labels (JSON lines) and reads them back instead of searching again.
+
+Then the placing terms of :class:`~morris.engine.evaluate.Weights` are fitted to the labels by
+least squares, each term read off the evaluation itself (one weight set to 1, the others to 0),
+so a fitted weight is that field of ``Weights`` exactly. The deep score values a piece at more
+than :data:`~morris.engine.evaluate.PIECE` (a piece up is also steps and mills up), so weights
+are printed per piece = 100, each with its bootstrap spread, beside the present weights; then
+the held-out error of the present weights (scaled to the labels by the best factor), of the
+fitted ones, and of the base weights (the variants', the standard game's before this fit).
+docs/ENGINE.md ("A teacher for the placing phase") has the run that set the present weights.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from morris.core.board import Board  # noqa: E402
+from morris.core.record import GameRecordError, read_games  # noqa: E402
+from morris.core.variant import engine_rules  # noqa: E402
+from morris.engine.engine import Engine  # noqa: E402
+from morris.engine.evaluate import (  # noqa: E402
+    BASE_WEIGHTS,
+    PIECE,
+    WEIGHTS,
+    Weights,
+    make_evaluator,
+)
+from morris.engine.search import MATE_BOUND  # noqa: E402
+
+#: The terms of the placing phase, by their field in Weights.
+PLACING_TERMS = (
+    "open_two",
+    "close_one",
+    "close_more",
+    "closings_against",
+    "placing_mobility",
+    "placing_blocked",
+    "point_link",
+    "point_cross",
+    "placing_one_exit",
+    "placing_tempo",
+)
+
+#: Labels beyond this many pieces are clipped: a won position is won, by any margin.
+CLIP = 6 * PIECE
+
+
+def _record_files(paths: list[Path]) -> Iterator[Path]:
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(p for p in path.iterdir() if p.is_file())
+        else:
+            yield path
+
+
+def positions(paths: list[Path], lo: int, hi: int) -> list[list[str]]:
+    """The turns leading to each position at plies ``lo``..``hi`` of the standard games in
+    ``paths``, each position once, in the order met."""
+    seen: set[str] = set()
+    out: list[list[str]] = []
+    for path in _record_files(paths):
+        try:
+            games = read_games(path.read_text(encoding="utf-8"))
+        except (GameRecordError, UnicodeDecodeError) as exc:
+            print(f"skipped {path}: {exc}", file=sys.stderr)
+            continue
+        for game in games:
+            board = game.start_board()
+            if board.rules.name != "standard" or board.move_stack:
+                continue
+            for move in [*game.moves, None]:  # None: the position after the last turn
+                ply = len(board.move_stack)
+                if ply > hi or board.outcome() is not None:
+                    break
+                if ply >= lo and (key := board.position()) not in seen:
+                    seen.add(key)
+                    out.append([str(m) for m in board.move_stack])
+                if move is None:
+                    break
+                board.push(move)
+    return out
+
+
+def _label(job: tuple[list[str], int]) -> dict[str, object]:
+    turns, nodes = job
+    board = Board()
+    for turn in turns:
+        board.push_notation(turn)
+    result = Engine(9).play(board, nodes=nodes)
+    return {"turns": turns, "score": result.score, "depth": result.depth}
+
+
+def labels(turns: list[list[str]], nodes: int, jobs: int, cache: Path | None) -> list[dict]:
+    """Each position's deep score (the side to move's), from ``cache`` where it holds one."""
+    known: dict[str, dict] = {}
+    if cache is not None and cache.exists():
+        for line in cache.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            known[" ".join(row["turns"])] = row
+    todo = [t for t in turns if " ".join(t) not in known]
+    print(f"{len(turns)} positions, {len(todo)} to search at {nodes} nodes", file=sys.stderr)
+    start = time.monotonic()
+    with ProcessPoolExecutor(jobs) as pool:
+        out = cache.open("a", encoding="utf-8") if cache is not None else None
+        try:
+            for i, row in enumerate(pool.map(_label, [(t, nodes) for t in todo], chunksize=8)):
+                known[" ".join(row["turns"])] = row  # type: ignore[arg-type]
+                if out is not None:
+                    out.write(json.dumps(row) + "\n")
+                if i % 200 == 199:
+                    print(f"  {i + 1} in {time.monotonic() - start:.0f} s", file=sys.stderr)
+        finally:
+            if out is not None:
+                out.close()
+    return [known[" ".join(t)] for t in turns]
+
+
+def features(
+    rows: list[dict], present: Weights = WEIGHTS
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The material and each placing term of every position (read off the evaluation with that
+    term's weight alone set to 1), the labels, and the evaluation with ``present``."""
+    rules = engine_rules(Board())
+    zero = replace(WEIGHTS, **{f.name: 0 for f in fields(Weights)})
+    term_evals = [make_evaluator(rules, replace(zero, **{t: 1})) for t in PLACING_TERMS]
+    material = make_evaluator(rules, zero)
+    evaluate = make_evaluator(rules, present)
+    x, y, now = [], [], []
+    for row in rows:
+        board = Board()
+        for turn in row["turns"]:
+            board.push_notation(turn)
+        c = board.turn
+        args = (
+            board.occupied_co(c),
+            board.occupied_co(not c),
+            board.pieces_in_hand(c),
+            board.pieces_in_hand(not c),
+        )
+        base = material(*args)
+        x.append([base / PIECE] + [e(*args) - base for e in term_evals])
+        y.append(max(-CLIP, min(CLIP, int(row["score"]))))
+        now.append(evaluate(*args))
+    return np.array(x, float), np.array(y, float), np.array(now, float)
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The fitted placing weights, per piece = 100."""
+
+    #: What a piece is worth in the labels' units (the fitted material weight).
+    piece: float
+    #: Each term of PLACING_TERMS: its fitted weight and the bootstrap spread of it.
+    weights: dict[str, tuple[float, float]]
+    #: Held-out root-mean-square errors: the present weights (scaled by the best factor)...
+    present_error: float
+    #: ... and the fitted ones.
+    fitted_error: float
+
+
+def fit(x: np.ndarray, y: np.ndarray, now: np.ndarray, holdout: float, seed: int) -> Fit:
+    """Least squares of ``y`` on ``x`` on all but a seeded ``holdout`` share, measured on it."""
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(y))
+    cut = int(len(y) * holdout)
+    test, train = order[:cut], order[cut:]
+    w, *_ = np.linalg.lstsq(x[train], y[train], rcond=None)
+    scale = float(now[train] @ y[train] / (now[train] @ now[train]))
+    boot = []
+    for _ in range(200):
+        s = rng.choice(len(y), len(y))
+        bw, *_ = np.linalg.lstsq(x[s], y[s], rcond=None)
+        boot.append(100 * bw / bw[0])
+    spread = np.std(boot, axis=0)
+
+    def rmse(pred: np.ndarray) -> float:
+        return float(np.sqrt(np.mean((pred - y[test]) ** 2)))
+
+    return Fit(
+        piece=float(w[0]),
+        weights={
+            term: (float(100 * w[i] / w[0]), float(spread[i]))
+            for i, term in enumerate(PLACING_TERMS, start=1)
+        },
+        present_error=rmse(scale * now[test]),
+        fitted_error=rmse(x[test] @ w),
+    )
+
+
+def report(result: Fit, n: int, holdout: float) -> str:
+    """The fit as a table beside the present weights."""
+    lines = [
+        f"positions {n} (held out {int(n * holdout)}), "
+        f"a piece is worth {result.piece:.0f} in the labels' units",
+        f"{'term':<18}{'now':>6}{'fitted':>8}{'spread':>8}",
+    ]
+    for term, (weight, spread) in result.weights.items():
+        lines.append(f"{term:<18}{getattr(WEIGHTS, term):>6}{weight:>8.1f}{spread:>8.1f}")
+    lines.append(
+        f"held-out error: present weights {result.present_error:.1f}, "
+        f"fitted {result.fitted_error:.1f}"
+    )
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="+", type=Path, help="game records, files or folders")
+    parser.add_argument("--plies", default="13-17", help="the plies to take positions at")
+    parser.add_argument("--nodes", type=int, default=4_000_000, help="the teacher's search")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--labels", type=Path, default=None, help="keep the labels here")
+    parser.add_argument("--holdout", type=float, default=0.25)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    try:
+        lo, hi = (int(p) for p in args.plies.split("-"))
+    except ValueError:
+        parser.error(f"--plies: {args.plies!r} is not FIRST-LAST, as 13-17")
+    if not 0 <= lo <= hi:
+        parser.error(f"--plies: {args.plies!r} is not FIRST-LAST, as 13-17")
+    missing = [str(p) for p in args.games if not p.exists()]
+    if missing:
+        parser.error(f"no such file or folder: {', '.join(missing)}")
+    rows = labels(positions(args.games, lo, hi), args.nodes, args.jobs, args.labels)
+    rows = [r for r in rows if abs(int(r["score"])) < MATE_BOUND]
+    placing = [r for r in rows if len(r["turns"]) < 18]  # the standard game places 18
+    if len(placing) < 4 * len(PLACING_TERMS):
+        print(f"too few placing positions to fit ({len(placing)})", file=sys.stderr)
+        return 2
+    x, y, now = features(placing)
+    print(report(fit(x, y, now, args.holdout, args.seed), len(placing), args.holdout))
+    base = fit(x, y, features(placing, BASE_WEIGHTS)[2], args.holdout, args.seed)
+    print(f"held-out error of the base weights (the variants'): {base.present_error:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
