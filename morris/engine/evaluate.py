@@ -90,24 +90,8 @@ class Weights:
 #: Sanmill in the standard game, and measured in each variant (docs/ENGINE.md, "Variants").
 BASE_WEIGHTS: Final = Weights()
 
-#: The weights the engine plays the standard game with: the base, with the placing phase's fitted
-#: to what a search of a second sees from the last placements of 450 games against Sanmill
-#: (docs/ENGINE.md, "A teacher for the placing phase"; benchmarks/placing_teacher.py): twos
-#: and pieces with one way out weigh more, a cross point no more than a T-point, and the side
-#: to move has the tempo.
-WEIGHTS: Final = replace(
-    BASE_WEIGHTS,
-    open_two=42,
-    close_one=30,
-    close_more=47,
-    closings_against=27,
-    placing_mobility=6,
-    placing_blocked=28,
-    point_link=12,
-    point_cross=0,
-    placing_one_exit=12,
-    placing_tempo=25,
-)
+#: The weights the engine plays the standard game with.
+WEIGHTS: Final = BASE_WEIGHTS
 
 #: The weights of the variants whose own weights measured better than :data:`WEIGHTS`, by
 #: variant name (docs/ENGINE.md, "Variants": the matches that chose them). Six and twelve men's

@@ -305,7 +305,7 @@ def test_a_finished_search_gives_its_memory_back() -> None:
 
 def test_the_table_grows_like_a_dict_and_keeps_the_same_results() -> None:
     # A depth-bound search has no node budget to size its table by: it starts small and grows.
-    board = _strong_positions(every=9)[9]  # early placing: 23 000 entries at depth 8
+    board = _strong_positions(every=9)[5]  # early placing: 20 000 entries at depth 8
     s = search.Search(
         board, tables=None, node_limit=None, deadline=None, clock=lambda: 0.0, stop=None,
         native=True,
