@@ -18,9 +18,9 @@ least squares, each term read off the evaluation itself (one weight set to 1, th
 so a fitted weight is that field of ``Weights`` exactly. The deep score values a piece at more
 than :data:`~morris.engine.evaluate.PIECE` (a piece up is also steps and mills up), so weights
 are printed per piece = 100, each with its bootstrap spread, beside the present weights; then
-the held-out error of the present weights (scaled to the labels by the best factor), of the
-fitted ones, and of the base weights (the variants', the standard game's before this fit).
-docs/ENGINE.md ("A teacher for the placing phase") has the run that set the present weights.
+the held-out error of the present weights (scaled to the labels by the best factor) and of the
+fitted ones. docs/ENGINE.md ("A teacher for the placing phase") has a run, and the matches that
+tried its weights.
 """
 
 from __future__ import annotations
@@ -43,13 +43,7 @@ from morris.core.board import Board  # noqa: E402
 from morris.core.record import GameRecordError, read_games  # noqa: E402
 from morris.core.variant import engine_rules  # noqa: E402
 from morris.engine.engine import Engine  # noqa: E402
-from morris.engine.evaluate import (  # noqa: E402
-    BASE_WEIGHTS,
-    PIECE,
-    WEIGHTS,
-    Weights,
-    make_evaluator,
-)
+from morris.engine.evaluate import PIECE, WEIGHTS, Weights, make_evaluator  # noqa: E402
 from morris.engine.search import MATE_BOUND  # noqa: E402
 
 #: The terms of the placing phase, by their field in Weights.
@@ -255,8 +249,6 @@ def main() -> int:
         return 2
     x, y, now = features(placing)
     print(report(fit(x, y, now, args.holdout, args.seed), len(placing), args.holdout))
-    base = fit(x, y, features(placing, BASE_WEIGHTS)[2], args.holdout, args.seed)
-    print(f"held-out error of the base weights (the variants'): {base.present_error:.1f}")
     return 0
 
 

@@ -5,8 +5,9 @@ Terms (each for the side to move minus the same for the opponent):
 - material: pieces on the board plus pieces in hand;
 - placing phase: open twos (two pieces of a mill and the third point empty), a bonus when the side
   to move can close a mill at once (it will), a malus when the opponent has two closing points
-  (only one can be blocked), mobility, blocked pieces and pieces with one way out, well-linked
-  points held (a T-point or a cross point over a corner), and the tempo of the side to move;
+  (only one can be blocked), mobility, blocked pieces, well-linked points held (a cross point
+  over a corner), and two terms at 0 in the engine's weights: pieces with one way out and the
+  tempo of the side to move;
 - moving phase: mobility (empty neighbours), blocked pieces, a near-win bonus when the opponent has
   no move at all, threats (an open two whose empty point one of our other pieces can reach next
   turn), running mills (a piece of a closed mill that can step out to close another: a mill every
@@ -37,11 +38,11 @@ PIECE: Final = 100
 class Weights:
     """The weights of the evaluation's terms, in centi-pieces, for the side to move.
 
-    The defaults are the weights tuned against Sanmill (docs/ENGINE.md, "Tuning against
-    Sanmill") that every variant was measured with; the standard game plays :data:`WEIGHTS`,
-    whose placing terms were fitted to deep searches of the last placements of games. The one
-    source of these numbers: the C evaluation (morris/engine/native/evaluate.c) is given them at
-    import (search.py configures it).
+    Tuned against Sanmill (docs/ENGINE.md, "Tuning against Sanmill"); the placing weights that
+    benchmarks/placing_teacher.py fitted to deep searches were tried and not kept ("A teacher
+    for the placing phase"), so its two new terms weigh nothing. The one source of these
+    numbers: the C evaluation (morris/engine/native/evaluate.c) is given them at import
+    (search.py configures it).
     """
 
     #: Placing: each open two (two pieces of a mill, the third point empty).
@@ -86,12 +87,8 @@ class Weights:
     contempt: int = 0
 
 
-#: The weights the variants play with (but those of :data:`VARIANT_WEIGHTS`): tuned against
-#: Sanmill in the standard game, and measured in each variant (docs/ENGINE.md, "Variants").
-BASE_WEIGHTS: Final = Weights()
-
-#: The weights the engine plays the standard game with.
-WEIGHTS: Final = BASE_WEIGHTS
+#: The weights the engine plays the standard game with (and any variant not in VARIANT_WEIGHTS).
+WEIGHTS: Final = Weights()
 
 #: The weights of the variants whose own weights measured better than :data:`WEIGHTS`, by
 #: variant name (docs/ENGINE.md, "Variants": the matches that chose them). Six and twelve men's
@@ -99,16 +96,14 @@ WEIGHTS: Final = BASE_WEIGHTS
 #: top level let a greedy player hold a draw there; with it, it won every game, at a cost within
 #: the noise against itself. No other weight beat the standard game's in any variant.
 VARIANT_WEIGHTS: Final[Mapping[str, Weights]] = {
-    "six": replace(BASE_WEIGHTS, contempt=50),
-    "twelve": replace(BASE_WEIGHTS, contempt=50),
+    "six": replace(WEIGHTS, contempt=50),
+    "twelve": replace(WEIGHTS, contempt=50),
 }
 
 
 def weights_for(rules: Rules) -> Weights:
     """The evaluation's weights for the variant of ``rules`` (its settings do not matter)."""
-    if rules.name == "standard":
-        return WEIGHTS
-    return VARIANT_WEIGHTS.get(rules.name, BASE_WEIGHTS)
+    return VARIANT_WEIGHTS.get(rules.name, WEIGHTS)
 
 
 Evaluator = Callable[[int, int, int, int], int]
