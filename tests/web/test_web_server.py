@@ -228,9 +228,13 @@ def test_sim_web_without_a_terminal_serves_the_page_alone_and_stops_on_a_signal(
 
 
 def _get(url: str) -> dict[str, Any] | None:
+    """The JSON of a 200 answer; ``None`` while the server is not up or its game does not answer
+    yet (a 503 on a loaded machine: its error is not the state)."""
     try:
         response = httpx.get(url, timeout=2.0)
     except httpx.TransportError:
+        return None
+    if response.status_code != 200:
         return None
     body: dict[str, Any] = response.json()
     return body
