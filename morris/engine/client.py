@@ -191,10 +191,14 @@ class UciEngine:
                     self._proc.wait(timeout=1.0)  # its output is closed: it is ending
             raise EngineCrashed(f"engine {self.name!r} ended{self._last_words()}")
         assert isinstance(item, str)
-        logger.debug("< %s", item)
-        if item.startswith("info string"):
-            self._said = item[len("info string") :].strip()
+        self._heard(item)
         return item
+
+    def _heard(self, line: str) -> None:
+        """Log a line the engine printed and keep it if it is an ``info string``."""
+        logger.debug("< %s", line)
+        if line.startswith("info string"):
+            self._said = line[len("info string") :].strip()
 
     def _drain(self) -> None:
         """Read what an engine that has ended printed before it ended, for its last ``info
@@ -206,8 +210,8 @@ class UciEngine:
                 return
             if item is _EOF:
                 return
-            if isinstance(item, str) and item.startswith("info string"):
-                self._said = item[len("info string") :].strip()
+            assert isinstance(item, str)
+            self._heard(item)
 
     def _last_words(self) -> str:
         """How the engine ended, for an error message: exit code and its last ``info string``."""
