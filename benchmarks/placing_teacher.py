@@ -3,6 +3,7 @@ recorded games, and the placing weights that predict them best.
 
     python benchmarks/placing_teacher.py GAMES... [--plies 13-17] [--nodes 4000000] [--jobs 2]
                                          [--labels FILE] [--holdout 0.25] [--seed 1]
+    python benchmarks/placing_teacher.py GAMES... --results [--plies 9-17]
 
 GAMES are game records of the standard game, files or folders of them (what `sanmill_match.py
 --out` saves, one game a file, or files of several games). Every position at the plies given
@@ -21,6 +22,12 @@ are printed per piece = 100, each with its bootstrap spread, beside the present 
 the held-out error of the present weights (scaled to the labels by the best factor) and of the
 fitted ones. docs/ENGINE.md ("A teacher for the placing phase") has a run, and the matches that
 tried its weights.
+
+``--results`` takes the games' results as the teacher instead (no search): each position at the
+plies given, in every game it occurs in, is labelled 1, 0 or -1 for a win, draw or loss of the
+side to move. A result sees to the end of the game, past any search, but it is one noisy number
+a game, and the positions of a game share it: the held-out share and the bootstrap samples are
+then drawn by whole games.
 """
 
 from __future__ import annotations
@@ -72,11 +79,11 @@ def _record_files(paths: list[Path]) -> Iterator[Path]:
             yield path
 
 
-def positions(paths: list[Path], lo: int, hi: int) -> list[list[str]]:
-    """The turns leading to each position at plies ``lo``..``hi`` of the standard games in
-    ``paths``, each position once, in the order met."""
-    seen: set[str] = set()
-    out: list[list[str]] = []
+def _walk(paths: list[Path], lo: int, hi: int) -> Iterator[tuple[int, str, Board]]:
+    """Each game's number, its result (``1-0``, ``0-1``, ``1/2-1/2`` or ``*``) and its board at
+    each of its positions at plies ``lo``..``hi`` (the same board, turns pushed on it between
+    yields), for the standard games in ``paths`` that start from the empty board."""
+    number = 0
     for path in _record_files(paths):
         try:
             games = read_games(path.read_text(encoding="utf-8"))
@@ -87,16 +94,44 @@ def positions(paths: list[Path], lo: int, hi: int) -> list[list[str]]:
             board = game.start_board()
             if board.rules.name != "standard" or board.move_stack:
                 continue
+            number += 1
             for move in [*game.moves, None]:  # None: the position after the last turn
                 ply = len(board.move_stack)
                 if ply > hi or board.outcome() is not None:
                     break
-                if ply >= lo and (key := board.position()) not in seen:
-                    seen.add(key)
-                    out.append([str(m) for m in board.move_stack])
+                if ply >= lo:
+                    yield number, game.result, board
                 if move is None:
                     break
                 board.push(move)
+
+
+def positions(paths: list[Path], lo: int, hi: int) -> list[list[str]]:
+    """The turns leading to each position at plies ``lo``..``hi`` of the standard games in
+    ``paths``, each position once, in the order met."""
+    seen: set[str] = set()
+    out: list[list[str]] = []
+    for _, _, board in _walk(paths, lo, hi):
+        if (key := board.position()) not in seen:
+            seen.add(key)
+            out.append([str(m) for m in board.move_stack])
+    return out
+
+
+#: A game's result for the side to move, by its result and whether white is to move.
+_RESULTS = {("1-0", True): 1, ("1-0", False): -1, ("0-1", True): -1, ("0-1", False): 1}
+
+
+def result_rows(paths: list[Path], lo: int, hi: int) -> list[dict]:
+    """Rows for the fit as :func:`labels` gives them, with the game's result as the score: 1
+    for a win of the side to move, 0 for a draw, -1 for a loss (games without a result are left
+    out), and the game's number. A position met in several games is a row of each."""
+    out: list[dict] = []
+    for number, result, board in _walk(paths, lo, hi):
+        if result == "*":
+            continue
+        score = _RESULTS.get((result, board.turn), 0)
+        out.append({"turns": [str(m) for m in board.move_stack], "score": score, "game": number})
     return out
 
 
@@ -175,19 +210,35 @@ class Fit:
     present_error: float
     #: ... and the fitted ones.
     fitted_error: float
+    #: The rows held out (whole games when the fit was given groups).
+    held_out: int
 
 
-def fit(x: np.ndarray, y: np.ndarray, now: np.ndarray, holdout: float, seed: int) -> Fit:
-    """Least squares of ``y`` on ``x`` on all but a seeded ``holdout`` share, measured on it."""
+def fit(
+    x: np.ndarray,
+    y: np.ndarray,
+    now: np.ndarray,
+    holdout: float,
+    seed: int,
+    groups: np.ndarray | None = None,
+) -> Fit:
+    """Least squares of ``y`` on ``x`` on all but a seeded ``holdout`` share, measured on it.
+    With ``groups`` (a game's number for each row: rows of one game share its result) the
+    share held out and the bootstrap samples are drawn by group, not by row."""
     rng = np.random.default_rng(seed)
-    order = rng.permutation(len(y))
-    cut = int(len(y) * holdout)
-    test, train = order[:cut], order[cut:]
+    if groups is None:
+        groups = np.arange(len(y))
+    names = np.unique(groups)
+    rows = {g: np.flatnonzero(groups == g) for g in names}
+    cut = int(len(names) * holdout)
+    shuffled = rng.permutation(names)
+    test = np.concatenate([rows[g] for g in shuffled[:cut]] or [np.zeros(0, int)])
+    train = np.concatenate([rows[g] for g in shuffled[cut:]])
     w, *_ = np.linalg.lstsq(x[train], y[train], rcond=None)
     scale = float(now[train] @ y[train] / (now[train] @ now[train]))
     boot = []
     for _ in range(200):
-        s = rng.choice(len(y), len(y))
+        s = np.concatenate([rows[g] for g in rng.choice(names, len(names))])
         bw, *_ = np.linalg.lstsq(x[s], y[s], rcond=None)
         boot.append(100 * bw / bw[0])
     spread = np.std(boot, axis=0)
@@ -203,14 +254,15 @@ def fit(x: np.ndarray, y: np.ndarray, now: np.ndarray, holdout: float, seed: int
         },
         present_error=rmse(scale * now[test]),
         fitted_error=rmse(x[test] @ w),
+        held_out=len(test),
     )
 
 
-def report(result: Fit, n: int, holdout: float) -> str:
+def report(result: Fit, n: int) -> str:
     """The fit as a table beside the present weights."""
     lines = [
-        f"positions {n} (held out {int(n * holdout)}), "
-        f"a piece is worth {result.piece:.0f} in the labels' units",
+        f"positions {n} (held out {result.held_out}), "
+        f"a piece is worth {result.piece:.3g} in the labels' units",
         f"{'term':<18}{'now':>6}{'fitted':>8}{'spread':>8}",
     ]
     for term, (weight, spread) in result.weights.items():
@@ -231,6 +283,10 @@ def main() -> int:
     parser.add_argument("--labels", type=Path, default=None, help="keep the labels here")
     parser.add_argument("--holdout", type=float, default=0.25)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--results", action="store_true",
+        help="label each position with its game's result (1, 0, -1) instead of a search",
+    )  # fmt: skip
     args = parser.parse_args()
     try:
         lo, hi = (int(p) for p in args.plies.split("-"))
@@ -241,14 +297,18 @@ def main() -> int:
     missing = [str(p) for p in args.games if not p.exists()]
     if missing:
         parser.error(f"no such file or folder: {', '.join(missing)}")
-    rows = labels(positions(args.games, lo, hi), args.nodes, args.jobs, args.labels)
-    rows = [r for r in rows if abs(int(r["score"])) < MATE_BOUND]
+    if args.results:
+        rows = result_rows(args.games, lo, hi)
+    else:
+        rows = labels(positions(args.games, lo, hi), args.nodes, args.jobs, args.labels)
+        rows = [r for r in rows if abs(int(r["score"])) < MATE_BOUND]
     placing = [r for r in rows if len(r["turns"]) < 18]  # the standard game places 18
     if len(placing) < 4 * len(PLACING_TERMS):
         print(f"too few placing positions to fit ({len(placing)})", file=sys.stderr)
         return 2
     x, y, now = features(placing)
-    print(report(fit(x, y, now, args.holdout, args.seed), len(placing), args.holdout))
+    groups = np.array([r["game"] for r in placing]) if args.results else None
+    print(report(fit(x, y, now, args.holdout, args.seed, groups), len(placing)))
     return 0
 
 

@@ -17,7 +17,14 @@ from morris.engine.evaluate import PIECE, WEIGHTS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from placing_teacher import PLACING_TERMS, features, fit, labels, positions
+from placing_teacher import (
+    PLACING_TERMS,
+    features,
+    fit,
+    labels,
+    positions,
+    result_rows,
+)
 
 #: A game's first 14 placements (no mill), and one that reaches its position after 4 by another
 #: order, then parts from it.
@@ -80,3 +87,42 @@ def test_labels_are_searched_once_and_kept(tmp_path: Path) -> None:
     changed = [dict(json.loads(line), score=12345) for line in kept.splitlines()]
     cache.write_text("".join(json.dumps(r) + "\n" for r in changed), encoding="utf-8")
     assert [r["score"] for r in labels(turns, 3000, 1, cache)] == [12345, 12345]
+
+
+def test_results_label_each_position_for_its_side_to_move(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    for name, result in (("a.txt", "1-0"), ("b.txt", "1/2-1/2"), ("c.txt", "0-1")):
+        board = Board()
+        for turn in _TURNS:
+            board.push_notation(turn)
+        record = GameRecord.from_board(board, Result=result)
+        (games / name).write_text(write_game(record), encoding="utf-8")
+    (games / "unfinished.txt").write_text(
+        write_game(GameRecord.from_board(Board())), encoding="utf-8"
+    )
+    rows = result_rows([games], 12, 13)
+    # Ply 12: white to move; ply 13: black. Each game's positions are rows of their own.
+    assert [(r["game"], r["score"]) for r in rows] == [
+        (1, 1),
+        (1, -1),
+        (2, 0),
+        (2, 0),
+        (3, -1),
+        (3, 1),
+    ]
+    assert [len(r["turns"]) for r in rows] == [12, 13] * 3
+
+
+def test_rows_of_one_game_are_held_out_together() -> None:
+    rng = np.random.default_rng(5)
+    x = np.column_stack(
+        [rng.integers(-2, 3, 300)] + [rng.integers(-4, 5, 300) for _ in PLACING_TERMS]
+    ).astype(float)
+    y = x @ np.array([2.0] + [0.02 * getattr(WEIGHTS, t) for t in PLACING_TERMS])
+    # 30 games of 10 rows: a quarter of the games is 7 whole games, where a quarter of the rows
+    # would be 75 rows.
+    games = fit(x, y, y, 0.25, 1, np.repeat(np.arange(30), 10))
+    rows = fit(x, y, y, 0.25, 1)
+    assert (games.held_out, rows.held_out) == (70, 75)
+    assert games.piece == pytest.approx(2) and games.fitted_error == pytest.approx(0, abs=1e-6)
