@@ -56,6 +56,7 @@ from morris.engine.search import MATE_BOUND  # noqa: E402
 #: The terms of the placing phase, by their field in Weights.
 PLACING_TERMS = (
     "open_two",
+    "open_two_per_hand",
     "close_one",
     "close_more",
     "closings_against",

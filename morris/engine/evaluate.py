@@ -6,8 +6,8 @@ Terms (each for the side to move minus the same for the opponent):
 - placing phase: open twos (two pieces of a mill and the third point empty), a bonus when the side
   to move can close a mill at once (it will), a malus when the opponent has two closing points
   (only one can be blocked), mobility, blocked pieces, well-linked points held (a cross point
-  over a corner), and two terms at 0 in the engine's weights: pieces with one way out and the
-  tempo of the side to move;
+  over a corner), and three terms at 0 in the engine's weights: pieces with one way out, the
+  tempo of the side to move and an open two's growth as the hands empty;
 - moving phase: mobility (empty neighbours), blocked pieces, a near-win bonus when the opponent has
   no move at all, threats (an open two whose empty point one of our other pieces can reach next
   turn), running mills (a piece of a closed mill that can step out to close another: a mill every
@@ -39,14 +39,17 @@ class Weights:
     """The weights of the evaluation's terms, in centi-pieces, for the side to move.
 
     Tuned against Sanmill (docs/ENGINE.md, "Tuning against Sanmill"); the placing weights that
-    benchmarks/placing_teacher.py fitted to deep searches were tried and not kept ("A teacher
-    for the placing phase"), so its two new terms weigh nothing. The one source of these
-    numbers: the C evaluation (morris/engine/native/evaluate.c) is given them at import
-    (search.py configures it).
+    benchmarks/placing_teacher.py fitted to deep searches and to game results were tried and not
+    kept ("A teacher for the placing phase", "Open twos weighed again"), so the terms added for
+    it weigh nothing. The one source of these numbers: the C evaluation
+    (morris/engine/native/evaluate.c) is given them at import (search.py configures it).
     """
 
-    #: Placing: each open two (two pieces of a mill, the third point empty).
+    #: Placing: each open two (two pieces of a mill, the third point empty)...
     open_two: int = 14
+    #: ... plus this for each piece still in hand, both sides' (negative: an open two made
+    #: early is easily blocked, one that is still open when the moving begins is a mill to come).
+    open_two_per_hand: int = 0
     #: Placing, with pieces in hand: we can close a mill at one point (we will)...
     close_one: int = 70
     #: ... or at two points or more.
@@ -195,6 +198,7 @@ def make_evaluator(rules: Rules, weights: Weights | None = None) -> Evaluator:
     everything = rules.points_in_play
     # The weights as plain locals of the closure: read once, not as attributes at every call.
     open_two, close_one, close_more = weights.open_two, weights.close_one, weights.close_more
+    open_two_per_hand = weights.open_two_per_hand
     closings_against, point_link = weights.closings_against, weights.point_link
     point_cross, placing_tempo = weights.point_cross, weights.placing_tempo
     placing_one_exit = weights.placing_one_exit
@@ -248,7 +252,7 @@ def make_evaluator(rules: Rules, weights: Weights | None = None) -> Evaluator:
                 elif not a and b != m and b.bit_count() == 2:
                     twos_them += 1
                     close_them |= m ^ b
-            score += open_two * (twos_us - twos_them)
+            score += (open_two + open_two_per_hand * (uh + th)) * (twos_us - twos_them)
             if close_us and uh:
                 score += close_one if close_us & (close_us - 1) == 0 else close_more
             if close_them and th and close_them & (close_them - 1):

@@ -212,6 +212,7 @@ def test_the_c_search_takes_its_constants_from_the_python_source() -> None:
     changed = replace(
         WEIGHTS,
         open_two=21,
+        open_two_per_hand=-2,
         point_link=3,
         point_cross=7,
         placing_one_exit=5,

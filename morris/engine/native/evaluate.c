@@ -78,7 +78,7 @@ int eval_position(const Search *s, bb us, bb them, int uh, int th)
                 close_them |= m ^ b;
             }
         }
-        score += s->w.open_two * (twos_us - twos_them);
+        score += (s->w.open_two + s->w.open_two_per_hand * (uh + th)) * (twos_us - twos_them);
         if (close_us && uh)
             score += (close_us & (close_us - 1)) == 0 ? s->w.close_one : s->w.close_more;
         if (close_them && th && (close_them & (close_them - 1)))

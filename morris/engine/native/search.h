@@ -47,7 +47,7 @@ static inline int lowbit(bb x) { return __builtin_ctz(x); }
 
 /* The evaluation's weights: the fields of evaluate.Weights, in their order. */
 typedef struct {
-    int open_two, close_one, close_more, closings_against, placing_mobility, placing_blocked,
+    int open_two, open_two_per_hand, close_one, close_more, closings_against, placing_mobility, placing_blocked,
         point_link, point_cross, placing_one_exit, placing_tempo;
     int opponent_blocked, moving_mobility, moving_blocked, running_mill, threat, per_threat,
         per_threat_against, threats_against;
