@@ -229,8 +229,10 @@ def fit(
     rng = np.random.default_rng(seed)
     if groups is None:
         groups = np.arange(len(y))
-    names = np.unique(groups)
-    rows = {g: np.flatnonzero(groups == g) for g in names}
+    # Each group's rows in their order, by one stable sort (not a scan of all rows per group).
+    order = np.argsort(groups, kind="stable")
+    names, starts = np.unique(groups[order], return_index=True)
+    rows = dict(zip(names, np.split(order, starts[1:]), strict=True))
     cut = int(len(names) * holdout)
     shuffled = rng.permutation(names)
     test = np.concatenate([rows[g] for g in shuffled[:cut]] or [np.zeros(0, int)])

@@ -130,8 +130,8 @@ static const Field FIELDS[] = {
     INT_FIELD(loss), INT_FIELD(reduce_depth), INT_FIELD(reduce_after), INT_FIELD(order_block),
     INT_FIELD(order_two), INT_FIELD(piece),
     /* the weights, in the order of Weights (search.h) and of evaluate.Weights */
-    WEIGHT_FIELD(open_two), WEIGHT_FIELD(open_two_per_hand), WEIGHT_FIELD(close_one), WEIGHT_FIELD(close_more),
-    WEIGHT_FIELD(closings_against), WEIGHT_FIELD(placing_mobility),
+    WEIGHT_FIELD(open_two), WEIGHT_FIELD(open_two_per_hand), WEIGHT_FIELD(close_one),
+    WEIGHT_FIELD(close_more), WEIGHT_FIELD(closings_against), WEIGHT_FIELD(placing_mobility),
     WEIGHT_FIELD(placing_blocked), WEIGHT_FIELD(point_link), WEIGHT_FIELD(point_cross),
     WEIGHT_FIELD(placing_one_exit), WEIGHT_FIELD(placing_tempo), WEIGHT_FIELD(opponent_blocked),
     WEIGHT_FIELD(moving_mobility), WEIGHT_FIELD(moving_blocked), WEIGHT_FIELD(running_mill),

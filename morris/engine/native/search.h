@@ -47,8 +47,8 @@ static inline int lowbit(bb x) { return __builtin_ctz(x); }
 
 /* The evaluation's weights: the fields of evaluate.Weights, in their order. */
 typedef struct {
-    int open_two, open_two_per_hand, close_one, close_more, closings_against, placing_mobility, placing_blocked,
-        point_link, point_cross, placing_one_exit, placing_tempo;
+    int open_two, open_two_per_hand, close_one, close_more, closings_against, placing_mobility,
+        placing_blocked, point_link, point_cross, placing_one_exit, placing_tempo;
     int opponent_blocked, moving_mobility, moving_blocked, running_mill, threat, per_threat,
         per_threat_against, threats_against;
     int contempt; /* what a draw costs the engine (the side to move at the root) */
