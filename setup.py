@@ -88,6 +88,7 @@ if os.environ.get("MORRIS_NATIVE", "") != "0":
             include_dirs=["morris/engine"],
             depends=["morris/engine/native/search.h", "morris/engine/native/evaluate.h"],
             extra_compile_args=["-O2"],
+            libraries=["m"],  # log(): the placing reductions' table
             optional=True,  # no compiler: a warning, and the Python search
         )
     )

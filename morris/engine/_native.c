@@ -127,7 +127,8 @@ static const Field FIELDS[] = {
     INT_FIELD(inf), INT_FIELD(max_depth), INT_FIELD(near_limit),
     {"tt_max", offsetof(SearchParams, tt_max), AS_LONG},
     INT_FIELD(exact), INT_FIELD(lower), INT_FIELD(upper), INT_FIELD(draw), INT_FIELD(win),
-    INT_FIELD(loss), INT_FIELD(reduce_depth), INT_FIELD(reduce_after), INT_FIELD(order_block),
+    INT_FIELD(loss), INT_FIELD(reduce_depth), INT_FIELD(reduce_after), INT_FIELD(reduce_base),
+    INT_FIELD(reduce_div), INT_FIELD(order_block),
     INT_FIELD(order_two), INT_FIELD(piece),
     /* the weights, in the order of Weights (search.h) and of evaluate.Weights */
     WEIGHT_FIELD(open_two), WEIGHT_FIELD(open_two_per_hand), WEIGHT_FIELD(close_one),
@@ -136,7 +137,7 @@ static const Field FIELDS[] = {
     WEIGHT_FIELD(placing_one_exit), WEIGHT_FIELD(placing_tempo), WEIGHT_FIELD(opponent_blocked),
     WEIGHT_FIELD(moving_mobility), WEIGHT_FIELD(moving_blocked), WEIGHT_FIELD(running_mill),
     WEIGHT_FIELD(threat), WEIGHT_FIELD(per_threat), WEIGHT_FIELD(per_threat_against),
-    WEIGHT_FIELD(threats_against), WEIGHT_FIELD(contempt),
+    WEIGHT_FIELD(threats_against), WEIGHT_FIELD(contempt), WEIGHT_FIELD(placing_reductions),
 };
 #define N_FIELDS (sizeof(FIELDS) / sizeof(FIELDS[0]))
 

@@ -88,6 +88,10 @@ class Weights:
     #: limit, a full board, a drawn table position) costs the engine, the side to move at the
     #: root; the opponent's draws gain it as much. 0: a draw is worth a level position.
     contempt: int = 0
+    #: Not a term either but of the search: 1 reduces late placements by more plies the deeper
+    #: the search and the later the turn (search.py, _PLACING_REDUCTIONS); 0 by one ply, as
+    #: while moving (docs/ENGINE.md, "Deeper while placing").
+    placing_reductions: int = 1
 
 
 #: The weights the engine plays the standard game with (and any variant not in VARIANT_WEIGHTS).
@@ -100,7 +104,9 @@ WEIGHTS: Final = Weights()
 #: the noise against itself. No other weight beat the standard game's in any variant.
 VARIANT_WEIGHTS: Final[Mapping[str, Weights]] = {
     "six": replace(WEIGHTS, contempt=50),
-    "twelve": replace(WEIGHTS, contempt=50),
+    # Twelve men's morris keeps one ply's reduction while placing: with the deeper ones a greedy
+    # player held a full-board draw against the top level (one game of six at 100 000 nodes).
+    "twelve": replace(WEIGHTS, contempt=50, placing_reductions=0),
 }
 
 

@@ -18,6 +18,7 @@ table, and the C port mirrors this file line for line.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import random
 from collections.abc import Callable
@@ -99,6 +100,28 @@ _NEAR_LIMIT: Final = 48
 #: searched a ply shallower first.
 _REDUCE_DEPTH: Final = 3
 _REDUCE_AFTER: Final = 4
+#: ... and while either side still places, shallower the deeper the search and the later the
+#: turn: _REDUCE_BASE + ln(depth) * ln(turn's index) / _REDUCE_DIV plies (in hundredths),
+#: at least one, and a ply left to search (docs/ENGINE.md, "Deeper while placing").
+_REDUCE_BASE: Final = 75
+_REDUCE_DIV: Final = 200
+#: The reduction table's size in depths and in turns (deeper or later: the last row, column).
+_REDUCE_SPAN: Final = 64
+
+
+def placing_reductions(base: int, div: int) -> tuple[tuple[int, ...], ...]:
+    """The plies a late placement is reduced by, by depth and turn index, as search.c computes
+    them (the same double arithmetic, so both searches reduce alike)."""
+    return tuple(
+        tuple(
+            int(base / 100 + math.log(d) * math.log(k) / (div / 100)) if d and k else 0
+            for k in range(_REDUCE_SPAN)
+        )
+        for d in range(_REDUCE_SPAN)
+    )
+
+
+_PLACING_REDUCTIONS: Final = placing_reductions(_REDUCE_BASE, _REDUCE_DIV)
 #: The static order of quiet placements (:meth:`Search._placing_order`): a line blocked, a new
 #: two of ours (and 1 for each link of the point).
 _ORDER_BLOCK: Final = 16
@@ -126,7 +149,8 @@ def _configure_native() -> None:
         mate=MATE, mate_bound=MATE_BOUND, inf=_INF, max_depth=MAX_DEPTH,
         near_limit=_NEAR_LIMIT, tt_max=_TT_MAX, exact=_EXACT, lower=_LOWER, upper=_UPPER,
         draw=_DRAW, win=_WIN, loss=_LOSS, reduce_depth=_REDUCE_DEPTH,
-        reduce_after=_REDUCE_AFTER, order_block=_ORDER_BLOCK, order_two=_ORDER_TWO,
+        reduce_after=_REDUCE_AFTER, reduce_base=_REDUCE_BASE, reduce_div=_REDUCE_DIV,
+        order_block=_ORDER_BLOCK, order_two=_ORDER_TWO,
         piece=PIECE, **asdict(WEIGHTS),
     )  # fmt: skip
 
@@ -169,6 +193,7 @@ class Search:
         self.weights = weights = weights_for(rules) if weights is None else weights
         self.evaluate = make_evaluator(rules, weights)
         self.contempt = weights.contempt
+        self.placing_reductions = weights.placing_reductions
         self.links = tuple(n.bit_count() for n in rules.neighbours)
         # Tables built for another board than this variant's are not asked (the search goes on).
         self.tables = tables if tables is not None and tables.supports(rules) else None
@@ -520,6 +545,9 @@ class Search:
                     and mv not in killers
                     else 0
                 )
+                if r and (uh or th) and self.placing_reductions:
+                    late = _PLACING_REDUCTIONS[min(depth, _REDUCE_SPAN - 1)]
+                    r = max(1, min(late[min(i, _REDUCE_SPAN - 1)], depth - 2))
                 score = -negamax(
                     nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1 - r,
                     -alpha - 1, -alpha, ply + 1, nrs, obar, nbar,

@@ -306,14 +306,14 @@ def test_a_finished_search_gives_its_memory_back() -> None:
 
 def test_the_table_grows_like_a_dict_and_keeps_the_same_results() -> None:
     # A depth-bound search has no node budget to size its table by: it starts small and grows.
-    board = _strong_positions(every=9)[5]  # early placing: 20 000 entries at depth 8
+    board = _strong_positions(every=9)[5]  # early placing: 39 000 entries at depth 9
     s = search.Search(
         board, tables=None, node_limit=None, deadline=None, clock=lambda: 0.0, stop=None,
         native=True,
     )  # fmt: skip
-    result = Engine(6, native=False)._iterate(s, 8, 0, random.Random(0), None, 0.0, None)
+    result = Engine(6, native=False)._iterate(s, 9, 0, random.Random(0), None, 0.0, None)
     assert s.core is not None and s.core.tt_entries > 16_384  # past its first size, twice
-    py, c = _both(board, 6, depth=8)
+    py, c = _both(board, 6, depth=9)
     assert _seen(py) == _seen(c)
     assert result[0] == encode(c.move) and result[1] == c.score
 
@@ -342,8 +342,8 @@ def test_the_top_level_answers_a_cross_point_on_a_well_linked_point(first: str) 
 @pytest.mark.realtime
 def test_the_c_search_runs_while_another_python_thread_does() -> None:
     # The daemon runs the built-in engine in a thread beside the board's scanning: the C search
-    # must release the interpreter lock. Here one root move is searched 14 turns deep with no
-    # callback at all (about a second, three million nodes), and this thread counts to 300 000
+    # must release the interpreter lock. Here one root move is searched 15 turns deep with no
+    # callback at all (about half a second, 2.6 million nodes), and this thread counts to 300 000
     # meanwhile. Holding the lock, the search would let the count go on only after it returned
     # (or for one 5 ms switch interval before it entered C, far too short to finish).
     board = Board()
@@ -360,7 +360,7 @@ def test_the_c_search_runs_while_another_python_thread_does() -> None:
     def run() -> None:
         started.set()
         try:
-            s.search_root_move(first, 14, -(10**6), 10**6)
+            s.search_root_move(first, 15, -(10**6), 10**6)
         finally:
             done.set()
 
@@ -403,6 +403,6 @@ def test_a_core_refuses_other_threads_while_it_searches() -> None:
         zn=s.zn, path=s.path, root_index=s.root_index, check=check, probe=None, table_pieces=0,
         tt_size=4096,
     )  # fmt: skip
-    s.search_root_move(encode(Board().parse_notation("d2")), 5, -(10**6), 10**6)
+    s.search_root_move(encode(Board().parse_notation("d2")), 7, -(10**6), 10**6)  # 10 000 nodes
     assert seen and all("a search runs on it" in text for text in seen)
     s.release()

@@ -100,6 +100,25 @@ def test_placements_are_searched_blocks_first_then_new_twos_then_linked_points()
     assert all(p in ("a1", "g1", "f6", "f2", "c5", "c3", "e5", "e3") for p in rest[-8:])
 
 
+def test_late_placements_are_searched_shallower_the_deeper_the_search() -> None:
+    table = search.placing_reductions(search._REDUCE_BASE, search._REDUCE_DIV)
+    assert table[3][4] == 1  # shallow: a ply, as in the moving phase
+    assert table[12][5] == 2 and table[12][20] == 4
+    for d in range(1, 63):
+        for k in range(1, 63):
+            assert table[d][k] <= table[d + 1][k] and table[d][k] <= table[d][k + 1]
+
+
+def test_the_reductions_while_placing_buy_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same node budget reaches further into the placing phase than with one ply's
+    # reduction for every late placement (the rule before; Python search, whose table this is).
+    board = position("d6 b4 f4", "d2 d7 a1", white_hand=6, black_hand=6)
+    deeper = Engine(9, native=False).play(board, nodes=40_000)
+    monkeypatch.setattr(search, "_PLACING_REDUCTIONS", search.placing_reductions(100, 10**9))
+    before = Engine(9, native=False).play(board, nodes=40_000)
+    assert deeper.depth > before.depth
+
+
 def test_sees_a_win_and_reports_its_distance() -> None:
     # Black has three pieces; white closes a mill at once and wins the game.
     board = position("a7 d7 g4 b2", "c5 e3 f2", no_removal=5)

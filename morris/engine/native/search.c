@@ -17,11 +17,14 @@
 #include "search.h"
 #include "evaluate.h"
 
+#include <math.h>
 #include <string.h>
 
 /* The constants of the Python source (search_configure). */
 static SearchParams P;
 static int configured;
+/* The plies a late placement is reduced by, by depth and turn index (search_configure). */
+static int placing_reductions[REDUCE_SPAN][REDUCE_SPAN];
 
 const char *search_configure(const SearchParams *p)
 {
@@ -43,7 +46,16 @@ const char *search_configure(const SearchParams *p)
         return "exact, lower, upper: three different flags of two bits";
     if (p->mate_bound >= p->mate || p->mate >= p->inf || p->tt_max < 1)
         return "mate, mate_bound, inf, tt_max: out of order";
+    if (p->reduce_base < 0 || p->reduce_div < 1)
+        return "reduce_base, reduce_div: a negative base or a divisor below 1";
     P = *p;
+    /* search.py, placing_reductions: the same arithmetic in doubles */
+    for (int d = 0; d < REDUCE_SPAN; d++)
+        for (int k = 0; k < REDUCE_SPAN; k++)
+            placing_reductions[d][k] =
+                d && k ? (int)(P.reduce_base / 100.0 +
+                               log((double)d) * log((double)k) / (P.reduce_div / 100.0))
+                       : 0;
     configured = 1;
     return NULL;
 }
@@ -519,6 +531,13 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
                      mv != killers[1])
                         ? 1
                         : 0;
+            if (r && (uh || th) && s->w.placing_reductions) {
+                int late = placing_reductions[depth < REDUCE_SPAN ? depth : REDUCE_SPAN - 1]
+                                             [i < REDUCE_SPAN ? i : REDUCE_SPAN - 1];
+                r = late < depth - 2 ? late : depth - 2;
+                if (r < 1)
+                    r = 1;
+            }
             score = -negamax(s, nthem, nus, th, nuh, nc, nkey, nnrc, depth - 1 - r, -alpha - 1,
                              -alpha, ply + 1, nrs, obar, nbar);
             if (!s->error && score > alpha && r)

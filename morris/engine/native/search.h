@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #define MAX_POINTS 32   /* a bitboard is 32 bits */
+#define REDUCE_SPAN 64  /* the placing reductions' table: depths and turn indices */
 #define MAX_PLY 72      /* plies of the per-ply buffers; the depth cap must stay below */
 #define MAX_TURNS 4096  /* more than any position has, two removals of 12 pieces included */
 #define MAX_QUIET 256   /* turns without removal: 24 placements and 12 x 4 steps at most */
@@ -52,6 +53,7 @@ typedef struct {
     int opponent_blocked, moving_mobility, moving_blocked, running_mill, threat, per_threat,
         per_threat_against, threats_against;
     int contempt; /* what a draw costs the engine (the side to move at the root) */
+    int placing_reductions; /* 1: late placements reduced by the table (search.c), 0: a ply */
 } Weights;
 #define N_WEIGHTS ((int)(sizeof(Weights) / sizeof(int)))
 
@@ -71,6 +73,7 @@ typedef struct {
     int exact, lower, upper;  /* table entry flags */
     int draw, win, loss;      /* the probe's values */
     int reduce_depth, reduce_after;      /* late-move reduction: from this depth, after n turns */
+    int reduce_base, reduce_div;         /* while placing: base + ln d ln i / div, hundredths */
     int order_block, order_two;          /* placement order: a block, a new two */
     /* evaluate.py: PIECE and the fields of WEIGHTS (a search's own weights, a variant's, may
      * replace these defaults: Search.w) */
