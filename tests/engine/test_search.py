@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 from hypothesis import given, settings
@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from morris import STANDARD, Board, Move, Rules, TwelveMensMorris
 from morris.core.points import POINT_NAMES
 from morris.engine import LEVELS, MATE, MAX_LEVEL, Engine, SearchInfo, search, win_distance
+from morris.engine.evaluate import WEIGHTS
 from morris.engine.movegen import generate
 from morris.engine.result import Result, Value
 from morris.engine.search import MATE_BOUND
@@ -109,13 +110,14 @@ def test_late_placements_are_searched_shallower_the_deeper_the_search() -> None:
             assert table[d][k] <= table[d + 1][k] and table[d][k] <= table[d][k + 1]
 
 
-def test_the_reductions_while_placing_buy_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("native", [False, *([True] if search.NATIVE_AVAILABLE else [])])
+def test_the_reductions_while_placing_buy_depth(native: bool) -> None:
     # The same node budget reaches further into the placing phase than with one ply's
-    # reduction for every late placement (the rule before; Python search, whose table this is).
+    # reduction for every late placement (the rule before, and twelve men's morris's).
     board = position("d6 b4 f4", "d2 d7 a1", white_hand=6, black_hand=6)
-    deeper = Engine(9, native=False).play(board, nodes=40_000)
-    monkeypatch.setattr(search, "_PLACING_REDUCTIONS", search.placing_reductions(100, 10**9))
-    before = Engine(9, native=False).play(board, nodes=40_000)
+    deeper = Engine(9, native=native).play(board, nodes=40_000)
+    one_ply = replace(WEIGHTS, placing_reductions=0)
+    before = Engine(9, native=native, weights=one_ply).play(board, nodes=40_000)
     assert deeper.depth > before.depth
 
 
