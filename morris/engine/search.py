@@ -150,7 +150,7 @@ def _configure_native() -> None:
         near_limit=_NEAR_LIMIT, tt_max=_TT_MAX, exact=_EXACT, lower=_LOWER, upper=_UPPER,
         draw=_DRAW, win=_WIN, loss=_LOSS, reduce_depth=_REDUCE_DEPTH,
         reduce_after=_REDUCE_AFTER, reduce_base=_REDUCE_BASE, reduce_div=_REDUCE_DIV,
-        order_block=_ORDER_BLOCK, order_two=_ORDER_TWO,
+        reduce_span=_REDUCE_SPAN, order_block=_ORDER_BLOCK, order_two=_ORDER_TWO,
         piece=PIECE, **asdict(WEIGHTS),
     )  # fmt: skip
 

@@ -48,6 +48,8 @@ const char *search_configure(const SearchParams *p)
         return "mate, mate_bound, inf, tt_max: out of order";
     if (p->reduce_base < 0 || p->reduce_div < 1)
         return "reduce_base, reduce_div: a negative base or a divisor below 1";
+    if (p->reduce_span != REDUCE_SPAN)
+        return "reduce_span: not the size of search.c's reduction table (REDUCE_SPAN)";
     P = *p;
     /* search.py, placing_reductions: the same arithmetic in doubles */
     for (int d = 0; d < REDUCE_SPAN; d++)

@@ -74,6 +74,7 @@ typedef struct {
     int draw, win, loss;      /* the probe's values */
     int reduce_depth, reduce_after;      /* late-move reduction: from this depth, after n turns */
     int reduce_base, reduce_div;         /* while placing: base + ln d ln i / div, hundredths */
+    int reduce_span;                     /* that table's size: REDUCE_SPAN */
     int order_block, order_two;          /* placement order: a block, a new two */
     /* evaluate.py: PIECE and the fields of WEIGHTS (a search's own weights, a variant's, may
      * replace these defaults: Search.w) */
