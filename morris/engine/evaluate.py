@@ -101,9 +101,13 @@ WEIGHTS: Final = Weights()
 #: variant name (docs/ENGINE.md, "Variants": the matches that chose them). Six and twelve men's
 #: morris are drawn often (a blockade, a repetition, twelve's full board): without contempt the
 #: top level let a greedy player hold a draw there; with it, it won every game, at a cost within
-#: the noise against itself. No other weight beat the standard game's in any variant.
+#: the noise against itself; Morabaraba needed 100 once mill turns were ordered. No other weight
+#: beat the standard game's in any variant.
 VARIANT_WEIGHTS: Final[Mapping[str, Weights]] = {
     "six": replace(WEIGHTS, contempt=50),
+    # Morabaraba: with mill turns ordered ("Removals ordered") a greedy player held a threefold
+    # repetition against the top level in one game of six at 100 000 nodes; 50 did not win it.
+    "morabaraba": replace(WEIGHTS, contempt=100),
     # Twelve men's morris keeps one ply's reduction while placing: with the deeper ones a greedy
     # player held a full-board draw against the top level (one game of six at 100 000 nodes).
     "twelve": replace(WEIGHTS, contempt=50, placing_reductions=0),
