@@ -129,7 +129,7 @@ static const Field FIELDS[] = {
     INT_FIELD(exact), INT_FIELD(lower), INT_FIELD(upper), INT_FIELD(draw), INT_FIELD(win),
     INT_FIELD(loss), INT_FIELD(reduce_depth), INT_FIELD(reduce_after), INT_FIELD(reduce_base),
     INT_FIELD(reduce_div), INT_FIELD(reduce_span), INT_FIELD(order_block),
-    INT_FIELD(order_two), INT_FIELD(piece),
+    INT_FIELD(order_two), INT_FIELD(order_take_two), INT_FIELD(piece),
     /* the weights, in the order of Weights (search.h) and of evaluate.Weights */
     WEIGHT_FIELD(open_two), WEIGHT_FIELD(open_two_per_hand), WEIGHT_FIELD(close_one),
     WEIGHT_FIELD(close_more), WEIGHT_FIELD(closings_against), WEIGHT_FIELD(placing_mobility),

@@ -208,6 +208,10 @@ def test_the_c_search_takes_its_constants_from_the_python_source() -> None:
     # a weight changed there changes the C evaluation exactly as the Python one.
     stored = _native.constants()
     assert (stored["mate"], stored["none"], stored["piece"]) == (search.MATE, NONE, PIECE)
+    assert (stored["order_block"], stored["order_take_two"]) == (
+        search._ORDER_BLOCK,
+        search._ORDER_TAKE_TWO,
+    )
     assert {k: stored[k] for k in asdict(WEIGHTS)} == asdict(WEIGHTS)
     changed = replace(
         WEIGHTS,

@@ -101,6 +101,20 @@ def test_placements_are_searched_blocks_first_then_new_twos_then_linked_points()
     assert all(p in ("a1", "g1", "f6", "f2", "c5", "c3", "e5", "e3") for p in rest[-8:])
 
 
+def test_mill_turns_are_searched_open_twos_broken_first_then_the_freest_piece() -> None:
+    # White closes a7-d7-g7 at g7 and may take any black piece: d1 and a1 are black's open two
+    # on the bottom row (g1 empty), b4 a cross point with four free steps, f2 a corner with two.
+    board = position("a7 d7", "a1 d1 b4 f2", white_hand=7, black_hand=5)
+    s = search.Search(
+        board, tables=None, node_limit=None, deadline=None, clock=lambda: 0.0, stop=None
+    )
+    mills, _ = generate(s.rules, s.us, s.them, s.uh)
+    assert {POINT_NAMES[mv >> 5 & 31] for mv in mills} == {"g7"}
+    mills.sort(key=s._removal_order(s.us, s.them), reverse=True)
+    # d1 breaks the two and had two free steps (d2, g1), a1 one (a4); then b4's four, f2's two.
+    assert [POINT_NAMES[mv >> 10 & 31] for mv in mills] == ["d1", "a1", "b4", "f2"]
+
+
 def test_late_placements_are_searched_shallower_the_deeper_the_search() -> None:
     table = search.placing_reductions(search._REDUCE_BASE, search._REDUCE_DIV)
     assert table[3][4] == 1  # shallow: a ply, as in the moving phase

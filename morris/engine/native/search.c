@@ -341,6 +341,39 @@ static void sort_placements(const Search *s, bb us, bb them, turn *a, int n)
     }
 }
 
+/* Sorts mill turns by a static key, highest first, ties in the order given (as
+   Search._removal_order), by the (first) piece removed: P.order_take_two for each line through
+   it that holds two of the opponent's pieces and none of ours (an open two broken), 1 for each
+   empty neighbour of it after our turn. */
+static void sort_removals(const Search *s, bb us, bb them, turn *a, int n)
+{
+    int key[MAX_TURNS];
+    for (int i = 0; i < n; i++) {
+        int frm = a[i] & NO_POINT;
+        int to = a[i] >> POINT_BITS & NO_POINT;
+        int rem = a[i] >> 2 * POINT_BITS & NO_POINT;
+        bb nus = frm == NO_POINT ? us | (1u << to) : us ^ ((1u << frm) | (1u << to));
+        int k = popcount(s->neighbours[rem] & s->in_play & ~(nus | them));
+        for (int q = 0; q < s->n_through[rem]; q++) {
+            bb m = s->mills_through[rem][q];
+            if (!(nus & m) && popcount(them & m) == 2)
+                k += P.order_take_two;
+        }
+        key[i] = k;
+    }
+    for (int i = 1; i < n; i++) {
+        turn x = a[i];
+        int kx = key[i], j = i - 1;
+        while (j >= 0 && key[j] < kx) {
+            a[j + 1] = a[j];
+            key[j + 1] = key[j];
+            j--;
+        }
+        a[j + 1] = x;
+        key[j + 1] = kx;
+    }
+}
+
 /* Moves a[k] to the front, keeping the order of the others. */
 static inline void to_front(turn *a, int k)
 {
@@ -463,7 +496,9 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
             }
         }
     }
-    /* Mill turns keep their order: the history table holds quiet turns only. */
+    /* Mill turns by a static order: the history table holds quiet turns only. */
+    if (n_mills > 1)
+        sort_removals(s, us, them, moves, n_mills);
     memcpy(moves + n_mills, quiet, (size_t)n_quiet * sizeof(turn));
     int n = n_mills + n_quiet;
     if (tt_move >= 0 && tt_move != moves[0]) {

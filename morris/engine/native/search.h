@@ -76,6 +76,7 @@ typedef struct {
     int reduce_base, reduce_div;         /* while placing: base + ln d ln i / div, hundredths */
     int reduce_span;                     /* that table's size: REDUCE_SPAN */
     int order_block, order_two;          /* placement order: a block, a new two */
+    int order_take_two;                  /* mill turn order: an open two of theirs broken */
     /* evaluate.py: PIECE and the fields of WEIGHTS (a search's own weights, a variant's, may
      * replace these defaults: Search.w) */
     int piece;
