@@ -308,6 +308,22 @@ static void sort_by_history(const long long *history, turn *a, int n)
     }
 }
 
+/* Stable sort of turns by their keys, highest first (insertion sort: the lists are short). */
+static void sort_by_key(turn *a, int *key, int n)
+{
+    for (int i = 1; i < n; i++) {
+        turn x = a[i];
+        int kx = key[i], j = i - 1;
+        while (j >= 0 && key[j] < kx) {
+            a[j + 1] = a[j];
+            key[j + 1] = key[j];
+            j--;
+        }
+        a[j + 1] = x;
+        key[j + 1] = kx;
+    }
+}
+
 /* Sorts quiet placements by a static key, highest first, ties in the order given (as
    Search._placing_order): P.order_block for each line through the point that holds two of the
    opponent's pieces and none of ours (a block), P.order_two for each that holds one of ours and
@@ -328,17 +344,7 @@ static void sort_placements(const Search *s, bb us, bb them, turn *a, int n)
         }
         key[i] = k;
     }
-    for (int i = 1; i < n; i++) {
-        turn x = a[i];
-        int kx = key[i], j = i - 1;
-        while (j >= 0 && key[j] < kx) {
-            a[j + 1] = a[j];
-            key[j + 1] = key[j];
-            j--;
-        }
-        a[j + 1] = x;
-        key[j + 1] = kx;
-    }
+    sort_by_key(a, key, n);
 }
 
 /* Sorts mill turns by a static key, highest first, ties in the order given (as
@@ -361,17 +367,7 @@ static void sort_removals(const Search *s, bb us, bb them, turn *a, int n)
         }
         key[i] = k;
     }
-    for (int i = 1; i < n; i++) {
-        turn x = a[i];
-        int kx = key[i], j = i - 1;
-        while (j >= 0 && key[j] < kx) {
-            a[j + 1] = a[j];
-            key[j + 1] = key[j];
-            j--;
-        }
-        a[j + 1] = x;
-        key[j + 1] = kx;
-    }
+    sort_by_key(a, key, n);
 }
 
 /* Moves a[k] to the front, keeping the order of the others. */
