@@ -1,14 +1,15 @@
 """The search: a principal-variation alpha-beta scoring the root's moves, one depth at a time.
 
 :class:`~morris.engine.engine.Engine` (levels, time, the tables and the solution: what callers
-use) drives one :class:`Search` a turn. The search is a negamax PVS with a transposition table on
-Zobrist keys, move ordering (transposition move, mill turns by the piece removed, killers, then
-history while moving or a static order of placements while placing), a mild late-move
-reduction, and the draw rules of the board (threefold repetition, the no-removal count). Positions are plain ints passed down the
-recursion (:mod:`morris.engine.movegen`); the caller's board is only read. Below the root the
-search runs in C where ``morris/engine/_native.c`` is built (:data:`NATIVE_AVAILABLE`): a
-line-for-line port of :meth:`Search.negamax` (``morris/engine/native/search.c``) with the same
-moves, scores and node counts, called once per root move, given this module's constants.
+use) drives one :class:`Search` a turn. The search is a negamax PVS with a transposition table
+on Zobrist keys, move ordering (transposition move, mill turns by the piece removed, killers,
+then history while moving or a static order of placements while placing), a mild late-move
+reduction, and the draw rules of the board (threefold repetition, the no-removal count).
+Positions are plain ints passed down the recursion (:mod:`morris.engine.movegen`); the caller's
+board is only read. Below the root the search runs in C where ``morris/engine/_native.c`` is
+built (:data:`NATIVE_AVAILABLE`): a line-for-line port of :meth:`Search.negamax`
+(``morris/engine/native/search.c``) with the same moves, scores and node counts, called once per
+root move, given this module's constants.
 
 One concept, one module, though near 700 lines: the negamax with its move ordering, the
 endgame-table probes and the hand-over to C share one set of constants and one transposition
