@@ -600,8 +600,8 @@ class Search:
         Each line through it that holds two of the opponent's pieces and none of ours (an open
         two, which the removal breaks) counts :data:`_ORDER_TAKE_TWO`, and each empty neighbour
         of the piece after our turn 1 (the free steps it takes away). Against the removals in
-        point order this cuts the nodes of a fixed-depth search by a tenth to a fifth
-        (docs/ENGINE.md, "Removals ordered").
+        point order this cuts the nodes of a fixed-depth search by 6-16%, one flying endgame
+        without tables aside (docs/ENGINE.md, "Removals ordered").
         """
         neighbours = self.rules.neighbours
         mills_through = self.rules.mills_through
