@@ -1,0 +1,188 @@
+"""Which of our losses to Sanmill came in games the yardstick itself loses from our seat.
+
+    python benchmarks/sanmill_set_apart.py OURS_DIR [OURS_DIR ...] --reference REF_DIR [...]
+
+Issue 34's rule: "an opening that Sanmill in our seat also loses is shown to be lost, and set
+apart". ``OURS_DIR`` holds the games of ``sanmill_match.py ... --out OURS_DIR`` (our top level
+against Sanmill), ``REF_DIR`` those of the same match played with ``--reference`` (Sanmill in
+our seat, the same game numbers: the same opening and the same colour). For each of our losses
+this names how many of the reference games of that number Sanmill lost from our seat; a loss is
+set apart when that is at least ``--at-least`` (1: the issue's words; ``--at-least 2`` with two
+reference runs asks that the yardstick lost it every time). Prints a markdown row per run of
+ours: its W-D-L, its losses, how many are set apart and how many are left, then each loss.
+
+Exit codes: 0 done; 2 a directory without game records, a record that cannot be read, or a game
+number whose opening differs between the runs (they were not played with the same ``--pairs``
+seed or openings).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from morris.core.record import GameRecord, GameRecordError, read_game  # noqa: E402
+
+
+class SetApartError(Exception):
+    """A run that cannot be read or compared, with what is wrong."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """One saved game of a match, seen from our seat."""
+
+    number: int  # from 0: our seat is white in the even games
+    opening: tuple[str, ...]  # its first two turns: the opening of one placement each
+    points: float  # our seat's: 1, 0.5 or 0
+
+    @property
+    def seat(self) -> str:
+        return "white" if self.number % 2 == 0 else "black"
+
+
+def seat_points(number: int, result: str) -> float:
+    """Our seat's points in game ``number`` (white in the even games) that ended ``result``."""
+    white = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result)
+    if white is None:
+        raise SetApartError(f"game {number}: result {result!r} is not 1-0, 0-1 or 1/2-1/2")
+    return white if number % 2 == 0 else 1.0 - white
+
+
+def game_of(record: GameRecord, where: str) -> Game:
+    """The game a saved record holds; ``where`` names the file in errors."""
+    try:
+        number = int(record.tags["Round"]) - 1
+    except (KeyError, ValueError):
+        raise SetApartError(f"{where}: no Round tag with the game's number") from None
+    try:
+        points = seat_points(number, record.result)
+    except SetApartError as exc:
+        raise SetApartError(f"{where}: {exc}") from None
+    return Game(number, tuple(str(m) for m in record.moves[:2]), points)
+
+
+def read_run(directory: Path) -> list[Game]:
+    """The games saved in ``directory`` (``game-*.txt``, as ``--out`` writes them)."""
+    paths = sorted(directory.glob("game-*.txt"))
+    if not paths:
+        raise SetApartError(f"{directory}: no game records (game-*.txt) in it")
+    games = []
+    for path in paths:
+        try:
+            record = read_game(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, GameRecordError) as exc:
+            raise SetApartError(f"{path}: {exc}") from None
+        games.append(game_of(record, str(path)))
+    return games
+
+
+def reference_losses(runs: list[list[Game]]) -> dict[int, tuple[int, int, tuple[str, ...]]]:
+    """For each game number: (reference games lost from our seat, reference games, opening)."""
+    seen: dict[int, tuple[int, int, tuple[str, ...]]] = {}
+    for run in runs:
+        for game in run:
+            lost, played, opening = seen.get(game.number, (0, 0, game.opening))
+            if opening != game.opening:
+                raise SetApartError(
+                    f"game {game.number} opens {' '.join(game.opening)} in one reference run and "
+                    f"{' '.join(opening)} in another: not the same openings"
+                )
+            seen[game.number] = (lost + (game.points == 0), played + 1, opening)
+    return seen
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One run of ours against the reference."""
+
+    wins: int
+    draws: int
+    losses: list[tuple[Game, int, int]]  # each loss: the game, reference lost, reference played
+    at_least: int
+
+    @property
+    def set_apart(self) -> list[tuple[Game, int, int]]:
+        return [loss for loss in self.losses if loss[1] >= self.at_least]
+
+    @property
+    def left(self) -> list[tuple[Game, int, int]]:
+        return [loss for loss in self.losses if loss[1] < self.at_least]
+
+
+def tally(
+    ours: list[Game], reference: dict[int, tuple[int, int, tuple[str, ...]]], at_least: int
+) -> Tally:
+    """Our run's result, its losses each with the reference's record in that game."""
+    losses = []
+    for game in sorted(ours, key=lambda g: g.number):
+        if game.points != 0:
+            continue
+        lost, played, opening = reference.get(game.number, (0, 0, game.opening))
+        if opening != game.opening:
+            raise SetApartError(
+                f"game {game.number} opens {' '.join(game.opening)} in our run and "
+                f"{' '.join(opening)} in the reference: not the same openings"
+            )
+        losses.append((game, lost, played))
+    wins = sum(g.points == 1 for g in ours)
+    draws = sum(g.points == 0.5 for g in ours)
+    return Tally(wins, draws, losses, at_least)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("ours", nargs="+", type=Path, help="our runs' game directories (--out)")
+    parser.add_argument(
+        "--reference", nargs="+", type=Path, required=True,
+        help="the same match's game directories played with --reference (Sanmill in our seat)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--at-least", type=int, default=1, metavar="K",
+        help="set a loss apart when Sanmill in our seat lost at least K of its games of that "
+        "number (default 1)",
+    )  # fmt: skip
+    args = parser.parse_args(argv)
+    if args.at_least < 1:
+        parser.error(f"--at-least must be at least 1, not {args.at_least}")
+    try:
+        reference_runs = [read_run(d) for d in args.reference]
+        reference = reference_losses(reference_runs)
+        tallies = [(d, tally(read_run(d), reference, args.at_least)) for d in args.ours]
+    except SetApartError as exc:
+        print(f"sanmill_set_apart: {exc}", file=sys.stderr)
+        return 2
+    ref_games = sum(len(run) for run in reference_runs)
+    ref_lost = sum(lost for lost, _, _ in reference.values())
+    print(
+        f"reference: {ref_games} games of Sanmill in our seat, {ref_lost} lost; a loss of ours is "
+        f"set apart where it lost at least {args.at_least} of its games of that number"
+    )
+    print()
+    print("| run | games | W-D-L | losses | set apart | left |")
+    print("|---|---:|---|---:|---:|---:|")
+    for directory, t in tallies:
+        games = t.wins + t.draws + len(t.losses)
+        print(
+            f"| {directory.name} | {games} | {t.wins}-{t.draws}-{len(t.losses)} | "
+            f"{len(t.losses)} | {len(t.set_apart)} | {len(t.left)} |"
+        )
+    for directory, t in tallies:
+        print()
+        print(f"{directory.name}:")
+        for game, lost, played in t.losses:
+            verdict = "set apart" if lost >= args.at_least else "left"
+            print(
+                f"  game {game.number} ({' '.join(game.opening)}, our seat {game.seat}): "
+                f"Sanmill in our seat lost {lost} of {played}: {verdict}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
