@@ -31,33 +31,45 @@ def _save(directory: Path, results: dict[int, str], *, openings: list[tuple[str,
     return directory
 
 
-def test_a_loss_the_reference_also_suffered_is_set_apart_and_the_others_are_left(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # Ours: white in game 0 lost (0-1), black in game 1 lost (1-0), game 2 won, game 3 drawn.
-    ours = _save(tmp_path / "ours", {0: "0-1", 1: "1-0", 2: "1-0", 3: "1/2-1/2"}, openings=OPENINGS)
-    # Sanmill in our seat lost game 0 too, and drew game 1.
-    ref = _save(tmp_path / "ref", {0: "0-1", 1: "1/2-1/2", 2: "1-0", 3: "1-0"}, openings=OPENINGS)
-    assert main([str(ours), "--reference", str(ref)]) == 0
-    out = capsys.readouterr().out
-    assert "| ours | 4 | 1-1-2 | 2 | 1 | 1 |" in out
-    assert "game 0 (d2 g1, our seat white): Sanmill in our seat lost 1 of 1: set apart" in out
-    assert "game 1 (d2 g1, our seat black): Sanmill in our seat lost 0 of 1: left" in out
-    assert "4 games of Sanmill in our seat, 2 lost" in out
+#: Ours: white lost game 0 (0-1) and black game 1 (1-0), game 2 won, game 3 drawn.
+OURS = {0: "0-1", 1: "1-0", 2: "1-0", 3: "1/2-1/2"}
 
 
-def test_at_least_two_asks_that_the_reference_lost_every_time(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("references", "at_least", "row", "verdicts"),
+    [
+        # Sanmill in our seat lost game 0 too and drew game 1: the one loss is set apart.
+        (
+            [{0: "0-1", 1: "1/2-1/2", 2: "1-0", 3: "1-0"}], 1, "| 1-1-2 | 2 | 1 | 1 |",
+            ["game 0 (d2 g1, our seat white): Sanmill in our seat lost 1 of 1: set apart",
+             "game 1 (d2 g1, our seat black): Sanmill in our seat lost 0 of 1: left"],
+        ),
+        # Two reference runs and --at-least 2: only the game it lost every time is set apart.
+        (
+            [{0: "0-1", 1: "1-0"}, {0: "0-1", 1: "1/2-1/2"}], 2, "| 1-1-2 | 2 | 1 | 1 |",
+            ["game 0 (d2 g1, our seat white): Sanmill in our seat lost 2 of 2: set apart",
+             "game 1 (d2 g1, our seat black): Sanmill in our seat lost 1 of 2: left"],
+        ),
+    ],
+)  # fmt: skip
+def test_a_loss_is_set_apart_where_the_reference_lost_that_game_too(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    references: list[dict[int, str]],
+    at_least: int,
+    row: str,
+    verdicts: list[str],
 ) -> None:
-    ours = _save(tmp_path / "ours", {0: "0-1", 1: "1-0"}, openings=OPENINGS)
-    first = _save(tmp_path / "r1", {0: "0-1", 1: "1-0"}, openings=OPENINGS)
-    second = _save(tmp_path / "r2", {0: "0-1", 1: "1/2-1/2"}, openings=OPENINGS)
-    argv = [str(ours), "--reference", str(first), str(second), "--at-least", "2"]
+    ours = _save(tmp_path / "ours", OURS, openings=OPENINGS)
+    refs = [_save(tmp_path / f"ref{i}", r, openings=OPENINGS) for i, r in enumerate(references)]
+    argv = [str(ours), "--reference", *map(str, refs), "--at-least", str(at_least)]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "| ours | 2 | 0-0-2 | 2 | 1 | 1 |" in out
-    assert "game 0 (d2 g1, our seat white): Sanmill in our seat lost 2 of 2: set apart" in out
-    assert "game 1 (d2 g1, our seat black): Sanmill in our seat lost 1 of 2: left" in out
+    assert f"| ours | 4 {row}" in out
+    for verdict in verdicts:
+        assert verdict in out
+    lost = sum(r[n] == ("0-1" if n % 2 == 0 else "1-0") for r in references for n in r)
+    assert f"of Sanmill in our seat, {lost} lost" in out
 
 
 def test_runs_of_other_openings_are_refused(
