@@ -19,6 +19,7 @@ seed or openings).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -157,11 +158,25 @@ def main(argv: list[str] | None = None) -> int:
     except SetApartError as exc:
         print(f"sanmill_set_apart: {exc}", file=sys.stderr)
         return 2
+    try:
+        report(args.at_least, reference_runs, reference, tallies)
+    except BrokenPipeError:  # read by `head`: the rest is not wanted
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stays open until exit
+    return 0
+
+
+def report(
+    at_least: int,
+    reference_runs: list[list[Game]],
+    reference: dict[int, tuple[int, int, tuple[str, ...]]],
+    tallies: list[tuple[Path, Tally]],
+) -> None:
+    """The markdown row per run of ours, then a line per loss."""
     ref_games = sum(len(run) for run in reference_runs)
     ref_lost = sum(lost for lost, _, _ in reference.values())
     print(
         f"reference: {ref_games} games of Sanmill in our seat, {ref_lost} lost; a loss of ours is "
-        f"set apart where it lost at least {args.at_least} of its games of that number"
+        f"set apart where it lost at least {at_least} of its games of that number"
     )
     print()
     print("| run | games | W-D-L | losses | set apart | left |")
@@ -176,12 +191,11 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print(f"{directory.name}:")
         for game, lost, played in t.losses:
-            verdict = "set apart" if lost >= args.at_least else "left"
+            verdict = "set apart" if lost >= at_least else "left"
             print(
                 f"  game {game.number} ({' '.join(game.opening)}, our seat {game.seat}): "
                 f"Sanmill in our seat lost {lost} of {played}: {verdict}"
             )
-    return 0
 
 
 if __name__ == "__main__":

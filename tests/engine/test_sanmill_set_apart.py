@@ -96,3 +96,20 @@ def test_a_directory_without_games_or_with_a_broken_record_is_named(
     (empty / "game-0001.txt").write_text('[Round "x"]\n[Result "1-0"]\n\n1. d2 1-0\n')
     assert main([str(ours), "--reference", str(empty)]) == 2
     assert "no Round tag" in capsys.readouterr().err
+
+
+def test_output_cut_short_by_a_pager_ends_quietly(tmp_path: Path) -> None:
+    import subprocess
+
+    ours = _save(tmp_path / "ours", OURS, openings=OPENINGS)
+    ref = _save(tmp_path / "ref", OURS, openings=OPENINGS)
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "sanmill_set_apart.py"
+    reader = subprocess.Popen(["head", "-c", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert reader.stdin is not None
+    # Many runs, so that the output outlasts the pipe's buffer after the reader has gone.
+    argv = [sys.executable, str(script), *[str(ours)] * 3000, "--reference", str(ref)]
+    run = subprocess.run(argv, stdout=reader.stdin, stderr=subprocess.PIPE, text=True, check=False)
+    reader.stdin.close()
+    reader.wait()
+    assert run.returncode == 0
+    assert "Traceback" not in run.stderr
