@@ -83,19 +83,34 @@ def read_run(directory: Path) -> list[Game]:
     return games
 
 
+def check_opening(game: Game, opening: tuple[str, ...], here: str, there: str) -> None:
+    """Refuse ``game`` when its opening is not ``opening``, that of its number ``there``."""
+    if opening != game.opening:
+        raise SetApartError(
+            f"game {game.number} opens {' '.join(game.opening)} in {here} and "
+            f"{' '.join(opening)} in {there}: not the same openings"
+        )
+
+
 def reference_losses(runs: list[list[Game]]) -> dict[int, tuple[int, int, tuple[str, ...]]]:
     """For each game number: (reference games lost from our seat, reference games, opening)."""
     seen: dict[int, tuple[int, int, tuple[str, ...]]] = {}
     for run in runs:
         for game in run:
             lost, played, opening = seen.get(game.number, (0, 0, game.opening))
-            if opening != game.opening:
-                raise SetApartError(
-                    f"game {game.number} opens {' '.join(game.opening)} in one reference run and "
-                    f"{' '.join(opening)} in another: not the same openings"
-                )
+            check_opening(game, opening, "one reference run", "another")
             seen[game.number] = (lost + (game.points == 0), played + 1, opening)
     return seen
+
+
+@dataclass(frozen=True)
+class Loss:
+    """One loss of ours, with the reference's record in the game of its number."""
+
+    game: Game
+    lost: int  # the reference games of that number Sanmill lost from our seat
+    played: int  # the reference games of that number
+    set_apart: bool
 
 
 @dataclass(frozen=True)
@@ -104,36 +119,24 @@ class Tally:
 
     wins: int
     draws: int
-    losses: list[tuple[Game, int, int]]  # each loss: the game, reference lost, reference played
-    at_least: int
-
-    @property
-    def set_apart(self) -> list[tuple[Game, int, int]]:
-        return [loss for loss in self.losses if loss[1] >= self.at_least]
-
-    @property
-    def left(self) -> list[tuple[Game, int, int]]:
-        return [loss for loss in self.losses if loss[1] < self.at_least]
+    losses: list[Loss]
 
 
 def tally(
     ours: list[Game], reference: dict[int, tuple[int, int, tuple[str, ...]]], at_least: int
 ) -> Tally:
-    """Our run's result, its losses each with the reference's record in that game."""
+    """Our run's result, its losses each with the reference's record in that game: set apart
+    where the reference lost at least ``at_least`` of its games of that number."""
     losses = []
     for game in sorted(ours, key=lambda g: g.number):
         if game.points != 0:
             continue
         lost, played, opening = reference.get(game.number, (0, 0, game.opening))
-        if opening != game.opening:
-            raise SetApartError(
-                f"game {game.number} opens {' '.join(game.opening)} in our run and "
-                f"{' '.join(opening)} in the reference: not the same openings"
-            )
-        losses.append((game, lost, played))
+        check_opening(game, opening, "our run", "the reference")
+        losses.append(Loss(game, lost, played, lost >= at_least))
     wins = sum(g.points == 1 for g in ours)
     draws = sum(g.points == 0.5 for g in ours)
-    return Tally(wins, draws, losses, at_least)
+    return Tally(wins, draws, losses)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -183,18 +186,20 @@ def report(
     print("|---|---:|---|---:|---:|---:|")
     for directory, t in tallies:
         games = t.wins + t.draws + len(t.losses)
+        set_apart = sum(loss.set_apart for loss in t.losses)
         print(
             f"| {directory.name} | {games} | {t.wins}-{t.draws}-{len(t.losses)} | "
-            f"{len(t.losses)} | {len(t.set_apart)} | {len(t.left)} |"
+            f"{len(t.losses)} | {set_apart} | {len(t.losses) - set_apart} |"
         )
     for directory, t in tallies:
         print()
         print(f"{directory.name}:")
-        for game, lost, played in t.losses:
-            verdict = "set apart" if lost >= at_least else "left"
+        for loss in t.losses:
+            game = loss.game
             print(
                 f"  game {game.number} ({' '.join(game.opening)}, our seat {game.seat}): "
-                f"Sanmill in our seat lost {lost} of {played}: {verdict}"
+                f"Sanmill in our seat lost {loss.lost} of {loss.played}: "
+                f"{'set apart' if loss.set_apart else 'left'}"
             )
 
 
