@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from morris.core.points import MILL_MASKS, NEIGHBOURS, POINTS, points_of
@@ -38,6 +38,9 @@ def test_every_entry_decodes_to_a_position_that_indexes_back_to_it(mover: int, o
     assert np.array_equal(index.index(m, o), entries)
 
 
+# No deadline: the first example of each piece count builds that index's tables (seconds on a
+# loaded machine), the rest take microseconds.
+@settings(deadline=None)
 @given(
     st.sets(st.integers(0, 23), min_size=3, max_size=6),
     st.lists(st.integers(0, 23), min_size=0, max_size=6, unique=True),
