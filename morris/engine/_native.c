@@ -364,20 +364,20 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"neighbours", "mill_masks", "mills_through", "layers",
                              "pieces_per_side", "flying", "threefold", "limit",
                              "full_board_is_draw", "zp", "zh", "zside", "zn", "path",
-                             "root_index", "check", "probe", "table_pieces", "tt_size",
+                             "root_index", "check", "probe", "table_cover", "tt_size",
                              "in_play", "move_while_placing", "remove_from_mills",
                              "double_mill_removes_two", "return_mill_barred", "weights", NULL};
     PyObject *neighbours, *mill_masks, *mills_through, *layers, *zp, *zh, *zn, *path, *check,
-        *probe, *weights = NULL;
-    int pieces, flying, threefold, limit, full, table_pieces;
+        *probe, *table_cover, *weights = NULL;
+    int pieces, flying, threefold, limit, full;
     int move_while_placing = 0, remove_from_mills = 0, double_mill = 0, barred = 0;
     unsigned long long zside;
     unsigned long in_play = (unsigned long)-1;
     Py_ssize_t root_index, tt_size;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOippipOOKOOnOOin|$kppppO", kwlist,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOippipOOKOOnOOOn|$kppppO", kwlist,
                                      &neighbours, &mill_masks, &mills_through, &layers, &pieces,
                                      &flying, &threefold, &limit, &full, &zp, &zh, &zside, &zn,
-                                     &path, &root_index, &check, &probe, &table_pieces, &tt_size,
+                                     &path, &root_index, &check, &probe, &table_cover, &tt_size,
                                      &in_play, &move_while_placing, &remove_from_mills,
                                      &double_mill, &barred, &weights))
         return -1;
@@ -505,7 +505,10 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds)
         self->probe = probe;
         s->has_probe = 1;
     }
-    s->table_pieces = table_pieces;
+    /* search.py, _table_cover: by the mover's pieces, the other's counts answered */
+    s->n_cover = read_masks(table_cover, s->table_cover, MAX_POINTS + 1, "table_cover");
+    if (s->n_cover < 0)
+        return -1;
     if (search_start(s, (long long)tt_size) < 0) {
         PyErr_NoMemory();
         return -1;

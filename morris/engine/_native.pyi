@@ -30,7 +30,7 @@ class Core:
         root_index: int,
         check: Callable[[int], int],
         probe: Callable[[int, int, int], tuple[int, int] | None] | None,
-        table_pieces: int,
+        table_cover: Sequence[int],
         tt_size: int,
         in_play: int = ...,
         move_while_placing: bool = False,

@@ -109,8 +109,10 @@ class Engine:
     endgame tables, used from level 7 up when given, and so is ``solution`` (the solved k men's
     game, :mod:`morris.engine.solution`): where it covers a position the engine plays a turn that
     keeps its value, without searching (below level 7 with the believable mistakes of
-    :func:`~morris.engine.solution.play.believable_turn`). ``native`` picks the C inner loop (the
-    default where it is built, unless ``MORRIS_NATIVE=0``) or the Python one: the same moves and
+    :func:`~morris.engine.solution.play.believable_turn`); elsewhere the search of levels 7 and
+    up scores the positions of its moving-phase sectors exactly, as it does the tables'.
+    ``native`` picks the C inner loop (the default where it is built, unless
+    ``MORRIS_NATIVE=0``) or the Python one: the same moves and
     node counts either way, the C one many times faster. ``weights`` replaces the evaluation's
     weights of the board's variant (:func:`~morris.engine.evaluate.weights_for`; for tuning them).
     ``traps`` (the default): from a drawn position the solution covers, the top levels play the
@@ -202,6 +204,7 @@ class Engine:
         search = Search(
             board,
             tables=self.tables if level.tables else None,
+            solution=self._solution_for_search(board) if level.tables else None,
             node_limit=node_limit,
             deadline=deadline,
             clock=self.clock,
@@ -229,6 +232,15 @@ class Engine:
             search.nodes,
         )  # fmt: skip
         return SearchResult(decode(best_mv), score, reached, search.nodes, pv, elapsed)
+
+    def _solution_for_search(self, board: Board) -> Solution | None:
+        """The solution, where its game is the board's: the search then scores the positions
+        of its moving-phase sectors exactly wherever it reaches them, as it does the tables'."""
+        from morris.engine.solution.play import solved_rules
+
+        if self.solution is None or not solved_rules(engine_rules(board)):
+            return None
+        return self.solution
 
     def _perfect(self, board: Board, top: bool) -> SearchResult | None:
         """The solution's turn, when it covers the position: :func:`perfect_turn` at the levels

@@ -48,8 +48,10 @@ from morris.engine.movegen import (
     has_moves,
     next_bar,
 )
+from morris.engine.result import Result, Value
 
 if TYPE_CHECKING:
+    from morris.engine.solution import Solution
     from morris.engine.tables import EndgameTables
 
 _NATIVE_MISSING = ""  # why the import failed
@@ -93,6 +95,8 @@ MATE_BOUND: Final = MATE - 1_000
 _INF: Final = 1_000_000
 _TT_MAX: Final = 1_500_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+#: The solution's answers a search keeps (:meth:`Search.table_value`): about 16 MB at most.
+_SOLVED_MAX: Final = 1 << 17
 #: Endgame-table values for the side to move, as the C search's probe callback returns them.
 _DRAW, _WIN, _LOSS = 0, 1, 2
 #: Within this many turns of the no-removal limit, the count becomes part of the hash key.
@@ -178,6 +182,29 @@ def _zobrist(rules: Rules) -> tuple[list[list[int]], list[list[int]], int, list[
     return pieces, hands, side, counts
 
 
+def _table_result(res: Result) -> tuple[int, int]:
+    """A table's or the solution's result as the search's (value, distance in turns)."""
+    value = res.value
+    code = _DRAW if value is Value.DRAW else _WIN if value is Value.WIN else _LOSS
+    return code, res.distance or 0
+
+
+def _table_cover(
+    rules: Rules, tables: EndgameTables | None, solution: Solution | None
+) -> tuple[int, ...]:
+    """Which moving-phase positions the tables or the solution answer, by the pieces of the
+    side to move and of the other: entry ``m`` has bit ``o`` set for ``m`` against ``o``. The
+    search calls :meth:`Search.table_value` only there (from C a call into Python, too dear to
+    make at every node with few pieces)."""
+    cover = [0] * (NUM_POINTS + 1)
+    for k in tables.keys if tables is not None else ():
+        if k.flying == rules.flying:
+            cover[k.mover] |= 1 << k.other
+    for m, o in solution.moving_sectors() if solution is not None else ():
+        cover[m] |= 1 << o
+    return tuple(cover)
+
+
 class Search:
     """One search: the position of the root, the tables of the search and its budget."""
 
@@ -192,6 +219,7 @@ class Search:
         stop: Callable[[], bool] | None,
         native: bool = False,
         weights: Weights | None = None,
+        solution: Solution | None = None,
     ) -> None:
         # The search plays by the rules data alone (refusing a board that is more than its data).
         self.rules = rules = engine_rules(board)
@@ -202,9 +230,13 @@ class Search:
         self.links = tuple(n.bit_count() for n in rules.neighbours)
         # Tables built for another board than this variant's are not asked (the search goes on).
         self.tables = tables if tables is not None and tables.supports(rules) else None
-        self.table_pieces = (
-            max((k.mover + k.other for k in self.tables.keys), default=0) if self.tables else 0
-        )
+        # The solution's moving-phase sectors are asked after the tables (the caller gives a
+        # solution only under its rules: solution.play.solved_rules).
+        self.solution = solution
+        self.table_cover = _table_cover(rules, self.tables, solution)
+        # The solution's answers by position (a search meets the same few thousand again and
+        # again, and each costs microseconds), emptied when full.
+        self._solved: dict[tuple[int, int], tuple[int, int] | None] = {}
         self.node_limit = node_limit
         self.deadline = deadline
         self.clock = clock
@@ -252,8 +284,8 @@ class Search:
                 path=self.path,
                 root_index=self.root_index,
                 check=self._native_check,
-                probe=self.table_value if self.tables is not None else None,
-                table_pieces=self.table_pieces,
+                probe=self.table_value if any(self.table_cover) else None,
+                table_cover=self.table_cover,
                 # A hint: the table grows as needed, like the Python one (a dict), to at most
                 # _TT_MAX entries; clamped here too, since a C ssize_t is 32 bits on a 32-bit Pi
                 # and a node budget of 2**31 or more would not fit it.
@@ -272,19 +304,30 @@ class Search:
         return self.check_at
 
     def table_value(self, us: int, them: int, c: int) -> tuple[int, int] | None:
-        """The endgame tables' value for the side to move (:data:`_DRAW`, :data:`_WIN` or
-        :data:`_LOSS`) and the distance in turns, or None where they have no answer. The Python
-        search and the C one (as its callback) both ask here."""
-        assert self.tables is not None
-        flying = self.rules.flying
-        if c:
-            res = self.tables.probe(us, them, True, flying)
-        else:
-            res = self.tables.probe(them, us, False, flying)
-        if res is None:
+        """The value for the side to move (:data:`_DRAW`, :data:`_WIN` or :data:`_LOSS`) and the
+        distance in turns of a moving-phase position by the endgame tables, else by the solved
+        game's sectors; None where neither has an answer. The Python search and the C one (as
+        its callback) both ask here."""
+        if self.tables is not None:
+            flying = self.rules.flying
+            if c:
+                res = self.tables.probe(us, them, True, flying)
+            else:
+                res = self.tables.probe(them, us, False, flying)
+            if res is not None:
+                return _table_result(res)
+        if self.solution is None:
             return None
-        value = res.value.value
-        return (_DRAW if value == "draw" else _WIN if value == "win" else _LOSS), res.distance or 0
+        solved = self._solved
+        position = (us, them)
+        if position in solved:
+            return solved[position]
+        res = self.solution.probe_moving(us, them)
+        found = None if res is None else _table_result(res)
+        if len(solved) >= _SOLVED_MAX:
+            solved.clear()
+        solved[position] = found
+        return found
 
     def release(self) -> None:
         """Free the C search's tables at once (up to 64 MB) rather than when the garbage
@@ -428,13 +471,9 @@ class Search:
                     i -= 2
         if draw:
             return drawn if has_moves(rules, us, them, uh, bar) else -(MATE - ply)
-        # Endgame tables: exact, unless the no-removal limit could come first.
-        if (
-            self.tables is not None
-            and not uh
-            and not th
-            and us.bit_count() + them.bit_count() <= self.table_pieces
-        ):
+        # Endgame tables and the solved game's sectors: exact, unless the no-removal limit
+        # could come first.
+        if not uh and not th and self.table_cover[us.bit_count()] >> them.bit_count() & 1:
             found = self.table_value(us, them, c)
             if found is not None:
                 value, dist = found

@@ -263,7 +263,7 @@ def test_bad_input_is_refused_with_a_reason() -> None:
             mills_through=Board.mills_through, layers=[], pieces_per_side=9, flying=True,
             threefold=True, limit=100, full_board_is_draw=False, zp=[[0] * 24] * 2,
             zh=[[0] * 10] * 2, zside=0, zn=[0] * 102, path=[], root_index=0,
-            check=lambda n: n + 1, probe=None, table_pieces=0, tt_size=10,
+            check=lambda n: n + 1, probe=None, table_cover=(), tt_size=10,
         )  # fmt: skip
     with pytest.raises(ValueError, match="neighbours"):
         _native.Core(
@@ -271,7 +271,7 @@ def test_bad_input_is_refused_with_a_reason() -> None:
             mills_through=Board.mills_through, layers=[], pieces_per_side=9, flying=True,
             threefold=True, limit=100, full_board_is_draw=False, zp=[[0] * 24] * 2,
             zh=[[0] * 10] * 2, zside=0, zn=[0] * 102, path=[], root_index=0,
-            check=lambda n: n + 1, probe=None, table_pieces=0, tt_size=10,
+            check=lambda n: n + 1, probe=None, table_cover=(), tt_size=10,
         )  # fmt: skip
 
 
@@ -404,7 +404,7 @@ def test_a_core_refuses_other_threads_while_it_searches() -> None:
         neighbours=Board.neighbours, mill_masks=Board.mill_masks,
         mills_through=Board.mills_through, layers=[], pieces_per_side=9, flying=True,
         threefold=True, limit=100, full_board_is_draw=False, zp=s.zp, zh=s.zh, zside=s.zside,
-        zn=s.zn, path=s.path, root_index=s.root_index, check=check, probe=None, table_pieces=0,
+        zn=s.zn, path=s.path, root_index=s.root_index, check=check, probe=None, table_cover=(),
         tt_size=4096,
     )  # fmt: skip
     s.search_root_move(encode(Board().parse_notation("d2")), 7, -(10**6), 10**6)  # 10 000 nodes

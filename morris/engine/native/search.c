@@ -424,8 +424,10 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
     }
     if (draw)
         return has_moves(s, us, them, uh, bar) ? drawn : -(P.mate - ply);
-    /* Endgame tables: exact, unless the no-removal limit could come first. */
-    if (s->has_probe && !uh && !th && popcount(us) + popcount(them) <= s->table_pieces) {
+    /* Endgame tables and the solved game's sectors (search.py, table_value): exact, unless
+     * the no-removal limit could come first. */
+    if (s->has_probe && !uh && !th && popcount(us) < s->n_cover &&
+        (s->table_cover[popcount(us)] >> popcount(them) & 1)) {
         int value, dist;
         int got = host_probe(s, us, them, c, &value, &dist);
         if (got < 0) {

@@ -130,7 +130,9 @@ typedef struct {
     long long nodes;
     long long check_at;
     int has_probe; /* the host has endgame tables: host_probe() may answer */
-    int table_pieces;
+    bb table_cover[MAX_POINTS + 1]; /* by the mover's pieces, a bit for each count of the
+                                     * other's that the probe answers (search.py, _table_cover) */
+    int n_cover;
     int error;     /* a callback failed or memory ran out: unwind */
     /* heuristics */
     long long *history; /* TURN_SPACE */

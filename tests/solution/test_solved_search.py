@@ -1,0 +1,87 @@
+"""The solved game inside the search: the search scores the positions of the solution's
+moving-phase sectors exactly wherever it reaches them, in C and in Python alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from morris.core.board import Board
+from morris.engine.engine import Engine
+from morris.engine.movegen import decode, generate
+from morris.engine.result import Value
+from morris.engine.search import MATE, NATIVE_AVAILABLE, Search
+from morris.engine.solution import Solution
+from morris.engine.solution.analyse import board_class, turn_values
+from morris.solver.solution.perfection import sample_positions
+
+SEARCHES = [False, True] if NATIVE_AVAILABLE else [False]
+
+
+@pytest.fixture(scope="module")
+def solution(solved4: Path) -> Solution:
+    return Solution.load(solved4, 4)
+
+
+def moving_samples(solution: Solution, per_sector: int) -> list[str]:
+    """Won and drawn positions of every moving-phase sector, seeded."""
+    return [
+        s.position
+        for s in sample_positions(solution, per_sector, np.random.default_rng(34))
+        if not s.key.mover_hand + s.key.other_hand
+    ]
+
+
+def root_scores(board: Board, solution: Solution | None, native: bool) -> dict[str, int]:
+    """The score of every turn of ``board`` by a search one turn deep (every turn searched in
+    a full window), by the turn's text."""
+    search = Search(
+        board, tables=None, node_limit=None, deadline=None, clock=lambda: 0.0, stop=None,
+        native=native, solution=solution,
+    )  # fmt: skip
+    try:
+        mills, quiet = generate(search.rules, search.us, search.them, search.uh, search.bar)
+        scores, _, _, complete = search.search_depth(mills + quiet, 1, margin=1)
+    finally:
+        search.release()
+    assert complete
+    return {str(decode(mv)): score for mv, score in scores.items()}
+
+
+@pytest.mark.parametrize("native", SEARCHES, ids=lambda n: "C" if n else "Python")
+def test_a_one_turn_search_scores_every_turn_as_the_solution_does(
+    solution: Solution, native: bool
+) -> None:
+    """One turn deep, each turn's score is the solution's value of the position it leads to: a
+    win or a loss in exactly the solution's turns, a draw 0; without the solution the same
+    search sees only the evaluation."""
+    positions = moving_samples(solution, 3)
+    assert len(positions) >= 20  # won and drawn ones of 3v3, 3v4, 4v3 and 4v4
+    exact = evaluated = 0
+    for text in positions:
+        board = board_class(4)(text)
+        with_solution = root_scores(board, solution, native)
+        without = root_scores(board, None, native)
+        for move, result in turn_values(solution, board):
+            assert result is not None
+            score = with_solution[str(move)]
+            distance = result.distance or 0
+            expected = {Value.WIN: MATE - distance, Value.LOSS: -(MATE - distance)}.get(
+                result.value, 0
+            )
+            assert score == expected, (text, str(move), result)
+            exact += 1
+            evaluated += without[str(move)] != expected
+    # The searches differ where it matters: most turns are not scored exactly without it.
+    assert evaluated > exact // 2
+
+
+def test_the_search_asks_only_the_solutions_own_game(solution: Solution) -> None:
+    """Under other rules (no flying: a side with three pieces only steps) the solution's values
+    are not the game's, so the engine does not give them to its search."""
+    text = moving_samples(solution, 1)[0]
+    top = Engine(8, solution=solution)
+    assert top._solution_for_search(board_class(4)(text)) is solution
+    assert top._solution_for_search(board_class(4)(text, flying=False)) is None
