@@ -30,6 +30,7 @@ from morris.core.board import Board
 from morris.core.points import ALL_POINTS, NUM_POINTS
 from morris.core.rules import Rules
 from morris.core.variant import engine_rules
+from morris.engine.errors import SolutionError
 from morris.engine.evaluate import (
     PIECE,
     WEIGHTS,
@@ -322,7 +323,10 @@ class Search:
         position = (us, them)
         if position in solved:
             return solved[position]
-        res = self.solution.probe_moving(us, them)
+        try:
+            res = self.solution.probe_moving(us, them)
+        except SolutionError:  # a damaged block: the solution has dropped its file (logged)
+            res = None
         found = None if res is None else _table_result(res)
         if len(solved) >= _SOLVED_MAX:
             solved.clear()

@@ -3,6 +3,8 @@ moving-phase sectors exactly wherever it reaches them, in C and in Python alike.
 
 from __future__ import annotations
 
+import logging
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +17,9 @@ from morris.engine.result import Value
 from morris.engine.search import MATE, NATIVE_AVAILABLE, Search
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import board_class, turn_values
+from morris.engine.solution.sectors import SectorKey
 from morris.solver.solution.perfection import sample_positions
+from tests.solution.damage_kit import spoil_sector
 
 SEARCHES = [False, True] if NATIVE_AVAILABLE else [False]
 
@@ -85,3 +89,22 @@ def test_the_search_asks_only_the_solutions_own_game(solution: Solution) -> None
     top = Engine(8, solution=solution)
     assert top._solution_for_search(board_class(4)(text)) is solution
     assert top._solution_for_search(board_class(4)(text, flying=False)) is None
+
+
+@pytest.mark.parametrize("native", SEARCHES, ids=lambda n: "C" if n else "Python")
+def test_a_damaged_sector_met_in_the_search_is_dropped_and_the_search_goes_on(
+    solved3: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture, native: bool
+) -> None:
+    """A card gone bad under the daemon: the first probe into the damaged sector takes its file
+    out (one warning naming it) and the search scores those positions by its evaluation."""
+    copy = tmp_path / "solution"
+    shutil.copytree(solved3, copy)
+    solution = Solution.load(copy, 3, check=False)
+    moving = SectorKey(3, 3, 0, 0)
+    text = moving_samples(solution, 1)[0]
+    spoil_sector(copy, moving)
+    with caplog.at_level(logging.WARNING):
+        scores = root_scores(board_class(3)(text), solution, native)
+    assert scores and not solution.covers(moving)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and moving.filename in warnings[0]
