@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     engines = {
         "tables": Engine(args.level, seed=args.seed, tables=tables),
         f"tables + {args.men - 1} men": Engine(
-            args.level, seed=args.seed, tables=tables, solution=smaller
+            args.level, seed=args.seed, tables=tables, solution=smaller, solved_search=True
         ),
     }
     rng = np.random.default_rng(args.seed)

@@ -109,8 +109,11 @@ class Engine:
     endgame tables, used from level 7 up when given, and so is ``solution`` (the solved k men's
     game, :mod:`morris.engine.solution`): where it covers a position the engine plays a turn that
     keeps its value, without searching (below level 7 with the believable mistakes of
-    :func:`~morris.engine.solution.play.believable_turn`); elsewhere the search of levels 7 and
-    up scores the positions of its moving-phase sectors exactly, as it does the tables'.
+    :func:`~morris.engine.solution.play.believable_turn`). ``solved_search`` (off by default):
+    elsewhere the search of levels 7 and up also scores the positions of the solution's
+    moving-phase sectors exactly, as it does the tables' (docs/ENGINE.md, "The solved game
+    inside the search": each probe costs, and a solved draw is a flat 0, so at equal time it
+    played worse).
     ``native`` picks the C inner loop (the default where it is built, unless
     ``MORRIS_NATIVE=0``) or the Python one: the same moves and
     node counts either way, the C one many times faster. ``weights`` replaces the evaluation's
@@ -131,6 +134,7 @@ class Engine:
         native: bool | None = None,
         weights: Weights | None = None,
         traps: bool = True,
+        solved_search: bool = False,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"level must be {MIN_LEVEL}..{MAX_LEVEL}, not {level!r}")
@@ -146,6 +150,7 @@ class Engine:
         self.native = native
         self.weights = weights
         self.traps = traps
+        self.solved_search = solved_search
 
     @property
     def name(self) -> str:
@@ -238,7 +243,9 @@ class Engine:
         of its moving-phase sectors exactly wherever it reaches them, as it does the tables'."""
         from morris.engine.solution.play import solved_rules
 
-        if self.solution is None or not solved_rules(engine_rules(board)):
+        if not self.solved_search or self.solution is None:
+            return None
+        if not solved_rules(engine_rules(board)):
             return None
         return self.solution
 
