@@ -18,7 +18,6 @@ and on any machine; the seconds are this machine's.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from collections import Counter
@@ -27,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from morris.app.paths import tables_dir
+from morris.core.moves import Move
 from morris.engine import Engine
 from morris.engine.result import Value
 from morris.engine.solution import Solution, new_sector_keys, sector_keys
@@ -43,12 +43,12 @@ TRIES = 60
 
 def positions(
     truth: Solution, key: SectorKey, per_value: int, rng: np.random.Generator, men: int
-) -> list[tuple[Value, str]]:
+) -> list[tuple[Value, str, set[Move]]]:
     """Up to ``per_value`` won and as many drawn positions of ``key`` (value under the rule at a
-    count of 0, by ``truth``), as position texts."""
+    count of 0, by ``truth``), as position texts, each with the turns that keep its value."""
     entries = truth.info(key).entries
     wanted = {Value.WIN: per_value, Value.DRAW: per_value}
-    out: list[tuple[Value, str]] = []
+    out: list[tuple[Value, str, set[Move]]] = []
     index = index_of_key(key)
     for i in rng.choice(entries, size=min(entries, TRIES * 2 * per_value), replace=False):
         if not any(wanted.values()):
@@ -61,21 +61,12 @@ def positions(
         scored = scored_turns(truth, board)
         if not scored:
             continue
-        value = max(scored, key=lambda s: s[1].rank())[1].value
+        best = max(r.rank()[0] for _, r in scored)  # the value's class: win 2, draw 1, loss 0
+        value = next(r.value for _, r in scored if r.rank()[0] == best)
         if wanted.get(value, 0) > 0:
             wanted[value] -= 1
-            out.append((value, text))
+            out.append((value, text, {m for m, r in scored if r.rank()[0] == best}))
     return out
-
-
-def keeps(truth: Solution, board_text: str, men: int, engine: Engine, nodes: int) -> bool:
-    """Whether the engine's turn from the position keeps its value by ``truth``."""
-    board = board_class(men)(board_text)
-    scored = scored_turns(truth, board)
-    assert scored is not None
-    best = max(r.rank()[0] for _, r in scored)  # the value's class: win 2, draw 1, loss 0
-    move = engine.play(board, nodes=nodes).move
-    return any(m == move and r.rank()[0] == best for m, r in scored)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,18 +99,18 @@ def main(argv: list[str] | None = None) -> int:
         ),
     }
     rng = np.random.default_rng(args.seed)
-    random.seed(args.seed)
     kept: Counter[tuple[str, Value]] = Counter()
     played: Counter[Value] = Counter()
     seconds: Counter[str] = Counter()
     new = [k for k in new_sector_keys(args.men) if not k.mover_hand + k.other_hand]
     for key in new:
-        for value, text in positions(truth, key, args.per_sector, rng, args.men):
+        for value, text, keeping in positions(truth, key, args.per_sector, rng, args.men):
             played[value] += 1
             verdicts = []
             for name, engine in engines.items():
                 started = time.perf_counter()
-                verdicts.append(keeps(truth, text, args.men, engine, args.nodes))
+                move = engine.play(board_class(args.men)(text), nodes=args.nodes).move
+                verdicts.append(move in keeping)
                 kept[name, value] += verdicts[-1]
                 seconds[name] += time.perf_counter() - started
             if len(set(verdicts)) > 1:

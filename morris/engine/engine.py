@@ -113,10 +113,9 @@ class Engine:
     elsewhere the search of levels 7 and up also scores the positions of the solution's
     moving-phase sectors exactly, as it does the tables' (docs/ENGINE.md, "The solved game
     inside the search": each probe costs, and a solved draw is a flat 0, so at equal time it
-    played worse).
-    ``native`` picks the C inner loop (the default where it is built, unless
-    ``MORRIS_NATIVE=0``) or the Python one: the same moves and
-    node counts either way, the C one many times faster. ``weights`` replaces the evaluation's
+    played worse). ``native`` picks the C inner loop (the default where it is built, unless
+    ``MORRIS_NATIVE=0``) or the Python one: the same moves and node counts either way, the C one
+    many times faster. ``weights`` replaces the evaluation's
     weights of the board's variant (:func:`~morris.engine.evaluate.weights_for`; for tuning them).
     ``traps`` (the default): from a drawn position the solution covers, the top levels play the
     drawing turn that sets the opponent the most traps

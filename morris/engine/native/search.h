@@ -129,7 +129,7 @@ typedef struct {
     /* budget */
     long long nodes;
     long long check_at;
-    int has_probe; /* the host has endgame tables: host_probe() may answer */
+    int has_probe; /* the host has tables or solved sectors: host_probe() may answer */
     bb table_cover[MAX_POINTS + 1]; /* by the mover's pieces, a bit for each count of the
                                      * other's that the probe answers (search.py, _table_cover) */
     int n_cover;
