@@ -138,6 +138,7 @@ static const Field FIELDS[] = {
     WEIGHT_FIELD(moving_mobility), WEIGHT_FIELD(moving_blocked), WEIGHT_FIELD(running_mill),
     WEIGHT_FIELD(threat), WEIGHT_FIELD(per_threat), WEIGHT_FIELD(per_threat_against),
     WEIGHT_FIELD(threats_against), WEIGHT_FIELD(contempt), WEIGHT_FIELD(placing_reductions),
+    WEIGHT_FIELD(solved_draw),
 };
 #define N_FIELDS (sizeof(FIELDS) / sizeof(FIELDS[0]))
 

@@ -23,14 +23,14 @@ import logging
 import random
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Final
 
 from morris.core.board import Board
 from morris.core.moves import Move
 from morris.core.variant import engine_rules
 from morris.engine.errors import SolutionError
-from morris.engine.evaluate import Weights
+from morris.engine.evaluate import Weights, weights_for
 from morris.engine.levels import CAREFUL_LEVEL, LEVELS, MAX_DEPTH, MAX_LEVEL, MIN_LEVEL
 from morris.engine.movegen import decode, encode, generate
 from morris.engine.search import (
@@ -100,6 +100,11 @@ class SearchResult:
     def nps(self) -> int:
         """Nodes per second."""
         return int(self.nodes / self.elapsed) if self.elapsed > 0 else 0
+
+
+#: With ``solved_search``: the most a solved draw scores above or below the draw's value, in
+#: centi-pieces (Weights.solved_draw): half a piece, a quarter of the evaluation up to there.
+SOLVED_DRAW: Final = 50
 
 
 class Engine:
@@ -205,16 +210,17 @@ class Engine:
         deadline = None if movetime is None else start + movetime
         position = board.position()
         rng = random.Random(f"{self.seed}:{self.level}:{position}")
+        solved = self._solution_for_search(board) if level.tables else None
         search = Search(
             board,
             tables=self.tables if level.tables else None,
-            solution=self._solution_for_search(board) if level.tables else None,
+            solution=solved,
             node_limit=node_limit,
             deadline=deadline,
             clock=self.clock,
             stop=stop,
             native=self.native,
-            weights=self.weights,
+            weights=self.weights if solved is None else self._solved_weights(board),
         )
         root = None if searchmoves is None else {encode(m) for m in searchmoves}
         if root is None and level.slip:
@@ -247,6 +253,13 @@ class Engine:
         if not solved_rules(engine_rules(board)):
             return None
         return self.solution
+
+    def _solved_weights(self, board: Board) -> Weights:
+        """The weights of a search with the solution in it: a solved draw scores a quarter of
+        the evaluation within :data:`SOLVED_DRAW` (unless the weights given set a band of their
+        own), so that the search keeps pressing inside a draw."""
+        weights = weights_for(engine_rules(board)) if self.weights is None else self.weights
+        return weights if weights.solved_draw else replace(weights, solved_draw=SOLVED_DRAW)
 
     def _perfect(self, board: Board, top: bool) -> SearchResult | None:
         """The solution's turn, when it covers the position: :func:`perfect_turn` at the levels

@@ -92,6 +92,12 @@ class Weights:
     #: the search and the later the turn (search.py, _PLACING_REDUCTIONS); 0 by one ply, as
     #: while moving (docs/ENGINE.md, "Deeper while placing").
     placing_reductions: int = 1
+    #: Not a term either but of the search: where the endgame tables or the solved game call a
+    #: position drawn, it scores the draw's value plus a quarter of the evaluation, within
+    #: plus or minus this; 0: the draw's value alone. Among drawn lines the search then keeps
+    #: to the one the evaluation likes, where an opponent that errs may still lose (docs/ENGINE.md,
+    #: "The solved game inside the search"). The engine sets it with ``solved_search``.
+    solved_draw: int = 0
 
 
 #: The weights the engine plays the standard game with (and any variant not in VARIANT_WEIGHTS).

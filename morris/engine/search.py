@@ -183,6 +183,14 @@ def _zobrist(rules: Rules) -> tuple[list[list[int]], list[list[int]], int, list[
     return pieces, hands, side, counts
 
 
+def solved_draw_score(evaluation: int, band: int) -> int:
+    """What a position the tables or the solution call drawn adds to the draw's value, given
+    the evaluation of it for the side to move: a quarter of it, within plus or minus ``band``
+    (Weights.solved_draw), so that every solved draw stays below a solved win and above a solved
+    loss, and among draws the search still prefers the one the evaluation likes."""
+    return max(-band, min(band, evaluation // 4))
+
+
 def _table_result(res: Result) -> tuple[int, int]:
     """A table's or the solution's result as the search's (value, distance in turns)."""
     value = res.value
@@ -228,6 +236,7 @@ class Search:
         self.evaluate = make_evaluator(rules, weights)
         self.contempt = weights.contempt
         self.placing_reductions = weights.placing_reductions
+        self.solved_draw = weights.solved_draw
         self.links = tuple(n.bit_count() for n in rules.neighbours)
         # Tables built for another board than this variant's are not asked (the search goes on).
         self.tables = tables if tables is not None and tables.supports(rules) else None
@@ -482,6 +491,9 @@ class Search:
             if found is not None:
                 value, dist = found
                 if value == _DRAW:
+                    band = self.solved_draw
+                    if band:
+                        return drawn + solved_draw_score(self.evaluate(us, them, 0, 0), band)
                     return drawn
                 if limit is None or nrc + dist < limit:
                     return MATE - ply - dist if value == _WIN else -(MATE - ply - dist)

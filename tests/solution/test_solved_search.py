@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import logging
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from morris.core.board import Board
-from morris.engine.engine import Engine
+from morris.core.variant import engine_rules
+from morris.engine.engine import SOLVED_DRAW, Engine
+from morris.engine.evaluate import WEIGHTS, Weights, make_evaluator
 from morris.engine.movegen import decode, generate
 from morris.engine.result import Value
-from morris.engine.search import MATE, NATIVE_AVAILABLE, Search
+from morris.engine.search import MATE, NATIVE_AVAILABLE, Search, solved_draw_score
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import board_class, turn_values
 from morris.engine.solution.sectors import SectorKey
@@ -38,12 +41,14 @@ def moving_samples(solution: Solution, per_sector: int) -> list[str]:
     ]
 
 
-def root_scores(board: Board, solution: Solution | None, native: bool) -> dict[str, int]:
+def root_scores(
+    board: Board, solution: Solution | None, native: bool, weights: Weights | None = None
+) -> dict[str, int]:
     """The score of every turn of ``board`` by a search one turn deep (every turn searched in
     a full window), by the turn's text."""
     search = Search(
         board, tables=None, node_limit=None, deadline=None, clock=lambda: 0.0, stop=None,
-        native=native, solution=solution,
+        native=native, solution=solution, weights=weights,
     )  # fmt: skip
     try:
         mills, quiet = generate(search.rules, search.us, search.them, search.uh, search.bar)
@@ -82,6 +87,43 @@ def test_a_one_turn_search_scores_every_turn_as_the_solution_does(
     assert evaluated > exact // 2
 
 
+@pytest.mark.parametrize("native", SEARCHES, ids=lambda n: "C" if n else "Python")
+def test_a_solved_draw_keeps_the_evaluations_preference_inside_its_band(
+    solution: Solution, native: bool
+) -> None:
+    """With a band for solved draws, a drawing turn scores a quarter of the evaluation of the
+    position it leads to (within the band), so the search can tell a draw that presses from
+    one that does not; wins and losses keep their exact scores, above and below every draw."""
+    band = 30
+    weights = replace(WEIGHTS, solved_draw=band)
+    positions = moving_samples(solution, 3)
+    drawing = pressing = 0
+    for text in positions:
+        board = board_class(4)(text)
+        evaluate = make_evaluator(engine_rules(board), weights)
+        scores = root_scores(board, solution, native, weights)
+        for move, result in turn_values(solution, board):
+            assert result is not None
+            score = scores[str(move)]
+            if result.value is Value.DRAW:
+                after = board.copy()
+                after.push(move)
+                us = after.occupied_co(after.turn)
+                them = after.occupied_co(not after.turn)
+                # The turn's score is the opponent's score of the position, negated.
+                assert score == -solved_draw_score(evaluate(us, them, 0, 0), band)
+                assert -band <= score <= band
+                drawing += 1
+                pressing += score != 0
+            else:
+                distance = result.distance or 0
+                sign = 1 if result.value is Value.WIN else -1
+                assert score == sign * (MATE - distance)
+    assert drawing >= 20
+    # Not a flat 0: most drawing turns are told apart by the evaluation.
+    assert pressing > drawing // 2
+
+
 def test_the_engine_searches_with_the_solution_only_when_asked(solution: Solution) -> None:
     """Off by default (at equal time it played worse: docs/ENGINE.md), so a turn is searched
     as without the solution; with ``solved_search`` the search knows the sectors, and only
@@ -92,6 +134,12 @@ def test_the_engine_searches_with_the_solution_only_when_asked(solution: Solutio
     assert Engine(8, solution=solution)._solution_for_search(board) is None
     asked = Engine(8, solution=solution, solved_search=True)
     assert asked._solution_for_search(board) is solution
+    # With the solution in the search, a solved draw keeps the evaluation's preference, by
+    # the engine's band unless the weights given set one of their own.
+    assert asked._solved_weights(board).solved_draw == SOLVED_DRAW
+    own = Engine(8, solution=solution, solved_search=True, weights=replace(WEIGHTS, solved_draw=9))
+    assert own._solved_weights(board).solved_draw == 9
+    assert WEIGHTS.solved_draw == 0  # the default engine's draws stay flat
     assert asked._solution_for_search(board_class(4)(text, flying=False)) is None
 
 
@@ -112,3 +160,4 @@ def test_a_damaged_sector_met_in_the_search_is_dropped_and_the_search_goes_on(
     assert scores and not solution.covers(moving)
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and moving.filename in warnings[0]
+

@@ -435,8 +435,16 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
             return 0;
         }
         if (got) {
-            if (value == P.draw)
-                return drawn;
+            if (value == P.draw) {
+                /* search.py, solved_draw_score: the draw's value plus a quarter of the
+                 * evaluation, within +-solved_draw (floor division, as Python's). */
+                int band = s->w.solved_draw;
+                if (!band)
+                    return drawn;
+                int e = eval_position(s, us, them, 0, 0);
+                int q = e >= 0 ? e / 4 : -((-e + 3) / 4);
+                return drawn + (q > band ? band : q < -band ? -band : q);
+            }
             if (limit < 0 || nrc + dist < limit)
                 return value == P.win ? P.mate - ply - dist : -(P.mate - ply - dist);
         }

@@ -54,6 +54,7 @@ typedef struct {
         per_threat_against, threats_against;
     int contempt; /* what a draw costs the engine (the side to move at the root) */
     int placing_reductions; /* 1: late placements reduced by the table (search.c), 0: a ply */
+    int solved_draw; /* a drawn probe answer: the draw's value + eval / 4 within +-this */
 } Weights;
 #define N_WEIGHTS ((int)(sizeof(Weights) / sizeof(int)))
 
