@@ -155,6 +155,9 @@ class Engine:
         self.weights = weights
         self.traps = traps
         self.solved_search = solved_search
+        # The solution's answers met by the searches (search.py, Search.table_value): exact,
+        # so they serve every later turn; bounded by the search.
+        self._solved: dict[tuple[int, int], tuple[int, int] | None] = {}
 
     @property
     def name(self) -> str:
@@ -215,6 +218,7 @@ class Engine:
             board,
             tables=self.tables if level.tables else None,
             solution=solved,
+            solved=self._solved,
             node_limit=node_limit,
             deadline=deadline,
             clock=self.clock,

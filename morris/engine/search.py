@@ -96,7 +96,9 @@ MATE_BOUND: Final = MATE - 1_000
 _INF: Final = 1_000_000
 _TT_MAX: Final = 1_500_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2
-#: The solution's answers a search keeps (:meth:`Search.table_value`): about 16 MB at most.
+#: The solution's answers kept (:meth:`Search.table_value`; the engine keeps them from one turn
+#: to the next, since each costs microseconds and the same positions come again): about 16 MB
+#: at most.
 _SOLVED_MAX: Final = 1 << 17
 #: Endgame-table values for the side to move, as the C search's probe callback returns them.
 _DRAW, _WIN, _LOSS = 0, 1, 2
@@ -229,6 +231,7 @@ class Search:
         native: bool = False,
         weights: Weights | None = None,
         solution: Solution | None = None,
+        solved: dict[tuple[int, int], tuple[int, int] | None] | None = None,
     ) -> None:
         # The search plays by the rules data alone (refusing a board that is more than its data).
         self.rules = rules = engine_rules(board)
@@ -245,8 +248,9 @@ class Search:
         self.solution = solution
         self.table_cover = _table_cover(rules, self.tables, solution)
         # The solution's answers by position (a search meets the same few thousand again and
-        # again, and each costs microseconds), emptied when full.
-        self._solved: dict[tuple[int, int], tuple[int, int] | None] = {}
+        # again, and each costs microseconds), emptied when full: ``solved``, the caller's (the
+        # engine keeps them for the next turn), or the search's own.
+        self._solved = {} if solved is None else solved
         self.node_limit = node_limit
         self.deadline = deadline
         self.clock = clock

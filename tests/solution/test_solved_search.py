@@ -161,3 +161,28 @@ def test_a_damaged_sector_met_in_the_search_is_dropped_and_the_search_goes_on(
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and moving.filename in warnings[0]
 
+
+def test_the_engine_keeps_the_solutions_answers_for_its_next_turns(
+    solution: Solution, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each probe into a sector costs microseconds and the next turn's search meets the same
+    positions: the engine asks the solution once per position, not once per search."""
+    asked: list[tuple[int, int]] = []
+    probe = solution.probe_moving
+
+    def counted(us: int, them: int) -> object:
+        asked.append((us, them))
+        return probe(us, them)
+
+    monkeypatch.setattr(solution, "probe_moving", counted)
+    board = board_class(4)(moving_samples(solution, 1)[0])
+    engine = Engine(8, solution=solution, solved_search=True)
+    # Searched: with the root's turns given the engine does not play the solution's turn.
+    turns = list(board.generate_legal_moves())
+    engine.play(board, nodes=5_000, searchmoves=turns)
+    first = len(asked)
+    assert first > 0
+    engine.play(board, nodes=5_000, searchmoves=turns)
+    assert len(asked) == first  # every answer the second search needed was kept
+    Engine(8, solution=solution, solved_search=True).play(board, nodes=5_000, searchmoves=turns)
+    assert len(asked) == 2 * first  # a new engine asks again: the answers are the engine's
