@@ -15,7 +15,8 @@ and ``--reference`` seats a second Sanmill in our place (the yardstick against i
 same openings). ``--pairs [SEED]`` plays openings of one placement each instead (white's first
 piece and black's: a seeded sample of the 24 x 23, each with colours swapped), and
 ``--our-movetime MS`` gives our side a time of its own (a quarter of Sanmill's, say);
-``--solution DIR`` gives our side a solved game, as the daemon's ``[engine] solution`` does.
+``--solution DIR`` gives our side a solved game, as the daemon's ``[engine] solution`` does,
+and ``--solved-search`` has its search score that game's sectors too (off in the daemon).
 docs/SANMILL.md and docs/ENGINE.md ("Tuning against Sanmill") have the figures.
 """
 
@@ -92,12 +93,15 @@ class OwnTime:
 def play_one(
     binary: str, game: int, movetime_ms: int, level: int, from_start: bool, reference: bool,
     pairs: int | None = None, our_movetime_ms: int | None = None, solution: str | None = None,
+    solved_search: bool = False,
 ) -> MatchResult:  # fmt: skip
     """Game ``game`` of the match (from 0): our level first, Sanmill second. With ``reference``
     a second Sanmill takes our seat: how the yardstick itself fares from the same openings.
     ``pairs`` (a seed) plays :func:`placement_pairs` instead of ``morris match``'s openings;
     ``our_movetime_ms`` gives our side a time of its own (Sanmill keeps ``movetime_ms``);
-    ``solution`` a solved game's directory for our side (as the daemon's ``[engine] solution``)."""
+    ``solution`` a solved game's directory for our side (as the daemon's ``[engine] solution``),
+    and ``solved_search`` has its search score that game's sectors too (``Engine(solved_search=
+    True)``)."""
     if from_start:
         openings: tuple[tuple[str, ...], ...] = ()
     elif pairs is not None:
@@ -110,7 +114,10 @@ def play_one(
             ours: Engine | UciEngine = stack.enter_context(UciEngine.spawn(command, timeout=30))
         else:
             solved = None if solution is None else load_solution(Path(solution))
-            ours = Engine(level, seed=1, tables=load_tables(None), solution=solved)
+            ours = Engine(
+                level, seed=1, tables=load_tables(None), solution=solved,
+                solved_search=solved_search,
+            )  # fmt: skip
         sanmill = stack.enter_context(UciEngine.spawn(command, timeout=30))
         first: Engine | UciEngine | OwnTime = ours
         if our_movetime_ms is not None:
@@ -192,8 +199,15 @@ def main() -> int:
         help="our side plays with this solved game (morris tables build --men K), as the daemon "
         "does with [engine] solution",
     )  # fmt: skip
+    parser.add_argument(
+        "--solved-search", action="store_true",
+        help="with --solution: our search also scores the solved game's moving-phase sectors "
+        "(Engine(solved_search=True); off in the daemon)",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=None, help="save the games under this dir")
     args = parser.parse_args()
+    if args.solved_search and args.solution is None:
+        parser.error("--solved-search needs --solution DIR")
     start = time.monotonic()
     chosen = args.game_numbers or range(args.first_game, args.first_game + args.games)
     if args.repeat < 1:
@@ -212,6 +226,7 @@ def main() -> int:
                 args.pairs,
                 args.our_movetime,
                 args.solution,
+                args.solved_search,
             )
             for n in numbers
         ]
