@@ -129,7 +129,8 @@ static const Field FIELDS[] = {
     INT_FIELD(exact), INT_FIELD(lower), INT_FIELD(upper), INT_FIELD(draw), INT_FIELD(win),
     INT_FIELD(loss), INT_FIELD(reduce_depth), INT_FIELD(reduce_after), INT_FIELD(reduce_base),
     INT_FIELD(reduce_div), INT_FIELD(reduce_span), INT_FIELD(order_block),
-    INT_FIELD(order_two), INT_FIELD(order_take_two), INT_FIELD(piece),
+    INT_FIELD(order_two), INT_FIELD(order_take_two), INT_FIELD(sector_depth),
+    INT_FIELD(piece),
     /* the weights, in the order of Weights (search.h) and of evaluate.Weights */
     WEIGHT_FIELD(open_two), WEIGHT_FIELD(open_two_per_hand), WEIGHT_FIELD(close_one),
     WEIGHT_FIELD(close_more), WEIGHT_FIELD(closings_against), WEIGHT_FIELD(placing_mobility),
@@ -367,20 +368,21 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds)
                              "full_board_is_draw", "zp", "zh", "zside", "zn", "path",
                              "root_index", "check", "probe", "table_cover", "tt_size",
                              "in_play", "move_while_placing", "remove_from_mills",
-                             "double_mill_removes_two", "return_mill_barred", "weights", NULL};
+                             "double_mill_removes_two", "return_mill_barred", "weights",
+                             "sector_cover", NULL};
     PyObject *neighbours, *mill_masks, *mills_through, *layers, *zp, *zh, *zn, *path, *check,
-        *probe, *table_cover, *weights = NULL;
+        *probe, *table_cover, *weights = NULL, *sector_cover = NULL;
     int pieces, flying, threefold, limit, full;
     int move_while_placing = 0, remove_from_mills = 0, double_mill = 0, barred = 0;
     unsigned long long zside;
     unsigned long in_play = (unsigned long)-1;
     Py_ssize_t root_index, tt_size;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOippipOOKOOnOOOn|$kppppO", kwlist,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOippipOOKOOnOOOn|$kppppOO", kwlist,
                                      &neighbours, &mill_masks, &mills_through, &layers, &pieces,
                                      &flying, &threefold, &limit, &full, &zp, &zh, &zside, &zn,
                                      &path, &root_index, &check, &probe, &table_cover, &tt_size,
                                      &in_play, &move_while_placing, &remove_from_mills,
-                                     &double_mill, &barred, &weights))
+                                     &double_mill, &barred, &weights, &sector_cover))
         return -1;
     Search *s = &self->s;
     if (s->tt != NULL || s->zn != NULL || self->released) {
@@ -510,6 +512,13 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds)
     s->n_cover = read_masks(table_cover, s->table_cover, MAX_POINTS + 1, "table_cover");
     if (s->n_cover < 0)
         return -1;
+    /* and the counts only the solution's sectors answer (asked from P.sector_depth on) */
+    s->n_sector = 0;
+    if (sector_cover != NULL && sector_cover != Py_None) {
+        s->n_sector = read_masks(sector_cover, s->sector_cover, MAX_POINTS + 1, "sector_cover");
+        if (s->n_sector < 0)
+            return -1;
+    }
     if (search_start(s, (long long)tt_size) < 0) {
         PyErr_NoMemory();
         return -1;

@@ -38,6 +38,7 @@ class Core:
         double_mill_removes_two: bool = False,
         return_mill_barred: bool = False,
         weights: Sequence[int] | None = None,
+        sector_cover: Sequence[int] | None = None,
     ) -> None: ...
     def root_move(
         self,

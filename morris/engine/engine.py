@@ -116,12 +116,13 @@ class Engine:
     keeps its value, without searching (below level 7 with the believable mistakes of
     :func:`~morris.engine.solution.play.believable_turn`). ``solved_search`` (off by default):
     elsewhere the search of levels 7 and up also scores the positions of the solution's
-    moving-phase sectors exactly, as it does the tables' (docs/ENGINE.md, "The solved game
-    inside the search": each probe costs, and a solved draw is a flat 0, so at equal time it
-    played worse). ``native`` picks the C inner loop (the default where it is built, unless
-    ``MORRIS_NATIVE=0``) or the Python one: the same moves and node counts either way, the C one
-    many times faster. ``weights`` replaces the evaluation's
-    weights of the board's variant (:func:`~morris.engine.evaluate.weights_for`; for tuning them).
+    moving-phase sectors exactly, as it does the tables', a solved draw by a quarter of the
+    evaluation within :data:`SOLVED_DRAW` (docs/ENGINE.md, "The solved game inside the search":
+    each probe costs, so at equal time it plays no better yet). ``native`` picks the C inner
+    loop (the default where it is built, unless ``MORRIS_NATIVE=0``) or the Python one: the same
+    moves and node counts either way, the C one many times faster. ``weights`` replaces the
+    evaluation's weights of the board's variant (:func:`~morris.engine.evaluate.weights_for`;
+    for tuning them).
     ``traps`` (the default): from a drawn position the solution covers, the top levels play the
     drawing turn that sets the opponent the most traps
     (:func:`~morris.engine.solution.play.drawing_traps`); without it, any drawing turn.

@@ -100,6 +100,10 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: to the next, since each costs microseconds and the same positions come again): about 16 MB
 #: at most.
 _SOLVED_MAX: Final = 1 << 17
+#: The solution's sectors are asked only this many plies or more from the horizon (the tables,
+#: in memory, everywhere): a probe that decompresses a block costs 45-60 us against 0.25 us a
+#: node, and most nodes are leaves (as chess engines probe their tablebases from a depth on).
+SECTOR_DEPTH: Final = 1
 #: Endgame-table values for the side to move, as the C search's probe callback returns them.
 _DRAW, _WIN, _LOSS = 0, 1, 2
 #: Within this many turns of the no-removal limit, the count becomes part of the hash key.
@@ -162,7 +166,7 @@ def _configure_native() -> None:
         draw=_DRAW, win=_WIN, loss=_LOSS, reduce_depth=_REDUCE_DEPTH,
         reduce_after=_REDUCE_AFTER, reduce_base=_REDUCE_BASE, reduce_div=_REDUCE_DIV,
         reduce_span=_REDUCE_SPAN, order_block=_ORDER_BLOCK, order_two=_ORDER_TWO,
-        order_take_two=_ORDER_TAKE_TWO,
+        order_take_two=_ORDER_TAKE_TWO, sector_depth=SECTOR_DEPTH,
         piece=PIECE, **asdict(WEIGHTS),
     )  # fmt: skip
 
@@ -202,18 +206,21 @@ def _table_result(res: Result) -> tuple[int, int]:
 
 def _table_cover(
     rules: Rules, tables: EndgameTables | None, solution: Solution | None
-) -> tuple[int, ...]:
-    """Which moving-phase positions the tables or the solution answer, by the pieces of the
-    side to move and of the other: entry ``m`` has bit ``o`` set for ``m`` against ``o``. The
-    search calls :meth:`Search.table_value` only there (from C a call into Python, too dear to
-    make at every node with few pieces)."""
-    cover = [0] * (NUM_POINTS + 1)
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Which moving-phase positions the tables answer, and which only the solution does, by
+    the pieces of the side to move and of the other: entry ``m`` has bit ``o`` set for ``m``
+    against ``o``. The search calls :meth:`Search.table_value` only there (from C a call into
+    Python, too dear to make at every node with few pieces), and where only the solution
+    answers, only :data:`SECTOR_DEPTH` plies or more from the horizon."""
+    tables_cover = [0] * (NUM_POINTS + 1)
     for k in tables.keys if tables is not None else ():
         if k.flying == rules.flying:
-            cover[k.mover] |= 1 << k.other
+            tables_cover[k.mover] |= 1 << k.other
+    sector_cover = [0] * (NUM_POINTS + 1)
     for m, o in solution.moving_sectors() if solution is not None else ():
-        cover[m] |= 1 << o
-    return tuple(cover)
+        if not tables_cover[m] >> o & 1:
+            sector_cover[m] |= 1 << o
+    return tuple(tables_cover), tuple(sector_cover)
 
 
 class Search:
@@ -246,7 +253,7 @@ class Search:
         # The solution's moving-phase sectors are asked after the tables (the caller gives a
         # solution only under its rules: solution.play.solved_rules).
         self.solution = solution
-        self.table_cover = _table_cover(rules, self.tables, solution)
+        self.table_cover, self.sector_cover = _table_cover(rules, self.tables, solution)
         # The solution's answers by position (a search meets the same few thousand again and
         # again, and each costs microseconds), emptied when full: ``solved``, the caller's (the
         # engine keeps them for the next turn), or the search's own.
@@ -298,8 +305,9 @@ class Search:
                 path=self.path,
                 root_index=self.root_index,
                 check=self._native_check,
-                probe=self.table_value if any(self.table_cover) else None,
+                probe=self.table_value if any(self.table_cover + self.sector_cover) else None,
                 table_cover=self.table_cover,
+                sector_cover=self.sector_cover,
                 # A hint: the table grows as needed, like the Python one (a dict), to at most
                 # _TT_MAX entries; clamped here too, since a C ssize_t is 32 bits on a 32-bit Pi
                 # and a node budget of 2**31 or more would not fit it.
@@ -490,7 +498,17 @@ class Search:
             return drawn if has_moves(rules, us, them, uh, bar) else -(MATE - ply)
         # Endgame tables and the solved game's sectors: exact, unless the no-removal limit
         # could come first.
-        if not uh and not th and self.table_cover[us.bit_count()] >> them.bit_count() & 1:
+        if (
+            not uh
+            and not th
+            and (
+                self.table_cover[us.bit_count()] >> them.bit_count() & 1
+                or (
+                    depth >= SECTOR_DEPTH
+                    and self.sector_cover[us.bit_count()] >> them.bit_count() & 1
+                )
+            )
+        ):
             found = self.table_value(us, them, c)
             if found is not None:
                 value, dist = found

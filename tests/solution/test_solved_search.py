@@ -17,7 +17,13 @@ from morris.engine.engine import SOLVED_DRAW, Engine
 from morris.engine.evaluate import WEIGHTS, Weights, make_evaluator
 from morris.engine.movegen import decode, generate
 from morris.engine.result import Value
-from morris.engine.search import MATE, NATIVE_AVAILABLE, Search, solved_draw_score
+from morris.engine.search import (
+    MATE,
+    NATIVE_AVAILABLE,
+    SECTOR_DEPTH,
+    Search,
+    solved_draw_score,
+)
 from morris.engine.solution import Solution
 from morris.engine.solution.analyse import board_class, turn_values
 from morris.engine.solution.sectors import SectorKey
@@ -42,17 +48,22 @@ def moving_samples(solution: Solution, per_sector: int) -> list[str]:
 
 
 def root_scores(
-    board: Board, solution: Solution | None, native: bool, weights: Weights | None = None
+    board: Board,
+    solution: Solution | None,
+    native: bool,
+    weights: Weights | None = None,
+    depth: int = 1 + SECTOR_DEPTH,
 ) -> dict[str, int]:
-    """The score of every turn of ``board`` by a search one turn deep (every turn searched in
-    a full window), by the turn's text."""
+    """The score of every turn of ``board`` by a search ``depth`` plies deep (every turn
+    searched in a full window), by the turn's text. By default the positions the turns lead to
+    are as far from the horizon as the search asks the sectors: their scores are the probes'."""
     search = Search(
         board, tables=None, node_limit=None, deadline=None, clock=lambda: 0.0, stop=None,
         native=native, solution=solution, weights=weights,
     )  # fmt: skip
     try:
         mills, quiet = generate(search.rules, search.us, search.them, search.uh, search.bar)
-        scores, _, _, complete = search.search_depth(mills + quiet, 1, margin=1)
+        scores, _, _, complete = search.search_depth(mills + quiet, depth, margin=1)
     finally:
         search.release()
     assert complete
@@ -63,9 +74,9 @@ def root_scores(
 def test_a_one_turn_search_scores_every_turn_as_the_solution_does(
     solution: Solution, native: bool
 ) -> None:
-    """One turn deep, each turn's score is the solution's value of the position it leads to: a
-    win or a loss in exactly the solution's turns, a draw 0; without the solution the same
-    search sees only the evaluation."""
+    """Each turn's score is the solution's value of the position it leads to: a win or a loss
+    in exactly the solution's turns, a draw 0; without the solution the same search sees only
+    the evaluation."""
     positions = moving_samples(solution, 3)
     assert len(positions) >= 20  # won and drawn ones of 3v3, 3v4, 4v3 and 4v4
     exact = evaluated = 0
@@ -124,6 +135,28 @@ def test_a_solved_draw_keeps_the_evaluations_preference_inside_its_band(
     assert pressing > drawing // 2
 
 
+@pytest.mark.parametrize("native", SEARCHES, ids=lambda n: "C" if n else "Python")
+def test_the_sectors_are_not_asked_at_the_horizon(
+    solution: Solution, native: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A probe into a sector can cost a block's decompression, so the search asks the sectors
+    only :data:`SECTOR_DEPTH` plies or more from the horizon, not at its leaves (most of its
+    nodes): one turn deep it asks nothing, a ply deeper it asks."""
+    asked = []
+    probe = solution.probe_moving
+
+    def counted(us: int, them: int) -> object:
+        asked.append((us, them))
+        return probe(us, them)
+
+    monkeypatch.setattr(solution, "probe_moving", counted)
+    board = board_class(4)(moving_samples(solution, 1)[0])
+    root_scores(board, solution, native, depth=SECTOR_DEPTH)
+    assert asked == []
+    root_scores(board, solution, native, depth=SECTOR_DEPTH + 1)
+    assert asked
+
+
 def test_the_engine_searches_with_the_solution_only_when_asked(solution: Solution) -> None:
     """Off by default (at equal time it played worse: docs/ENGINE.md), so a turn is searched
     as without the solution; with ``solved_search`` the search knows the sectors, and only
@@ -175,7 +208,9 @@ def test_the_engine_keeps_the_solutions_answers_for_its_next_turns(
         return probe(us, them)
 
     monkeypatch.setattr(solution, "probe_moving", counted)
-    board = board_class(4)(moving_samples(solution, 1)[0])
+    # A 4v4 position: the search goes deep there (from a smaller one it may find a win at once).
+    text = min(moving_samples(solution, 1), key=lambda t: t.split()[0].count("."))
+    board = board_class(4)(text)
     engine = Engine(8, solution=solution, solved_search=True)
     # Searched: with the root's turns given the engine does not play the solution's turn.
     turns = list(board.generate_legal_moves())

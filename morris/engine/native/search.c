@@ -425,9 +425,11 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
     if (draw)
         return has_moves(s, us, them, uh, bar) ? drawn : -(P.mate - ply);
     /* Endgame tables and the solved game's sectors (search.py, table_value): exact, unless
-     * the no-removal limit could come first. */
-    if (s->has_probe && !uh && !th && popcount(us) < s->n_cover &&
-        (s->table_cover[popcount(us)] >> popcount(them) & 1)) {
+     * the no-removal limit could come first; the sectors only from P.sector_depth on. */
+    int pm = popcount(us), po = popcount(them);
+    if (s->has_probe && !uh && !th &&
+        ((pm < s->n_cover && (s->table_cover[pm] >> po & 1)) ||
+         (depth >= P.sector_depth && pm < s->n_sector && (s->sector_cover[pm] >> po & 1)))) {
         int value, dist;
         int got = host_probe(s, us, them, c, &value, &dist);
         if (got < 0) {

@@ -78,6 +78,7 @@ typedef struct {
     int reduce_span;                     /* that table's size: REDUCE_SPAN */
     int order_block, order_two;          /* placement order: a block, a new two */
     int order_take_two;                  /* mill turn order: an open two of theirs broken */
+    int sector_depth; /* the solution's sectors are probed this many plies from the horizon on */
     /* evaluate.py: PIECE and the fields of WEIGHTS (a search's own weights, a variant's, may
      * replace these defaults: Search.w) */
     int piece;
@@ -134,6 +135,8 @@ typedef struct {
     bb table_cover[MAX_POINTS + 1]; /* by the mover's pieces, a bit for each count of the
                                      * other's that the probe answers (search.py, _table_cover) */
     int n_cover;
+    bb sector_cover[MAX_POINTS + 1]; /* the counts only the solution answers (_table_cover) */
+    int n_sector;
     int error;     /* a callback failed or memory ran out: unwind */
     /* heuristics */
     long long *history; /* TURN_SPACE */
