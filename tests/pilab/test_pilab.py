@@ -213,11 +213,27 @@ def test_command_line_errors_are_one_line_and_an_exit_code(tmp_path: Path) -> No
     assert "Traceback" not in done.stderr
 
 
-def test_main_turns_a_lab_error_into_its_code(capsys: pytest.CaptureFixture[str]) -> None:
+def test_main_turns_a_lab_error_into_its_code(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The host's own tools, as on a machine that has them (a fresh one may not: below).
+    monkeypatch.setattr(cli.shutil, "which", lambda tool: f"/usr/bin/{tool}")
     code = cli.main(["--cache", "/proc/no/such/cache", "check", "native"])
     assert code == 0  # native always runs here; a missing cache is not needed to check
     out = capsys.readouterr().out
     assert "native" in out and "runs here (natively)" in out
+
+
+def test_check_names_the_missing_host_tools_and_exits_3(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a fresh machine without mmdebstrap and systemd-nspawn (`pilab setup` installs them)
+    a named userland cannot be built: check says which tool is missing, with the exit code."""
+    monkeypatch.setattr(cli.shutil, "which", lambda tool: None)
+    code = cli.main(["--cache", "/proc/no/such/cache", "check", "native"])
+    assert code == EXIT_NO_CAPABILITY
+    out = capsys.readouterr().out
+    assert "mmdebstrap: MISSING" in out and "systemd-nspawn: MISSING" in out
 
 
 def test_guest_memory_leaves_qemus_own_mappings_out() -> None:
