@@ -10,10 +10,14 @@ this names how many of the reference games of that number Sanmill lost from our 
 set apart when that is at least ``--at-least`` (1: the issue's words; ``--at-least 2`` with two
 reference runs asks that the yardstick lost it every time). Prints a markdown row per run of
 ours: its W-D-L, its losses, how many are set apart and how many are left, then each loss.
+With ``--solution DIR`` (a solved game, ``morris tables build --men K``) each loss also says
+where the solution reaches it: the pieces when the placing ended, and the first position of the
+game in the solution's moving-phase sectors with its value for our seat (a loss already there
+was thrown away before the sectors reach), or that the game never came within them.
 
-Exit codes: 0 done; 2 a directory without game records, a record that cannot be read, or a game
+Exit codes: 0 done; 2 a directory without game records, a record that cannot be read, a game
 number whose opening differs between the runs (they were not played with the same ``--pairs``
-seed or openings).
+seed or openings), or a solution directory that holds no solved game.
 """
 
 from __future__ import annotations
@@ -21,13 +25,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from morris.core.record import GameRecord, GameRecordError, read_game  # noqa: E402
+from morris.core.variant import engine_rules  # noqa: E402
+from morris.engine.errors import SolutionError  # noqa: E402
+from morris.engine.result import Value  # noqa: E402
+from morris.engine.solution import Solution  # noqa: E402
+from morris.engine.solution.play import solved_rules  # noqa: E402
 
 
 class SetApartError(Exception):
@@ -41,6 +50,7 @@ class Game:
     number: int  # from 0: our seat is white in the even games
     opening: tuple[str, ...]  # its first two turns: the opening of one placement each
     points: float  # our seat's: 1, 0.5 or 0
+    record: GameRecord | None = field(default=None, compare=False, repr=False)
 
     @property
     def seat(self) -> str:
@@ -65,7 +75,7 @@ def game_of(record: GameRecord, where: str) -> Game:
         points = seat_points(number, record.result)
     except SetApartError as exc:
         raise SetApartError(f"{where}: {exc}") from None
-    return Game(number, tuple(str(m) for m in record.moves[:2]), points)
+    return Game(number, tuple(str(m) for m in record.moves[:2]), points, record)
 
 
 def read_run(directory: Path) -> list[Game]:
@@ -139,6 +149,54 @@ def tally(
     return Tally(wins, draws, losses)
 
 
+def load(directory: Path) -> Solution:
+    """The solved game in ``directory``."""
+    try:
+        solution = Solution.load(directory, check=False)
+    except (SolutionError, OSError) as exc:
+        raise SetApartError(f"{directory}: the solved game cannot be read: {exc}") from None
+    if not solution.keys:
+        raise SetApartError(f"{directory}: no solved game (sector-*.msol) in it")
+    return solution
+
+
+def where_decided(game: Game, solution: Solution) -> str:
+    """Where ``solution`` reaches the lost ``game``: the pieces (white v black) when the placing
+    ended, and the first position in its moving-phase sectors with its value for our seat."""
+    record = game.record
+    assert record is not None
+    try:
+        board = record.start_board()
+    except GameRecordError as exc:
+        raise SetApartError(f"game {game.number}: {exc}") from None
+    if not solved_rules(engine_rules(board)):
+        return "not the solved game's rules"
+    ours = game.number % 2 == 0  # our seat is white in the even games
+    ended = ""
+    for turn in range(len(record.moves) + 1):
+        if turn:
+            board.push(record.moves[turn - 1])
+        if board.pieces_in_hand(True) or board.pieces_in_hand(False):
+            continue
+        white, black = board.occupied_co(True), board.occupied_co(False)
+        if not ended:
+            ended = f"placing ended {white.bit_count()}v{black.bit_count()} at turn {turn}"
+        mover, other = (white, black) if board.turn else (black, white)
+        found = solution.probe_moving(mover, other)
+        if found is None:
+            continue
+        value = found.value
+        if (board.turn == ours) is False and value is not Value.DRAW:
+            value = Value.LOSS if value is Value.WIN else Value.WIN
+        what = {Value.WIN: "won", Value.LOSS: "lost", Value.DRAW: "drawn"}[value]
+        within = "" if value is Value.DRAW else f" in {found.distance}"
+        return (
+            f"{ended}; first in the solution's sectors at turn {turn}, "
+            f"{white.bit_count()}v{black.bit_count()}: {what}{within} for our seat"
+        )
+    return f"{ended or 'the placing never ended'}; never in the solution's sectors"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ours", nargs="+", type=Path, help="our runs' game directories (--out)")
@@ -151,6 +209,10 @@ def main(argv: list[str] | None = None) -> int:
         help="set a loss apart when Sanmill in our seat lost at least K of its games of that "
         "number (default 1)",
     )  # fmt: skip
+    parser.add_argument(
+        "--solution", type=Path, default=None, metavar="DIR",
+        help="also say where this solved game reaches each loss",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.at_least < 1:
         parser.error(f"--at-least must be at least 1, not {args.at_least}")
@@ -158,11 +220,17 @@ def main(argv: list[str] | None = None) -> int:
         reference_runs = [read_run(d) for d in args.reference]
         reference = reference_losses(reference_runs)
         tallies = [(d, tally(read_run(d), reference, args.at_least)) for d in args.ours]
+        decided: dict[tuple[Path, int], str] = {}
+        if args.solution is not None:
+            solution = load(args.solution)
+            for directory, t in tallies:
+                for loss in t.losses:
+                    decided[directory, loss.game.number] = where_decided(loss.game, solution)
     except SetApartError as exc:
         print(f"sanmill_set_apart: {exc}", file=sys.stderr)
         return 2
     try:
-        report(args.at_least, reference_runs, reference, tallies)
+        report(args.at_least, reference_runs, reference, tallies, decided)
     except BrokenPipeError:  # read by `head`: the rest is not wanted
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stays open until exit
     return 0
@@ -173,8 +241,10 @@ def report(
     reference_runs: list[list[Game]],
     reference: dict[int, tuple[int, int, tuple[str, ...]]],
     tallies: list[tuple[Path, Tally]],
+    decided: dict[tuple[Path, int], str],
 ) -> None:
-    """The markdown row per run of ours, then a line per loss."""
+    """The markdown row per run of ours, then a line per loss (with where the solution reaches
+    it, from ``decided``, when it is there)."""
     ref_games = sum(len(run) for run in reference_runs)
     ref_lost = sum(lost for lost, _, _ in reference.values())
     print(
@@ -201,6 +271,8 @@ def report(
                 f"Sanmill in our seat lost {loss.lost} of {loss.played}: "
                 f"{'set apart' if loss.set_apart else 'left'}"
             )
+            if (directory, game.number) in decided:
+                print(f"    {decided[directory, game.number]}")
 
 
 if __name__ == "__main__":

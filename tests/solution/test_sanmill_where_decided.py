@@ -1,0 +1,77 @@
+"""Where the solved game reaches our losses to Sanmill (benchmarks/sanmill_set_apart.py
+--solution), on real saved game records and a real solved game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from morris import Board
+from morris.core.record import GameRecord, write_game
+from morris.engine.solution import Solution
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+from sanmill_set_apart import main
+
+#: A 3v3 moving-phase position of the standard game, white to move: in 3 men's sectors.
+THREE_V_THREE = "W.W.B.B./W......./B....... w 0 0 0 20 -"
+
+
+def _save(directory: Path, records: list[GameRecord]) -> Path:
+    """Records as ``sanmill_match.py --out`` writes them."""
+    directory.mkdir()
+    for i, record in enumerate(records, start=1):
+        (directory / f"game-{i:04d}.txt").write_text(write_game(record), encoding="utf-8")
+    return directory
+
+
+def _record(board: Board, number: int, result: str) -> GameRecord:
+    return GameRecord.from_board(board, Round=str(number + 1), Result=result)
+
+
+def test_each_loss_says_where_the_solution_first_reaches_it(
+    solved3: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Games 0 and 1 (our seat white, then black) start in a 3v3 position: the solution
+    reaches it at once, with its value for our seat; game 2 ends in the placing, never within
+    the sectors."""
+    endgame = Board(THREE_V_THREE)
+    endgame.push(next(iter(endgame.generate_legal_moves())))
+    placing = Board()
+    for placement in ("d2", "g1", "b4"):
+        placing.push_notation(placement)
+    records = [_record(endgame, 0, "0-1"), _record(endgame, 1, "1-0"), _record(placing, 2, "0-1")]
+    ours = _save(tmp_path / "ours", records)
+    ref = _save(tmp_path / "ref", records)
+    assert main([str(ours), "--reference", str(ref), "--solution", str(solved3)]) == 0
+    out = capsys.readouterr().out
+    start = Board(THREE_V_THREE)
+    solution = Solution.load(solved3, check=False)
+    value = solution.probe(start.occupied_co(True), start.occupied_co(False), 0, 0, True)
+    assert value is not None
+    within = "" if value.value.name == "DRAW" else f" in {value.distance}"
+    # Game 0, our seat white: white's value; game 1, our seat black: the other side of it.
+    for number, names in ((0, ("won", "lost")), (1, ("lost", "won"))):
+        what = {"WIN": names[0], "LOSS": names[1], "DRAW": "drawn"}[value.value.name]
+        lines = out.splitlines()
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"  game {number} ("))
+        assert lines[at + 1].strip() == (
+            "placing ended 3v3 at turn 0; first in the solution's sectors at turn 0, 3v3: "
+            f"{what}{within} for our seat"
+        )
+    assert "the placing never ended; never in the solution's sectors" in out
+
+
+def test_a_solution_directory_without_a_solved_game_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = Board()
+    board.push_notation("d2")
+    ours = _save(tmp_path / "ours", [_record(board, 0, "0-1")])
+    empty = tmp_path / "nothing"
+    empty.mkdir()
+    assert main([str(ours), "--reference", str(ours), "--solution", str(empty)]) == 2
+    assert f"{empty}: no solved game (sector-*.msol) in it" in capsys.readouterr().err
