@@ -325,6 +325,15 @@ class Search:
         self.check()
         return self.check_at
 
+    def _probed_here(self, us: int, them: int, depth: int) -> bool:
+        """Whether :meth:`table_value` answers this moving-phase position (:func:`_table_cover`):
+        the tables at any depth, the sectors only :data:`SECTOR_DEPTH` plies from the horizon
+        on. The C search's twin is probed_here()."""
+        m, o = us.bit_count(), them.bit_count()
+        if self.table_cover[m] >> o & 1:
+            return True
+        return depth >= SECTOR_DEPTH and bool(self.sector_cover[m] >> o & 1)
+
     def table_value(self, us: int, them: int, c: int) -> tuple[int, int] | None:
         """The value for the side to move (:data:`_DRAW`, :data:`_WIN` or :data:`_LOSS`) and the
         distance in turns of a moving-phase position by the endgame tables, else by the solved
@@ -498,17 +507,7 @@ class Search:
             return drawn if has_moves(rules, us, them, uh, bar) else -(MATE - ply)
         # Endgame tables and the solved game's sectors: exact, unless the no-removal limit
         # could come first.
-        if (
-            not uh
-            and not th
-            and (
-                self.table_cover[us.bit_count()] >> them.bit_count() & 1
-                or (
-                    depth >= SECTOR_DEPTH
-                    and self.sector_cover[us.bit_count()] >> them.bit_count() & 1
-                )
-            )
-        ):
+        if not uh and not th and self._probed_here(us, them, depth):
             found = self.table_value(us, them, c)
             if found is not None:
                 value, dist = found

@@ -386,6 +386,16 @@ static inline int find(const turn *a, int n, turn x)
     return -1;
 }
 
+/* Whether the probe answers this moving-phase position (search.py, _table_cover): the tables
+ * at any depth, the solved game's sectors only from P.sector_depth plies from the horizon on. */
+static inline int probed_here(const Search *s, bb us, bb them, int depth)
+{
+    int m = popcount(us), o = popcount(them);
+    if (m < s->n_cover && (s->table_cover[m] >> o & 1))
+        return 1;
+    return depth >= P.sector_depth && m < s->n_sector && (s->sector_cover[m] >> o & 1);
+}
+
 static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t key, int nrc,
                    int depth, int alpha, int beta, int ply, ptrdiff_t rep_start, int bar,
                    int obar)
@@ -425,11 +435,8 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
     if (draw)
         return has_moves(s, us, them, uh, bar) ? drawn : -(P.mate - ply);
     /* Endgame tables and the solved game's sectors (search.py, table_value): exact, unless
-     * the no-removal limit could come first; the sectors only from P.sector_depth on. */
-    int pm = popcount(us), po = popcount(them);
-    if (s->has_probe && !uh && !th &&
-        ((pm < s->n_cover && (s->table_cover[pm] >> po & 1)) ||
-         (depth >= P.sector_depth && pm < s->n_sector && (s->sector_cover[pm] >> po & 1)))) {
+     * the no-removal limit could come first. */
+    if (s->has_probe && !uh && !th && probed_here(s, us, them, depth)) {
         int value, dist;
         int got = host_probe(s, us, them, c, &value, &dist);
         if (got < 0) {
