@@ -185,11 +185,9 @@ def where_decided(game: Game, solution: Solution) -> str:
         found = solution.probe_moving(mover, other)
         if found is None:
             continue
-        value = found.value
-        if (board.turn == ours) is False and value is not Value.DRAW:
-            value = Value.LOSS if value is Value.WIN else Value.WIN
-        what = {Value.WIN: "won", Value.LOSS: "lost", Value.DRAW: "drawn"}[value]
-        within = "" if value is Value.DRAW else f" in {found.distance}"
+        result = found if board.turn == ours else found.other_side()
+        what = {Value.WIN: "won", Value.LOSS: "lost", Value.DRAW: "drawn"}[result.value]
+        within = "" if result.value is Value.DRAW else f" in {result.distance}"
         return (
             f"{ended}; first in the solution's sectors at turn {turn}, "
             f"{white.bit_count()}v{black.bit_count()}: {what}{within} for our seat"
