@@ -2,7 +2,8 @@
 
 - ``morris.engine._native`` (built by default, skipped with a warning if there is no C compiler or
   no Python headers; ``MORRIS_NATIVE=0`` at install time skips it): the search's inner loop in C,
-  ``morris/engine/native/search.c`` and its evaluation ``evaluate.c``, with their CPython glue
+  ``morris/engine/native/search.c``, its evaluation ``evaluate.c`` and its reader of the solved
+  game's sectors ``sectors.c``, with their CPython glue
   ``morris/engine/_native.c`` (its constants and evaluation weights come from the Python source
   at import, ``configure``). The same moves, scores and node counts as the Python search
   (tests/engine/test_native.py compares them), many times the nodes per second.
@@ -84,9 +85,14 @@ if os.environ.get("MORRIS_NATIVE", "") != "0":
                 "morris/engine/_native.c",
                 "morris/engine/native/search.c",
                 "morris/engine/native/evaluate.c",
+                "morris/engine/native/sectors.c",
             ],
             include_dirs=["morris/engine"],
-            depends=["morris/engine/native/search.h", "morris/engine/native/evaluate.h"],
+            depends=[
+                "morris/engine/native/search.h",
+                "morris/engine/native/evaluate.h",
+                "morris/engine/native/sectors.h",
+            ],
             extra_compile_args=["-O2"],
             libraries=["m"],  # log(): the placing reductions' table
             optional=True,  # no compiler: a warning, and the Python search

@@ -23,6 +23,7 @@
 #include <Python.h>
 #include <structmember.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "native/search.h"
 
@@ -30,15 +31,30 @@
 #include <malloc.h>
 #endif
 
+/* The solved game's sectors the search reads itself (native/sectors.h): their shapes, the
+ * cache of decompressed blocks and fetch(sector, block), which decompresses a block the cache
+ * does not hold. Kept by the engine from one turn to the next, so the cache is too; used by one
+ * search at a time (`busy`). */
+typedef struct {
+    PyObject_HEAD
+    Sectors t;
+    PyObject *fetch; /* fetch(sector, block) -> the block's codes (a buffer) | None */
+    PyObject *keep;  /* the canonical sets' bytes the sectors point into */
+    int busy;        /* a search reads it, without the interpreter lock */
+} SectorsObject;
+
 typedef struct {
     PyObject_HEAD
     Search s;
     PyObject *check; /* check(nodes) -> next check_at, raises to end the search */
     PyObject *probe; /* probe(us, them, colour) -> None | (value, distance); or NULL */
+    SectorsObject *sectors; /* the sectors it reads itself (s.sectors), or NULL */
     int released;    /* release() freed the tables: the core cannot search any more */
     int busy;        /* root_move() runs, without the interpreter lock */
     PyThreadState *tstate; /* the searching thread's state while the lock is released */
 } Core;
+
+static PyTypeObject SectorsType;
 
 static inline Core *core_of(Search *s) { return (Core *)((char *)s - offsetof(Core, s)); }
 
@@ -90,6 +106,39 @@ int host_probe(Search *s, bb us, bb them, int c, int *value, int *dist)
         got = PyArg_ParseTuple(r, "ii", value, dist) ? 1 : -1;
     Py_XDECREF(r);
     drop_lock(self);
+    return got;
+}
+
+static inline SectorsObject *sectors_object(Sectors *t)
+{
+    return (SectorsObject *)((char *)t - offsetof(SectorsObject, t));
+}
+
+/* Calls fetch(sector, block) and copies the block into dst. Called inside a search (the lock
+ * released by root_move) or from Sectors.code() (the lock held): PyGILState takes it in both. */
+int host_block(Sectors *t, int sector, int64_t block, uint8_t *dst, size_t bytes)
+{
+    SectorsObject *self = sectors_object(t);
+    PyGILState_STATE held = PyGILState_Ensure();
+    int got = -1;
+    PyObject *r = PyObject_CallFunction(self->fetch, "iL", sector, (long long)block);
+    if (r == Py_None) {
+        got = 0;
+    } else if (r != NULL) {
+        Py_buffer view;
+        if (PyObject_GetBuffer(r, &view, PyBUF_SIMPLE) == 0) {
+            if ((size_t)view.len == bytes) {
+                memcpy(dst, view.buf, bytes);
+                got = 1;
+            } else {
+                PyErr_Format(PyExc_ValueError, "fetch(%d, %lld): %zd bytes, not %zu", sector,
+                             (long long)block, view.len, bytes);
+            }
+            PyBuffer_Release(&view);
+        }
+    }
+    Py_XDECREF(r);
+    PyGILState_Release(held);
     return got;
 }
 
@@ -296,6 +345,7 @@ static int Core_traverse(Core *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->check);
     Py_VISIT(self->probe);
+    Py_VISIT((PyObject *)self->sectors);
     return 0;
 }
 
@@ -305,6 +355,8 @@ static int Core_clear(Core *self)
         return 0; /* the searching thread holds a reference: the collector cannot free it */
     Py_CLEAR(self->check);
     Py_CLEAR(self->probe);
+    self->s.sectors = NULL;
+    Py_CLEAR(self->sectors);
     return 0;
 }
 
@@ -369,20 +421,21 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds)
                              "root_index", "check", "probe", "table_cover", "tt_size",
                              "in_play", "move_while_placing", "remove_from_mills",
                              "double_mill_removes_two", "return_mill_barred", "weights",
-                             "sector_cover", NULL};
+                             "sector_cover", "sectors", NULL};
     PyObject *neighbours, *mill_masks, *mills_through, *layers, *zp, *zh, *zn, *path, *check,
-        *probe, *table_cover, *weights = NULL, *sector_cover = NULL;
+        *probe, *table_cover, *weights = NULL, *sector_cover = NULL, *sectors = NULL;
     int pieces, flying, threefold, limit, full;
     int move_while_placing = 0, remove_from_mills = 0, double_mill = 0, barred = 0;
     unsigned long long zside;
     unsigned long in_play = (unsigned long)-1;
     Py_ssize_t root_index, tt_size;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOippipOOKOOnOOOn|$kppppOO", kwlist,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOippipOOKOOnOOOn|$kppppOOO", kwlist,
                                      &neighbours, &mill_masks, &mills_through, &layers, &pieces,
                                      &flying, &threefold, &limit, &full, &zp, &zh, &zside, &zn,
                                      &path, &root_index, &check, &probe, &table_cover, &tt_size,
                                      &in_play, &move_while_placing, &remove_from_mills,
-                                     &double_mill, &barred, &weights, &sector_cover))
+                                     &double_mill, &barred, &weights, &sector_cover,
+                                     &sectors))
         return -1;
     Search *s = &self->s;
     if (s->tt != NULL || s->zn != NULL || self->released) {
@@ -519,6 +572,15 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds)
         if (s->n_sector < 0)
             return -1;
     }
+    if (sectors != NULL && sectors != Py_None) {
+        if (!PyObject_TypeCheck(sectors, &SectorsType)) {
+            PyErr_SetString(PyExc_TypeError, "sectors: a Sectors or None expected");
+            return -1;
+        }
+        Py_INCREF(sectors);
+        self->sectors = (SectorsObject *)sectors;
+        s->sectors = &self->sectors->t;
+    }
     if (search_start(s, (long long)tt_size) < 0) {
         PyErr_NoMemory();
         return -1;
@@ -552,15 +614,23 @@ static PyObject *Core_root_move(Core *self, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "root_move: the repetition path is full");
         return NULL;
     }
+    if (self->sectors != NULL && self->sectors->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "Core: its Sectors are read by another search");
+        return NULL;
+    }
     int score;
     /* The callbacks (bound methods of the Python search) stay alive: the caller holds the
      * search, which holds them; busy keeps release() and the collector off them. */
     self->busy = 1;
+    if (self->sectors != NULL)
+        self->sectors->busy = 1;
     drop_lock(self);
     int failed = search_root_move(s, (bb)us, (bb)them, uh, th, c, key, nrc, depth, alpha, beta,
                                   irreversible, bar, obar, &score) < 0;
     hold_lock(self);
     self->busy = 0;
+    if (self->sectors != NULL)
+        self->sectors->busy = 0;
     if (failed) {
         if (!PyErr_Occurred())
             PyErr_NoMemory(); /* the transposition table could not grow */
@@ -652,6 +722,181 @@ static PyTypeObject CoreType = {
 };
 
 /* ------------------------------------------------------------------------------------------ */
+/* Sectors: the solved game's sectors read by the C search                                     */
+
+static int Sectors_init(SectorsObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"images", "sectors", "fetch", "cache_bytes", NULL};
+    PyObject *images, *sectors, *fetch;
+    Py_ssize_t cache_bytes;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOn", kwlist, &images, &sectors, &fetch,
+                                     &cache_bytes))
+        return -1;
+    Sectors *t = &self->t;
+    if (t->sector != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Sectors is already initialised");
+        return -1;
+    }
+    if (!PyCallable_Check(fetch)) {
+        PyErr_SetString(PyExc_TypeError, "fetch: a callable expected");
+        return -1;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(images, &view, PyBUF_SIMPLE) < 0)
+        return -1;
+    if ((size_t)view.len != sizeof t->images) {
+        PyErr_Format(PyExc_ValueError, "images: %zu bytes expected, not %zd", sizeof t->images,
+                     view.len);
+        PyBuffer_Release(&view);
+        return -1;
+    }
+    memcpy(t->images, view.buf, sizeof t->images);
+    PyBuffer_Release(&view);
+    PyObject *fast = PySequence_Fast(sectors, "sectors");
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    self->keep = PyList_New(0);
+    t->sector = PyMem_RawCalloc(n > 0 ? (size_t)n : 1, sizeof(Sector));
+    if (self->keep == NULL || t->sector == NULL) {
+        Py_DECREF(fast);
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        return -1;
+    }
+    size_t slot_bytes = 2;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Sector *sec = &t->sector[i];
+        PyObject *reps;
+        long long per_rep, entries, block;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iiSLLLi", &sec->mover,
+                              &sec->other, &reps, &per_rep, &entries, &block, &sec->itemsize) ||
+            PyList_Append(self->keep, reps) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        sec->reps = (const uint32_t *)(const void *)PyBytes_AS_STRING(reps);
+        sec->n_reps = PyBytes_GET_SIZE(reps) / (Py_ssize_t)sizeof(uint32_t);
+        sec->per_rep = per_rep;
+        sec->entries = entries;
+        sec->block = block;
+        if (block > 0 && sec->itemsize > 0 && (size_t)block * (size_t)sec->itemsize > slot_bytes)
+            slot_bytes = (size_t)block * (size_t)sec->itemsize;
+    }
+    Py_DECREF(fast);
+    t->n_sector = (int)n;
+    t->slot_bytes = slot_bytes;
+    const char *bad = n > 32767 ? "more sectors than the lookup holds" : sectors_setup(t);
+    if (bad != NULL) {
+        PyErr_SetString(PyExc_ValueError, bad);
+        return -1;
+    }
+    Py_ssize_t slots = cache_bytes / (Py_ssize_t)slot_bytes;
+    t->n_sets = slots < SECTOR_WAYS ? 1 : slots / SECTOR_WAYS;
+    /* calloc: the arena's pages are taken only as blocks fill them */
+    t->slots = PyMem_RawCalloc((size_t)t->n_sets * SECTOR_WAYS, sizeof(Slot));
+    t->arena = PyMem_RawCalloc((size_t)t->n_sets * SECTOR_WAYS, slot_bytes);
+    if (t->slots == NULL || t->arena == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_INCREF(fetch);
+    self->fetch = fetch;
+    return 0;
+}
+
+static int Sectors_traverse(SectorsObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->fetch);
+    return 0;
+}
+
+static int Sectors_clear(SectorsObject *self)
+{
+    if (self->busy)
+        return 0; /* a search reads it: its core holds a reference */
+    Py_CLEAR(self->fetch);
+    return 0;
+}
+
+static void Sectors_dealloc(SectorsObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(self->fetch);
+    Py_CLEAR(self->keep);
+    PyMem_RawFree(self->t.sector);
+    PyMem_RawFree(self->t.slots);
+    PyMem_RawFree(self->t.arena);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Sectors_code(SectorsObject *self, PyObject *args)
+{
+    unsigned long mover, other;
+    if (!PyArg_ParseTuple(args, "kk", &mover, &other))
+        return NULL;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "Sectors: a search reads them (in another thread)");
+        return NULL;
+    }
+    if (self->t.sector == NULL || self->fetch == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Sectors was not initialised");
+        return NULL;
+    }
+    if ((mover | other) >> SECTOR_POINTS) {
+        PyErr_SetString(PyExc_ValueError, "code: not a position of the board");
+        return NULL;
+    }
+    int code;
+    int got = sectors_code(&self->t, (uint32_t)mover, (uint32_t)other, &code);
+    if (got < 0)
+        return NULL;
+    if (got == 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(code);
+}
+
+static PyObject *Sectors_cached(SectorsObject *self, PyObject *Py_UNUSED(ignored))
+{
+    long n = 0;
+    for (int64_t i = 0; self->t.slots != NULL && i < self->t.n_sets * SECTOR_WAYS; i++)
+        n += self->t.slots[i].key != 0;
+    return PyLong_FromLong(n);
+}
+
+static PyMethodDef Sectors_methods[] = {
+    {"code", (PyCFunction)Sectors_code, METH_VARARGS,
+     "code(mover, other): the stored distance code of a moving-phase position (distance + 1,\n"
+     "0 a draw), read as the search reads it; None where no sector answers."},
+    {"cached", (PyCFunction)Sectors_cached, METH_NOARGS,
+     "cached(): the blocks the cache holds now."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef Sectors_members[] = {
+    {"probes", T_LONGLONG, offsetof(SectorsObject, t.probes), READONLY,
+     "positions read so far"},
+    {"misses", T_LONGLONG, offsetof(SectorsObject, t.misses), READONLY,
+     "blocks fetched so far (not in the cache)"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject SectorsType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "morris.engine._native.Sectors",
+    .tp_basicsize = sizeof(SectorsObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "Sectors(images, sectors, fetch, cache_bytes): the solved game's moving-phase\n"
+              "sectors read by the C search, with a cache of decompressed blocks.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Sectors_init,
+    .tp_dealloc = (destructor)Sectors_dealloc,
+    .tp_traverse = (traverseproc)Sectors_traverse,
+    .tp_clear = (inquiry)Sectors_clear,
+    .tp_methods = Sectors_methods,
+    .tp_members = Sectors_members,
+};
+
+/* ------------------------------------------------------------------------------------------ */
 /* the module                                                                                  */
 
 static PyMethodDef module_methods[] = {
@@ -674,7 +919,7 @@ PyMODINIT_FUNC PyInit__native(void)
     if (m == NULL)
         return NULL;
     /* PyModule_AddType: readies the type, adds it under its short name, keeps the reference */
-    if (PyModule_AddType(m, &CoreType) < 0) {
+    if (PyModule_AddType(m, &CoreType) < 0 || PyModule_AddType(m, &SectorsType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -5,6 +5,22 @@ from collections.abc import Callable, Sequence
 def configure(**constants: int) -> None: ...
 def constants() -> dict[str, int]: ...
 
+class Sectors:
+    @property
+    def probes(self) -> int: ...
+    @property
+    def misses(self) -> int: ...
+    def __init__(
+        self,
+        *,
+        images: bytes,
+        sectors: Sequence[tuple[int, int, bytes, int, int, int, int]],
+        fetch: Callable[[int, int], object],
+        cache_bytes: int,
+    ) -> None: ...
+    def code(self, mover: int, other: int, /) -> int | None: ...
+    def cached(self) -> int: ...
+
 class Core:
     nodes: int
     check_at: int
@@ -39,6 +55,7 @@ class Core:
         return_mill_barred: bool = False,
         weights: Sequence[int] | None = None,
         sector_cover: Sequence[int] | None = None,
+        sectors: Sectors | None = None,
     ) -> None: ...
     def root_move(
         self,

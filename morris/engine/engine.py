@@ -39,10 +39,12 @@ from morris.engine.search import (
     NATIVE_AVAILABLE,
     Search,
     native_enabled,
+    native_sectors,
 )
 from morris.engine.slips import choose_slip
 
 if TYPE_CHECKING:
+    from morris.engine import _native
     from morris.engine.solution import Solution
     from morris.engine.tables import EndgameTables
 
@@ -159,6 +161,8 @@ class Engine:
         # The solution's answers met by the searches (search.py, Search.table_value): exact,
         # so they serve every later turn; bounded by the search.
         self._solved: dict[tuple[int, int], tuple[int, int] | None] = {}
+        # ... and the C search's reader of the same sectors, with its cache of blocks.
+        self._sectors: tuple[Solution, _native.Sectors] | None = None
 
     @property
     def name(self) -> str:
@@ -220,6 +224,7 @@ class Engine:
             tables=self.tables if level.tables else None,
             solution=solved,
             solved=self._solved,
+            sectors=self._native_sectors(solved),
             node_limit=node_limit,
             deadline=deadline,
             clock=self.clock,
@@ -258,6 +263,15 @@ class Engine:
         if not solved_rules(engine_rules(board)):
             return None
         return self.solution
+
+    def _native_sectors(self, solution: Solution | None) -> _native.Sectors | None:
+        """The C search's reader of the solution's sectors, made once and kept: its cache of
+        blocks serves every turn (None without the solution in the search, or in Python)."""
+        if solution is None or not self.native:
+            return None
+        if self._sectors is None or self._sectors[0] is not solution:
+            self._sectors = (solution, native_sectors(solution))
+        return self._sectors[1]
 
     def _solved_weights(self, board: Board) -> Weights:
         """The weights of a search with the solution in it: a solved draw scores a quarter of

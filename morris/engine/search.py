@@ -18,6 +18,7 @@ table, and the C port mirrors this file line for line.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import os
@@ -100,6 +101,9 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: to the next, since each costs microseconds and the same positions come again): about 16 MB
 #: at most.
 _SOLVED_MAX: Final = 1 << 17
+#: The C search's cache of the solution's decompressed blocks (:func:`native_sectors`), as the
+#: solution's own (solution/probe.py, CACHE_BYTES): 8 MB, for the daemon on a Pi Zero 2 W.
+SECTORS_CACHE_BYTES: Final = 8 << 20
 #: The solution's sectors are asked only this many plies or more from the horizon (the tables,
 #: in memory, everywhere): a probe that decompresses a block costs 45-60 us against 0.25 us a
 #: node, and most nodes are leaves (as chess engines probe their tablebases from a depth on).
@@ -204,6 +208,53 @@ def _table_result(res: Result) -> tuple[int, int]:
     return code, res.distance or 0
 
 
+def native_sectors(solution: Solution, cache_bytes: int = SECTORS_CACHE_BYTES) -> _native.Sectors:
+    """The solution's moving-phase sectors as the C search reads them itself
+    (``morris/engine/native/sectors.c``): the entry of a position computed in C and read from a
+    cache of ``cache_bytes`` of decompressed blocks, the solution asked only for a block the
+    cache does not hold (:meth:`~morris.engine.solution.Solution.distance_block`). A probe that
+    hits the cache costs a fraction of a microsecond; the Python probe, several
+    (docs/ENGINE.md, "The solved game inside the search"). Needs the C search built."""
+    from morris.engine.solution.symmetry import IMAGES, index_of_key
+
+    if _native is None:
+        raise RuntimeError("the C search (morris.engine._native) is not built")
+    keys = [k for k in solution.keys if not k.placing]
+    shapes = []
+    for k in keys:
+        index = index_of_key(k)
+        section = solution.data(k).dist_section
+        shapes.append(
+            (
+                k.mover_on,
+                k.other_on,
+                _representatives_bytes(k.mover_on),
+                index.block,
+                section.entries,
+                section.block,
+                section.dtype.itemsize,
+            )
+        )
+
+    def fetch(i: int, b: int) -> object:
+        return solution.distance_block(keys[i], b)
+
+    return _native.Sectors(
+        images=IMAGES.astype("=u4").tobytes(),
+        sectors=shapes,
+        fetch=fetch,
+        cache_bytes=cache_bytes,
+    )
+
+
+@functools.cache
+def _representatives_bytes(size: int) -> bytes:
+    """The canonical sets of ``size`` points as the C search takes them (native uint32)."""
+    from morris.engine.solution.symmetry import representatives
+
+    return representatives(size).astype("=u4").tobytes()
+
+
 def _table_cover(
     rules: Rules, tables: EndgameTables | None, solution: Solution | None
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -239,6 +290,7 @@ class Search:
         weights: Weights | None = None,
         solution: Solution | None = None,
         solved: dict[tuple[int, int], tuple[int, int] | None] | None = None,
+        sectors: _native.Sectors | None = None,
     ) -> None:
         # The search plays by the rules data alone (refusing a board that is more than its data).
         self.rules = rules = engine_rules(board)
@@ -287,6 +339,13 @@ class Search:
         if native:
             if _native is None:
                 raise RuntimeError("the C search (morris.engine._native) is not built")
+            # The sectors only the solution answers are read by C itself (``sectors``, the
+            # caller's, whose cache serves every turn, or the search's own).
+            if not any(self.sector_cover):
+                sectors = None
+            elif sectors is None:
+                assert solution is not None  # a sector is covered
+                sectors = native_sectors(solution)
             self.core = _native.Core(
                 neighbours=rules.neighbours,
                 mill_masks=rules.mill_masks,
@@ -308,6 +367,7 @@ class Search:
                 probe=self.table_value if any(self.table_cover + self.sector_cover) else None,
                 table_cover=self.table_cover,
                 sector_cover=self.sector_cover,
+                sectors=sectors,
                 # A hint: the table grows as needed, like the Python one (a dict), to at most
                 # _TT_MAX entries; clamped here too, since a C ssize_t is 32 bits on a 32-bit Pi
                 # and a node budget of 2**31 or more would not fit it.

@@ -7,6 +7,7 @@ import logging
 import shutil
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from morris.engine.search import (
     NATIVE_AVAILABLE,
     SECTOR_DEPTH,
     Search,
+    native_sectors,
     solved_draw_score,
 )
 from morris.engine.solution import Solution
@@ -29,6 +31,9 @@ from morris.engine.solution.analyse import board_class, turn_values
 from morris.engine.solution.sectors import SectorKey
 from morris.solver.solution.perfection import sample_positions
 from tests.solution.damage_kit import spoil_sector
+
+if TYPE_CHECKING:
+    from morris.engine._native import Sectors
 
 SEARCHES = [False, True] if NATIVE_AVAILABLE else [False]
 
@@ -53,13 +58,14 @@ def root_scores(
     native: bool,
     weights: Weights | None = None,
     depth: int = 1 + SECTOR_DEPTH,
+    sectors: Sectors | None = None,
 ) -> dict[str, int]:
     """The score of every turn of ``board`` by a search ``depth`` plies deep (every turn
     searched in a full window), by the turn's text. By default the positions the turns lead to
     are as far from the horizon as the search asks the sectors: their scores are the probes'."""
     search = Search(
         board, tables=None, node_limit=None, deadline=None, clock=lambda: 0.0, stop=None,
-        native=native, solution=solution, weights=weights,
+        native=native, solution=solution, weights=weights, sectors=sectors,
     )  # fmt: skip
     try:
         mills, quiet = generate(search.rules, search.us, search.them, search.uh, search.bar)
@@ -141,7 +147,8 @@ def test_the_sectors_are_not_asked_at_the_horizon(
 ) -> None:
     """A probe into a sector can cost a block's decompression, so the search asks the sectors
     only :data:`SECTOR_DEPTH` plies or more from the horizon, not at its leaves (most of its
-    nodes): one turn deep it asks nothing, a ply deeper it asks."""
+    nodes): one turn deep it asks nothing, a ply deeper it asks. The C search reads them
+    itself (its Sectors count the positions read), the Python one asks the solution."""
     asked = []
     probe = solution.probe_moving
 
@@ -150,11 +157,18 @@ def test_the_sectors_are_not_asked_at_the_horizon(
         return probe(us, them)
 
     monkeypatch.setattr(solution, "probe_moving", counted)
+    sectors = native_sectors(solution) if native else None
+
+    def read() -> int:
+        return len(asked) + (0 if sectors is None else sectors.probes)
+
     board = board_class(4)(moving_samples(solution, 1)[0])
-    root_scores(board, solution, native, depth=SECTOR_DEPTH)
-    assert asked == []
-    root_scores(board, solution, native, depth=SECTOR_DEPTH + 1)
-    assert asked
+    root_scores(board, solution, native, depth=SECTOR_DEPTH, sectors=sectors)
+    assert read() == 0
+    root_scores(board, solution, native, depth=SECTOR_DEPTH + 1, sectors=sectors)
+    assert read() > 0
+    if native:
+        assert asked == []  # the C search never went through Python for a sector
 
 
 def test_the_engine_searches_with_the_solution_only_when_asked(solution: Solution) -> None:
@@ -195,29 +209,41 @@ def test_a_damaged_sector_met_in_the_search_is_dropped_and_the_search_goes_on(
     assert len(warnings) == 1 and moving.filename in warnings[0]
 
 
+@pytest.mark.parametrize("native", SEARCHES, ids=lambda n: "C" if n else "Python")
 def test_the_engine_keeps_the_solutions_answers_for_its_next_turns(
-    solution: Solution, monkeypatch: pytest.MonkeyPatch
+    solution: Solution, native: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each probe into a sector costs microseconds and the next turn's search meets the same
-    positions: the engine asks the solution once per position, not once per search."""
-    asked: list[tuple[int, int]] = []
+    """Each probe into a sector costs microseconds (a block's decompression, where it is not
+    held) and the next turn's search meets the same positions: the engine asks the solution once
+    per position (Python) or per block (C, whose blocks the engine keeps), not once per search."""
+    asked: list[object] = []
     probe = solution.probe_moving
+    block = solution.distance_block
 
     def counted(us: int, them: int) -> object:
         asked.append((us, them))
         return probe(us, them)
 
+    def fetched(key: SectorKey, b: int) -> object:
+        asked.append((key, b))
+        return block(key, b)
+
     monkeypatch.setattr(solution, "probe_moving", counted)
+    monkeypatch.setattr(solution, "distance_block", fetched)
     # A 4v4 position: the search goes deep there (from a smaller one it may find a win at once).
     text = min(moving_samples(solution, 1), key=lambda t: t.split()[0].count("."))
     board = board_class(4)(text)
-    engine = Engine(8, solution=solution, solved_search=True)
+    engine = Engine(8, solution=solution, solved_search=True, native=native)
     # Searched: with the root's turns given the engine does not play the solution's turn.
     turns = list(board.generate_legal_moves())
-    engine.play(board, nodes=5_000, searchmoves=turns)
+    first_search = engine.play(board, nodes=5_000, searchmoves=turns)
     first = len(asked)
     assert first > 0
-    engine.play(board, nodes=5_000, searchmoves=turns)
+    again = engine.play(board, nodes=5_000, searchmoves=turns)
+    assert (again.move, again.score, again.nodes) == (
+        first_search.move, first_search.score, first_search.nodes,
+    )  # fmt: skip
     assert len(asked) == first  # every answer the second search needed was kept
-    Engine(8, solution=solution, solved_search=True).play(board, nodes=5_000, searchmoves=turns)
+    other = Engine(8, solution=solution, solved_search=True, native=native)
+    other.play(board, nodes=5_000, searchmoves=turns)
     assert len(asked) == 2 * first  # a new engine asks again: the answers are the engine's

@@ -386,14 +386,39 @@ static inline int find(const turn *a, int n, turn x)
     return -1;
 }
 
+/* Whether the endgame tables answer this moving-phase position (else only the sectors do). */
+static inline int in_tables(const Search *s, bb us, bb them)
+{
+    int m = popcount(us);
+    return m < s->n_cover && (s->table_cover[m] >> popcount(them) & 1);
+}
+
 /* Whether the probe answers this moving-phase position (search.py, _table_cover): the tables
  * at any depth, the solved game's sectors only from P.sector_depth plies from the horizon on. */
 static inline int probed_here(const Search *s, bb us, bb them, int depth)
 {
-    int m = popcount(us), o = popcount(them);
-    if (m < s->n_cover && (s->table_cover[m] >> o & 1))
+    if (in_tables(s, us, them))
         return 1;
-    return depth >= P.sector_depth && m < s->n_sector && (s->sector_cover[m] >> o & 1);
+    int m = popcount(us);
+    return depth >= P.sector_depth && m < s->n_sector && (s->sector_cover[m] >> popcount(them) & 1);
+}
+
+/* A sector's answer as host_probe() gives it (search.py, table_value and _table_result: a code
+ * is distance + 1, 0 a draw; an odd distance a win for the side to move, an even one a loss). */
+static int sector_probe(Search *s, bb us, bb them, int *value, int *dist)
+{
+    int code;
+    int got = sectors_code(s->sectors, us, them, &code);
+    if (got <= 0)
+        return got;
+    if (code == 0) {
+        *value = P.draw;
+        *dist = 0;
+    } else {
+        *dist = code - 1;
+        *value = (*dist & 1) ? P.win : P.loss;
+    }
+    return 1;
 }
 
 static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t key, int nrc,
@@ -438,7 +463,9 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
      * the no-removal limit could come first. */
     if (s->has_probe && !uh && !th && probed_here(s, us, them, depth)) {
         int value, dist;
-        int got = host_probe(s, us, them, c, &value, &dist);
+        int got = s->sectors != NULL && !in_tables(s, us, them)
+                      ? sector_probe(s, us, them, &value, &dist)
+                      : host_probe(s, us, them, c, &value, &dist);
         if (got < 0) {
             s->error = 1;
             return 0;

@@ -9,14 +9,18 @@
  * are C's own: capacities (array sizes; search_configure() refuses values that do not fit them)
  * and C's internal turn encoding.
  *
- * The host (the glue) provides memory and the two callbacks into Python: host_check() when the
- * node count reaches check_at, host_probe() for the endgame tables.
+ * The host (the glue) provides memory and the callbacks into Python: host_check() when the
+ * node count reaches check_at, host_probe() for the endgame tables (and the solved game's
+ * sectors when the search has no Sectors of its own), host_block() for a block of a sector the
+ * Sectors' cache does not hold (sectors.h).
  */
 #ifndef MORRIS_NATIVE_SEARCH_H
 #define MORRIS_NATIVE_SEARCH_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "sectors.h"
 
 #define MAX_POINTS 32   /* a bitboard is 32 bits */
 #define REDUCE_SPAN 64  /* the placing reductions' table: depths and turn indices */
@@ -137,6 +141,7 @@ typedef struct {
     int n_cover;
     bb sector_cover[MAX_POINTS + 1]; /* the counts only the solution answers (_table_cover) */
     int n_sector;
+    Sectors *sectors; /* those sectors read here (sectors.h), or NULL: host_probe() reads them */
     int error;     /* a callback failed or memory ran out: unwind */
     /* heuristics */
     long long *history; /* TURN_SPACE */

@@ -15,7 +15,9 @@ import threading
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
+
+import numpy as np
 
 from morris.engine.errors import SolutionError
 from morris.engine.result import Result, Value, result_of
@@ -217,6 +219,20 @@ class Solution:
         index = self._fast[(key.mover_on, key.other_on, key.mover_hand, key.other_hand)][0]
         b, r = divmod(index.index_one(mover, other), data.section.block)
         return int(self._read(data.section, b)[r])
+
+    def distance_block(self, key: SectorKey, b: int) -> np.ndarray[Any, Any] | None:
+        """Block ``b`` of a loaded sector's distance codes, decompressed, past this solution's
+        cache (the C search keeps a cache of its own: search.py, native_sectors). None if the
+        sector is not loaded; a damaged block drops its file as :meth:`probe_key` would (logged)
+        and gives None, so the caller asks that sector no more."""
+        data = self._sectors.get(key)
+        if data is None:
+            return None
+        try:
+            return data.dist_section.decode(b)
+        except SolutionError as exc:
+            self._drop(data.dist_section, exc)
+            return None
 
     def probe_key(self, key: SectorKey, mover: int, other: int) -> Result | None:
         """The result of a position given relative to the side to move (None: not loaded)."""
