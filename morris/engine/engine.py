@@ -37,6 +37,7 @@ from morris.engine.search import (
     MATE,
     MATE_BOUND,
     NATIVE_AVAILABLE,
+    SECTORS_CACHE_BYTES,
     Search,
     native_enabled,
     native_sectors,
@@ -120,7 +121,10 @@ class Engine:
     elsewhere the search of levels 7 and up also scores the positions of the solution's
     moving-phase sectors exactly, as it does the tables', a solved draw by a quarter of the
     evaluation within :data:`SOLVED_DRAW` (docs/ENGINE.md, "The solved game inside the search":
-    each probe costs, so at equal time it plays no better yet). ``native`` picks the C inner
+    each probe costs, so at equal time it plays no better yet); the C search reads those sectors
+    itself through a cache of ``sector_cache`` bytes of decompressed blocks, kept from turn to
+    turn (8 MB by default, for a Pi Zero 2 W; a few hundred MB on a desktop spare most of the
+    blocks' decompressions). ``native`` picks the C inner
     loop (the default where it is built, unless ``MORRIS_NATIVE=0``) or the Python one: the same
     moves and node counts either way, the C one many times faster. ``weights`` replaces the
     evaluation's weights of the board's variant (:func:`~morris.engine.evaluate.weights_for`;
@@ -142,6 +146,7 @@ class Engine:
         weights: Weights | None = None,
         traps: bool = True,
         solved_search: bool = False,
+        sector_cache: int = SECTORS_CACHE_BYTES,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"level must be {MIN_LEVEL}..{MAX_LEVEL}, not {level!r}")
@@ -158,6 +163,7 @@ class Engine:
         self.weights = weights
         self.traps = traps
         self.solved_search = solved_search
+        self.sector_cache = sector_cache
         # The solution's answers met by the searches (search.py, Search.table_value): exact,
         # so they serve every later turn; bounded by the search.
         self._solved: dict[tuple[int, int], tuple[int, int] | None] = {}
@@ -270,7 +276,7 @@ class Engine:
         if solution is None or not self.native:
             return None
         if self._sectors is None or self._sectors[0] is not solution:
-            self._sectors = (solution, native_sectors(solution))
+            self._sectors = (solution, native_sectors(solution, self.sector_cache))
         return self._sectors[1]
 
     def _solved_weights(self, board: Board) -> Weights:

@@ -247,3 +247,24 @@ def test_the_engine_keeps_the_solutions_answers_for_its_next_turns(
     other = Engine(8, solution=solution, solved_search=True, native=native)
     other.play(board, nodes=5_000, searchmoves=turns)
     assert len(asked) == 2 * first  # a new engine asks again: the answers are the engine's
+
+
+@pytest.mark.skipif(not NATIVE_AVAILABLE, reason="the C search is not built")
+def test_the_engines_block_cache_is_the_size_it_is_given(solution: Solution) -> None:
+    """``sector_cache`` bounds the blocks the C search keeps: a cache of one set holds at most
+    four blocks and plays the same turns as the default one, fetching more often."""
+    boards = [board_class(4)(text) for text in moving_samples(solution, 3)]
+    played = {}
+    for cache in (1, 8 << 20):
+        engine = Engine(8, solution=solution, solved_search=True, sector_cache=cache)
+        turns = []
+        for board in boards:
+            # Searched: with the root's turns given the engine does not play the solution's.
+            found = engine.play(board, nodes=20_000, searchmoves=list(board.generate_legal_moves()))
+            turns.append((found.move, found.nodes))
+        assert engine._sectors is not None
+        sectors = engine._sectors[1]
+        played[cache] = (turns, sectors.cached(), sectors.misses)
+    assert played[1][0] == played[8 << 20][0]
+    assert played[1][1] <= 4 < played[8 << 20][1]
+    assert played[1][2] > played[8 << 20][2]
