@@ -92,6 +92,7 @@ if os.environ.get("MORRIS_NATIVE", "") != "0":
                 "morris/engine/native/search.h",
                 "morris/engine/native/evaluate.h",
                 "morris/engine/native/sectors.h",
+                "morris/engine/native/symindex.h",
             ],
             extra_compile_args=["-O2"],
             libraries=["m"],  # log(): the placing reductions' table
@@ -106,8 +107,8 @@ if os.environ.get("MORRIS_NATIVE", "") != "0":
                 "morris/solver/solution/native/moving.c",
                 "morris/solver/solution/native/placing.c",
             ],
-            include_dirs=["morris/solver/solution"],
-            depends=["morris/solver/solution/native/retro.h"],
+            include_dirs=["morris/solver/solution", "morris/engine/native"],
+            depends=["morris/solver/solution/native/retro.h", "morris/engine/native/symindex.h"],
             extra_compile_args=["-O2", "-pthread"],  # a pass's threads (System(threads=N))
             extra_link_args=["-pthread"],
             optional=True,  # no compiler: a warning; `morris tables build --men` then refuses

@@ -843,7 +843,7 @@ static PyObject *Sectors_code(SectorsObject *self, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "Sectors was not initialised");
         return NULL;
     }
-    if ((mover | other) >> SECTOR_POINTS) {
+    if ((mover | other) >> SYM_POINTS) {
         PyErr_SetString(PyExc_ValueError, "code: not a position of the board");
         return NULL;
     }

@@ -1,26 +1,22 @@
 /*
  * The solved game's sectors read by the C search: the position's entry and a cache of
- * decompressed blocks (sectors.h). The index is SymmetricIndex.index_one of
- * solution/symmetry.py, step for step; tests/engine/test_native_sectors.py compares the two on
- * every sector of a built solution.
+ * decompressed blocks (sectors.h). The index (symindex.h) is SymmetricIndex.index_one of
+ * solution/symmetry.py, step for step; tests/solution/test_native_sectors.py compares the two
+ * on every moving-phase sector of a built solution.
  */
 #include "sectors.h"
 
 const char *sectors_setup(Sectors *t)
 {
-    for (int n = 0; n <= SECTOR_POINTS; n++) {
-        t->comb[n][0] = 1;
-        for (int k = 1; k <= SECTOR_POINTS + 1; k++)
-            t->comb[n][k] = n == 0 ? 0 : t->comb[n - 1][k - 1] + t->comb[n - 1][k];
-    }
-    for (int m = 0; m <= SECTOR_POINTS; m++)
-        for (int o = 0; o <= SECTOR_POINTS; o++)
+    sym_fill_comb(t->comb);
+    for (int m = 0; m <= SYM_POINTS; m++)
+        for (int o = 0; o <= SYM_POINTS; o++)
             t->by_count[m][o] = -1;
     for (int i = 0; i < t->n_sector; i++) {
         Sector *sec = &t->sector[i];
-        if (sec->mover < 0 || sec->other < 0 || sec->mover + sec->other > SECTOR_POINTS)
+        if (sec->mover < 0 || sec->other < 0 || sec->mover + sec->other > SYM_POINTS)
             return "a sector of more pieces than the board has points";
-        if (sec->per_rep != (int64_t)t->comb[SECTOR_POINTS - sec->mover][sec->other])
+        if (sec->per_rep != (int64_t)t->comb[SYM_POINTS - sec->mover][sec->other])
             return "a sector whose entries per canonical set are not C(24 - mover, other)";
         if (sec->entries != sec->n_reps * sec->per_rep)
             return "a sector whose entries are not its canonical sets times their entries";
@@ -35,23 +31,10 @@ const char *sectors_setup(Sectors *t)
     return NULL;
 }
 
-static inline uint32_t image(const Sectors *t, int s, uint32_t x)
-{
-    return t->images[s][0][x & 255] | t->images[s][1][(x >> 8) & 255] | t->images[s][2][x >> 16];
-}
-
 int64_t sectors_index(const Sectors *t, const Sector *sec, uint32_t mover, uint32_t other)
 {
-    /* symmetry.canonical_one: the least image, the first symmetry giving it */
-    uint32_t canon = mover;
-    int sym = 0;
-    for (int s = 1; s < SECTOR_SYMMETRIES; s++) {
-        uint32_t im = image(t, s, mover);
-        if (im < canon) {
-            canon = im;
-            sym = s;
-        }
-    }
+    int sym;
+    uint32_t canon = sym_canonical(&t->images[0][0][0], mover, &sym);
     /* its rank among the canonical sets (bisect_left) */
     int64_t lo = 0, hi = sec->n_reps;
     while (lo < hi) {
@@ -63,17 +46,9 @@ int64_t sectors_index(const Sectors *t, const Sector *sec, uint32_t mover, uint3
     }
     if (lo == sec->n_reps || sec->reps[lo] != canon)
         return -1;
-    /* encoding.rank_one: the other side, moved by the same symmetry, ranked over the points
-     * the canonical set leaves free */
-    uint32_t bits = sym ? image(t, sym, other) : other;
-    int64_t total = 0;
-    for (int j = 1; bits; j++) {
-        uint32_t low = bits & -bits;
-        int point = __builtin_ctz(bits);
-        total += (int64_t)t->comb[point - __builtin_popcount(canon & (low - 1))][j];
-        bits ^= low;
-    }
-    return lo * sec->per_rep + total;
+    /* the other side, moved by the same symmetry, ranked over the points canon leaves free */
+    uint32_t moved = sym ? sym_transform(&t->images[0][0][0], other, sym) : other;
+    return lo * sec->per_rep + (int64_t)sym_colex(&t->comb[0][0], moved, canon);
 }
 
 /* The block `b` of sector `i`, through the cache; NULL if the host has no answer (*failed set
@@ -112,7 +87,7 @@ static const uint8_t *block_of(Sectors *t, int i, int64_t b, int *failed)
 
 int sectors_code(Sectors *t, uint32_t mover, uint32_t other, int *code)
 {
-    int m = __builtin_popcount(mover), o = __builtin_popcount(other);
+    int m = sym_count(mover), o = sym_count(other);
     int i = t->by_count[m][o];
     if (i < 0 || t->sector[i].dead)
         return 0;

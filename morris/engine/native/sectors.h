@@ -11,7 +11,7 @@
  *
  * Plain C, no Python: the glue (../_native.c) fills a Sectors from the solution's files. The
  * symmetries' byte images, the canonical sets and the sectors' shapes all come from Python
- * (symmetry.py, storage.py); nothing of them is written here a second time.
+ * (symmetry.py, storage.py); the index itself is symindex.h, the solver's too.
  */
 #ifndef MORRIS_NATIVE_SECTORS_H
 #define MORRIS_NATIVE_SECTORS_H
@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SECTOR_POINTS 24   /* the solved game's board */
-#define SECTOR_SYMMETRIES 16
+#include "symindex.h"
+
 #define SECTOR_WAYS 4      /* the block cache: a set of 4 slots, the least recently used goes */
 
 /* One moving-phase sector: `mover` pieces of the side to move against `other`. */
@@ -41,11 +41,11 @@ typedef struct {
 } Slot;
 
 typedef struct {
-    uint32_t images[SECTOR_SYMMETRIES][3][256]; /* symmetry s of byte b being v (symmetry.py) */
-    uint64_t comb[SECTOR_POINTS + 1][SECTOR_POINTS + 2];
+    SymImages images; /* symmetry s of byte b being v (symmetry.py) */
+    SymComb comb;
     Sector *sector;
     int n_sector;
-    int16_t by_count[SECTOR_POINTS + 1][SECTOR_POINTS + 1]; /* sector by pieces, -1: none */
+    int16_t by_count[SYM_POINTS + 1][SYM_POINTS + 1]; /* sector by pieces, -1: none */
     Slot *slots;
     uint8_t *arena;    /* slot i's block at arena + i * slot_bytes */
     int64_t n_sets;

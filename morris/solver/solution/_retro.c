@@ -143,9 +143,7 @@ static int set_board(Shared *self, PyObject *images, PyObject *neighbours, PyObj
             PyErr_Format(PyExc_ValueError, "mill_masks: point %d not in two mills", p);
             return -1;
         }
-    for (int n = 0; n <= POINTS; n++)
-        for (int k = 0; k <= POINTS; k++)
-            B->comb[n][k] = k == 0 ? 1 : (n == 0 ? 0 : B->comb[n - 1][k - 1] + B->comb[n - 1][k]);
+    sym_fill_comb(B->comb);
     return 0;
 }
 

@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "symindex.h"
+
 #define POINTS 24
 #define FULL 0xFFFFFFu
 #define SYMS 16
@@ -54,58 +56,34 @@ typedef uint32_t bb;
 /* The board: symmetries, links, mills.                                                      */
 
 typedef struct {
-    bb image[SYMS][3][256]; /* image[s][b][v]: byte b (points 8b..8b+7) = v moved by symmetry s */
+    SymImages image; /* image[s][b][v]: byte b (points 8b..8b+7) = v moved by symmetry s */
     bb neighbours[POINTS];
     bb mill_of[POINTS][2]; /* the two mills through each point */
     bb mills[MILLS];
-    uint64_t comb[POINTS + 1][POINTS + 1];
+    SymComb comb;
 } Board;
 
 static inline int low_point(bb x) { return __builtin_ctz(x); }
 
-/* Points in x. Without a popcount instruction (x86-64's baseline, built without -mpopcnt) GCC
- * calls libgcc for __builtin_popcount, which took 12 % of a flying unit's time: bit tricks. */
-static inline int count_points(bb x)
-{
-#if defined(__POPCNT__) || defined(__aarch64__) || defined(__ARM_NEON)
-    return __builtin_popcount(x);
-#else
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
-#endif
-}
+/* The index of the sectors is the engine's (morris/engine/native/symindex.h): the search reads
+ * the sectors this solver writes with the same code. */
+static inline int count_points(bb x) { return sym_count(x); }
 
 static inline bb transform(const Board *B, bb x, int s)
 {
-    return B->image[s][0][x & 255] | B->image[s][1][(x >> 8) & 255] | B->image[s][2][x >> 16];
+    return sym_transform(&B->image[0][0][0], x, s);
 }
 
 /* The least image of x and the first symmetry giving it (symmetry.canonical). */
 static inline bb canonical(const Board *B, bb x, int *sym)
 {
-    bb best = x;
-    int best_sym = 0;
-    for (int s = 1; s < SYMS; s++) {
-        bb y = transform(B, x, s);
-        if (y < best) {
-            best = y;
-            best_sym = s;
-        }
-    }
-    *sym = best_sym;
-    return best;
+    return sym_canonical(&B->image[0][0][0], x, sym);
 }
 
 /* Colex rank of x among the sets of its size, its points renumbered over those not in skip. */
 static inline uint64_t colex(const Board *B, bb x, bb skip)
 {
-    uint64_t r = 0;
-    for (int j = 1; x; j++, x &= x - 1) {
-        int p = low_point(x);
-        r += B->comb[p - count_points(skip & ((1u << p) - 1))][j];
-    }
-    return r;
+    return sym_colex(&B->comb[0][0], x, skip);
 }
 
 /* The number each point gets when the points of `skip` are left out (what colex counts). */
