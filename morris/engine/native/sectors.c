@@ -89,11 +89,11 @@ int sectors_code(Sectors *t, uint32_t mover, uint32_t other, int *code)
 {
     int m = sym_count(mover), o = sym_count(other);
     int i = t->by_count[m][o];
-    if (i < 0 || t->sector[i].dead)
+    if (i < 0 || t->sector[i].dead || (mover & other))
         return 0;
     Sector *sec = &t->sector[i];
     int64_t index = sectors_index(t, sec, mover, other);
-    if (index < 0 || (mover & other))
+    if (index < 0)
         return 0;
     t->probes++;
     int failed = 0;
