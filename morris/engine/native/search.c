@@ -386,21 +386,19 @@ static inline int find(const turn *a, int n, turn x)
     return -1;
 }
 
-/* Whether the endgame tables answer this moving-phase position (else only the sectors do). */
-static inline int in_tables(const Search *s, bb us, bb them)
-{
-    int m = popcount(us);
-    return m < s->n_cover && (s->table_cover[m] >> popcount(them) & 1);
-}
+enum { PROBE_NONE, PROBE_TABLES, PROBE_SECTORS };
 
-/* Whether the probe answers this moving-phase position (search.py, _table_cover): the tables
- * at any depth, the solved game's sectors only from P.sector_depth plies from the horizon on. */
+/* Who answers this moving-phase position (search.py, _table_cover): the tables at any depth,
+ * else the solved game's sectors only from P.sector_depth plies from the horizon on. Python's
+ * twin, Search._probed_here, says only whether someone does. */
 static inline int probed_here(const Search *s, bb us, bb them, int depth)
 {
-    if (in_tables(s, us, them))
-        return 1;
-    int m = popcount(us);
-    return depth >= P.sector_depth && m < s->n_sector && (s->sector_cover[m] >> popcount(them) & 1);
+    int m = popcount(us), o = popcount(them);
+    if (m < s->n_cover && (s->table_cover[m] >> o & 1))
+        return PROBE_TABLES;
+    if (depth >= P.sector_depth && m < s->n_sector && (s->sector_cover[m] >> o & 1))
+        return PROBE_SECTORS;
+    return PROBE_NONE;
 }
 
 /* A sector's answer as host_probe() gives it (search.py, table_value and _table_result: a code
@@ -461,9 +459,10 @@ static int negamax(Search *s, bb us, bb them, int uh, int th, int c, uint64_t ke
         return has_moves(s, us, them, uh, bar) ? drawn : -(P.mate - ply);
     /* Endgame tables and the solved game's sectors (search.py, table_value): exact, unless
      * the no-removal limit could come first. */
-    if (s->has_probe && !uh && !th && probed_here(s, us, them, depth)) {
+    int asked = s->has_probe && !uh && !th ? probed_here(s, us, them, depth) : PROBE_NONE;
+    if (asked != PROBE_NONE) {
         int value, dist;
-        int got = s->sectors != NULL && !in_tables(s, us, them)
+        int got = asked == PROBE_SECTORS && s->sectors != NULL
                       ? sector_probe(s, us, them, &value, &dist)
                       : host_probe(s, us, them, c, &value, &dist);
         if (got < 0) {
