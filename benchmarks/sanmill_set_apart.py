@@ -1,6 +1,7 @@
 """Which of our losses to Sanmill came in games the yardstick itself loses from our seat.
 
-    python benchmarks/sanmill_set_apart.py OURS_DIR [OURS_DIR ...] --reference REF_DIR [...]
+    python benchmarks/sanmill_set_apart.py OURS_DIR [...] --reference REF_DIR [...]
+    python benchmarks/sanmill_set_apart.py OURS_DIR [...] --solution DIR
 
 Issue 34's rule: "an opening that Sanmill in our seat also loses is shown to be lost, and set
 apart". ``OURS_DIR`` holds the games of ``sanmill_match.py ... --out OURS_DIR`` (our top level
@@ -13,11 +14,16 @@ ours: its W-D-L, its losses, how many are set apart and how many are left, then 
 With ``--solution DIR`` (a solved game, ``morris tables build --men K``) each loss also says
 where the solution reaches it: the pieces when the placing ended, and the first position of the
 game in the solution's moving-phase sectors with its value for our seat (a loss already there
-was thrown away before the sectors reach), or that the game never came within them.
+was thrown away before the sectors reach), or that the game never came within them. Where the
+solution knows values under the game's draw rules from the opening on (9 men's morris solved,
+placing phase and all), it also names the value of the opening for our seat and the first turn
+of ours that threw a value away; a loss whose opening the solution shows lost for our seat is
+set apart (the proof the issue's rule stands in for), with or without reference runs.
 
 Exit codes: 0 done; 2 a directory without game records, a record that cannot be read, a game
 number whose opening differs between the runs (they were not played with the same ``--pairs``
-seed or openings), or a solution directory that holds no solved game.
+seed or openings), or a solution directory that holds no solved game; neither ``--reference``
+nor ``--solution`` is a usage error (2).
 """
 
 from __future__ import annotations
@@ -34,9 +40,9 @@ sys.path.insert(0, str(REPO))
 from morris.core.record import GameRecord, GameRecordError, read_game  # noqa: E402
 from morris.core.variant import engine_rules  # noqa: E402
 from morris.engine.errors import SolutionError  # noqa: E402
-from morris.engine.result import Value  # noqa: E402
+from morris.engine.result import Result, Value, threw_away  # noqa: E402
 from morris.engine.solution import Solution  # noqa: E402
-from morris.engine.solution.play import solved_rules  # noqa: E402
+from morris.engine.solution.play import known_value, solved_rules  # noqa: E402
 
 
 class SetApartError(Exception):
@@ -121,6 +127,7 @@ class Loss:
     lost: int  # the reference games of that number Sanmill lost from our seat
     played: int  # the reference games of that number
     set_apart: bool
+    by_solution: bool = False  # set apart because the solution shows the opening lost
 
 
 @dataclass(frozen=True)
@@ -195,11 +202,92 @@ def where_decided(game: Game, solution: Solution) -> str:
     return f"{ended or 'the placing never ended'}; never in the solution's sectors"
 
 
+def _named(result: Result) -> str:
+    """A value for our seat in words: "won in 7", "drawn", "lost" (no distance known)."""
+    what = {Value.WIN: "won", Value.LOSS: "lost", Value.DRAW: "drawn"}[result.value]
+    if result.value is Value.DRAW or result.distance is None:
+        return what
+    return f"{what} in {result.distance}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The solution's word on one lost game, for our seat, under the draw rules it was played
+    with (:func:`~morris.engine.solution.play.known_value`): the first position from the end of
+    the opening on whose value it knows, and the first turn of ours from there that threw a
+    value away (a win to a draw or a loss, a draw to a loss)."""
+
+    opening: int  # the turns of the opening: the position after them is the opening's
+    known_at: int | None  # turns played before the first position with a known value
+    known: Result | None  # that position's value for our seat
+    thrown_at: int | None = None  # the number (from 1) of our turn that threw a value away
+    move: str = ""
+    before: Result | None = None  # our value before that turn
+    after: Result | None = None  # and after it
+
+    @property
+    def opening_lost(self) -> bool:
+        """Whether the solution shows the position after the opening lost for our seat."""
+        return (
+            self.known_at == self.opening
+            and self.known is not None
+            and self.known.value is Value.LOSS
+        )
+
+    def text(self) -> str:
+        if self.known_at is None or self.known is None:
+            return "the solution knows no position of the game from the opening on"
+        if self.opening_lost:
+            return f"the solution: the opening is {_named(self.known)} for our seat: set apart"
+        where = "the opening" if self.known_at == self.opening else f"turn {self.known_at}"
+        first = f"the solution: {_named(self.known)} for our seat after {where}"
+        if self.thrown_at is None or self.before is None or self.after is None:
+            return f"{first}; no turn of ours threw a value away where it knows both"
+        return (
+            f"{first}; turn {self.thrown_at} ({self.move}, ours) threw the "
+            f"{'win' if self.before.value is Value.WIN else 'draw'} away: "
+            f"{_named(self.after)}"
+        )
+
+
+def verdict(game: Game, solution: Solution) -> Verdict:
+    """What ``solution`` says of the lost ``game``, played from its record's start."""
+    record = game.record
+    assert record is not None
+    try:
+        board = record.start_board()
+    except GameRecordError as exc:
+        raise SetApartError(f"game {game.number}: {exc}") from None
+    ours = game.number % 2 == 0  # our seat is white in the even games
+    moves = record.moves
+    opening = min(2, len(moves))
+    for move in moves[:opening]:
+        board.push(move)
+    known_at: int | None = None
+    known: Result | None = None
+    for turn in range(opening, len(moves) + 1):
+        value = known_value(solution, board)
+        if value is not None and known_at is None:
+            known_at, known = turn, value if board.turn == ours else value.other_side()
+        if turn == len(moves) or board.outcome() is not None:
+            break
+        move = moves[turn]
+        mine = board.turn == ours
+        board.push(move)
+        if not mine or value is None:
+            continue
+        after = known_value(solution, board)
+        mover_after = None if after is None else after.for_last_mover()
+        if threw_away(value, mover_after):
+            return Verdict(opening, known_at, known, turn + 1, str(move), value, mover_after)
+    return Verdict(opening, known_at, known)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ours", nargs="+", type=Path, help="our runs' game directories (--out)")
     parser.add_argument(
-        "--reference", nargs="+", type=Path, required=True,
+        "--reference", nargs="+", type=Path, default=[],
         help="the same match's game directories played with --reference (Sanmill in our seat)",
     )  # fmt: skip
     parser.add_argument(
@@ -209,11 +297,14 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument(
         "--solution", type=Path, default=None, metavar="DIR",
-        help="also say where this solved game reaches each loss",
+        help="also say where this solved game reaches each loss, the opening's value and the "
+        "turn of ours that threw a value away; set apart a loss whose opening it shows lost",
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.at_least < 1:
         parser.error(f"--at-least must be at least 1, not {args.at_least}")
+    if not args.reference and args.solution is None:
+        parser.error("give --reference REF_DIR ..., --solution DIR, or both")
     try:
         reference_runs = [read_run(d) for d in args.reference]
         reference = reference_losses(reference_runs)
@@ -221,9 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         decided: dict[tuple[Path, int], str] = {}
         if args.solution is not None:
             solution = load(args.solution)
-            for directory, t in tallies:
-                for loss in t.losses:
-                    decided[directory, loss.game.number] = where_decided(loss.game, solution)
+            tallies = [(d, judged(d, t, solution, decided)) for d, t in tallies]
     except SetApartError as exc:
         print(f"sanmill_set_apart: {exc}", file=sys.stderr)
         return 2
@@ -232,6 +321,23 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # read by `head`: the rest is not wanted
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stays open until exit
     return 0
+
+
+def judged(
+    directory: Path, t: Tally, solution: Solution, decided: dict[tuple[Path, int], str]
+) -> Tally:
+    """``t`` with each loss whose opening ``solution`` shows lost for our seat set apart; what
+    the solution says of each loss goes into ``decided``."""
+    losses = []
+    for loss in t.losses:
+        said = verdict(loss.game, solution)
+        decided[directory, loss.game.number] = (
+            f"{where_decided(loss.game, solution)}\n    {said.text()}"
+        )
+        if said.opening_lost:
+            loss = Loss(loss.game, loss.lost, loss.played, True, by_solution=True)
+        losses.append(loss)
+    return Tally(t.wins, t.draws, losses)
 
 
 def report(
@@ -245,10 +351,13 @@ def report(
     it, from ``decided``, when it is there)."""
     ref_games = sum(len(run) for run in reference_runs)
     ref_lost = sum(lost for lost, _, _ in reference.values())
-    print(
-        f"reference: {ref_games} games of Sanmill in our seat, {ref_lost} lost; a loss of ours is "
-        f"set apart where it lost at least {at_least} of its games of that number"
-    )
+    if reference_runs:
+        print(
+            f"reference: {ref_games} games of Sanmill in our seat, {ref_lost} lost; a loss of "
+            f"ours is set apart where it lost at least {at_least} of its games of that number"
+        )
+    else:
+        print("no reference runs: a loss is set apart only where the solution shows it lost")
     print()
     print("| run | games | W-D-L | losses | set apart | left |")
     print("|---|---:|---|---:|---:|---:|")
@@ -264,10 +373,15 @@ def report(
         print(f"{directory.name}:")
         for loss in t.losses:
             game = loss.game
+            verdict = "set apart" if loss.set_apart else "left"
+            if loss.by_solution:
+                verdict += " (the solution: the opening is lost)"
+            yardstick = (
+                f"Sanmill in our seat lost {loss.lost} of {loss.played}: " if reference_runs else ""
+            )
             print(
                 f"  game {game.number} ({' '.join(game.opening)}, our seat {game.seat}): "
-                f"Sanmill in our seat lost {loss.lost} of {loss.played}: "
-                f"{'set apart' if loss.set_apart else 'left'}"
+                f"{yardstick}{verdict}"
             )
             if (directory, game.number) in decided:
                 print(f"    {decided[directory, game.number]}")

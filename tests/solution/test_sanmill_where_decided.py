@@ -75,3 +75,51 @@ def test_a_solution_directory_without_a_solved_game_is_named(
     empty.mkdir()
     assert main([str(ours), "--reference", str(ours), "--solution", str(empty)]) == 2
     assert f"{empty}: no solved game (sector-*.msol) in it" in capsys.readouterr().err
+
+
+#: A 3v3 position white wins at once; b2-a4 keeps the win, g4-a7 is black's answer, and a4-d7
+#: then throws the win away: black wins in one (the solved 3 men's morris says so).
+WON_3V3 = "...B..B./....B.WW/....W... w 0 0 0 20 -"
+THROWN = ("b2-a4", "g4-a7", "a4-d7")
+
+
+def test_the_turn_that_threw_the_value_away_and_a_lost_opening(
+    solved3: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where the solution knows the game from its opening on: game 0 (our seat white) names our
+    turn that threw the win away; game 1 (our seat black, the same turns) starts lost after the
+    opening, so that loss is set apart, with no reference runs at all."""
+    board = Board(WON_3V3)
+    for notation in THROWN:
+        board.push_notation(notation)
+    ours = _save(tmp_path / "ours", [_record(board, 0, "0-1"), _record(board, 1, "1-0")])
+    assert main([str(ours), "--solution", str(solved3)]) == 0
+    out = capsys.readouterr().out
+    assert "no reference runs: a loss is set apart only where the solution shows it lost" in out
+    assert "| ours | 2 | 0-0-2 | 2 | 1 | 1 |" in out
+    lines = out.splitlines()
+    white = next(i for i, line in enumerate(lines) if line.startswith("  game 0 ("))
+    assert lines[white] == "  game 0 (b2-a4 g4-a7, our seat white): left"
+    assert lines[white + 2].strip() == (
+        "the solution: won in 1 for our seat after the opening; turn 3 (a4-d7, ours) threw "
+        "the win away: lost in 2"
+    )
+    black = next(i for i, line in enumerate(lines) if line.startswith("  game 1 ("))
+    assert lines[black] == (
+        "  game 1 (b2-a4 g4-a7, our seat black): set apart (the solution: the opening is lost)"
+    )
+    assert (
+        lines[black + 2].strip() == "the solution: the opening is lost in 1 for our seat: set apart"
+    )
+
+
+def test_without_reference_or_solution_it_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = Board()
+    board.push_notation("d2")
+    ours = _save(tmp_path / "ours", [_record(board, 0, "0-1")])
+    with pytest.raises(SystemExit) as exc:
+        main([str(ours)])
+    assert exc.value.code == 2
+    assert "give --reference REF_DIR ..., --solution DIR, or both" in capsys.readouterr().err
