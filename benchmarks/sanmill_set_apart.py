@@ -37,6 +37,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from morris.core.board import Board  # noqa: E402
 from morris.core.record import GameRecord, GameRecordError, read_game  # noqa: E402
 from morris.core.variant import engine_rules  # noqa: E402
 from morris.engine.errors import SolutionError  # noqa: E402
@@ -167,15 +168,28 @@ def load(directory: Path) -> Solution:
     return solution
 
 
-def where_decided(game: Game, solution: Solution) -> str:
-    """Where ``solution`` reaches the lost ``game``: the pieces (white v black) when the placing
-    ended, and the first position in its moving-phase sectors with its value for our seat."""
+def _named(result: Result) -> str:
+    """A value for our seat in words: "won in 7", "drawn", "lost" (no distance known)."""
+    what = {Value.WIN: "won", Value.LOSS: "lost", Value.DRAW: "drawn"}[result.value]
+    if result.value is Value.DRAW or result.distance is None:
+        return what
+    return f"{what} in {result.distance}"
+
+
+def start_of(game: Game) -> tuple[GameRecord, Board]:
+    """The record of ``game`` and the board at its start."""
     record = game.record
     assert record is not None
     try:
-        board = record.start_board()
+        return record, record.start_board()
     except GameRecordError as exc:
         raise SetApartError(f"game {game.number}: {exc}") from None
+
+
+def where_decided(game: Game, solution: Solution) -> str:
+    """Where ``solution`` reaches the lost ``game``: the pieces (white v black) when the placing
+    ended, and the first position in its moving-phase sectors with its value for our seat."""
+    record, board = start_of(game)
     if not solved_rules(engine_rules(board)):
         return "not the solved game's rules"
     ours = game.number % 2 == 0  # our seat is white in the even games
@@ -193,21 +207,11 @@ def where_decided(game: Game, solution: Solution) -> str:
         if found is None:
             continue
         result = found if board.turn == ours else found.other_side()
-        what = {Value.WIN: "won", Value.LOSS: "lost", Value.DRAW: "drawn"}[result.value]
-        within = "" if result.value is Value.DRAW else f" in {result.distance}"
         return (
             f"{ended}; first in the solution's sectors at turn {turn}, "
-            f"{white.bit_count()}v{black.bit_count()}: {what}{within} for our seat"
+            f"{white.bit_count()}v{black.bit_count()}: {_named(result)} for our seat"
         )
     return f"{ended or 'the placing never ended'}; never in the solution's sectors"
-
-
-def _named(result: Result) -> str:
-    """A value for our seat in words: "won in 7", "drawn", "lost" (no distance known)."""
-    what = {Value.WIN: "won", Value.LOSS: "lost", Value.DRAW: "drawn"}[result.value]
-    if result.value is Value.DRAW or result.distance is None:
-        return what
-    return f"{what} in {result.distance}"
 
 
 @dataclass(frozen=True)
@@ -252,12 +256,7 @@ class Verdict:
 
 def verdict(game: Game, solution: Solution) -> Verdict:
     """What ``solution`` says of the lost ``game``, played from its record's start."""
-    record = game.record
-    assert record is not None
-    try:
-        board = record.start_board()
-    except GameRecordError as exc:
-        raise SetApartError(f"game {game.number}: {exc}") from None
+    record, board = start_of(game)
     ours = game.number % 2 == 0  # our seat is white in the even games
     moves = record.moves
     opening = min(2, len(moves))
