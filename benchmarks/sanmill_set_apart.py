@@ -29,6 +29,7 @@ nor ``--solution`` is a usage error (2).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from dataclasses import dataclass, field
@@ -334,7 +335,7 @@ def judged(
             f"{where_decided(loss.game, solution)}\n    {said.text()}"
         )
         if said.opening_lost:
-            loss = Loss(loss.game, loss.lost, loss.played, True, by_solution=True)
+            loss = dataclasses.replace(loss, set_apart=True, by_solution=True)
         losses.append(loss)
     return Tally(t.wins, t.draws, losses)
 
@@ -372,15 +373,15 @@ def report(
         print(f"{directory.name}:")
         for loss in t.losses:
             game = loss.game
-            verdict = "set apart" if loss.set_apart else "left"
+            status = "set apart" if loss.set_apart else "left"
             if loss.by_solution:
-                verdict += " (the solution: the opening is lost)"
+                status += " (the solution: the opening is lost)"
             yardstick = (
                 f"Sanmill in our seat lost {loss.lost} of {loss.played}: " if reference_runs else ""
             )
             print(
                 f"  game {game.number} ({' '.join(game.opening)}, our seat {game.seat}): "
-                f"{yardstick}{verdict}"
+                f"{yardstick}{status}"
             )
             if (directory, game.number) in decided:
                 print(f"    {decided[directory, game.number]}")
