@@ -19,9 +19,10 @@ scanned at its idle rate, 25 Hz), and the process's CPU time over that span and 
 read. Last, ``morris run --sim`` is started as a process, as systemd would, and the idle CPU
 and resident memory of it and of every process it started (a search process, multiprocessing's
 resource tracker) are read from /proc. With ``--solution DIR`` it is started once more with the
-solved game in DIR (``morris tables build --men K``) as its ``engine.solution``: what mapping
-the sector files costs a Pi's memory (RssAnon is the daemon's own; RssFile, the pages of mapped
-files, the kernel drops under pressure and reads again).
+solved game in DIR (``morris tables build --men K``) as its ``engine.solution``: what loading
+the sector files costs a Pi's memory (RssAnon is the daemon's own: the block tables and the
+decompressed blocks it keeps; RssFile, pages of mapped files, the kernel drops under pressure
+and reads again: its libraries and the endgame tables).
 
 A mock pin costs less than an lgpio call on a Pi: treat the CPU figures as a floor and expect
 several times more on a Pi Zero 2 W or 3.
@@ -280,7 +281,7 @@ def tree_cpu(pids: list[int]) -> float:
 
 def as_process(idle: float, solution: Path | None = None) -> None:
     """``morris run --sim`` as a process under a fake systemd: startup, idle CPU, memory; with
-    ``solution``, the solved game in that directory mapped (the config's ``engine.solution``)."""
+    ``solution``, the solved game in that directory loaded (the config's ``engine.solution``)."""
     with tempfile.TemporaryDirectory() as tmp:
         command = [
             sys.executable,
@@ -341,7 +342,7 @@ def as_process(idle: float, solution: Path | None = None) -> None:
             stop.set()
             listener.join(5.0)
             sock.close()
-    with_solution = "" if solution is None else f", the solved game in {solution} mapped"
+    with_solution = "" if solution is None else f", the solved game in {solution} loaded"
     print(
         f"`morris run --sim` as a process (WATCHDOG_USEC=30 s, as the unit's WatchdogSec=30)"
         f"{with_solution}:"
@@ -367,7 +368,7 @@ def main() -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="also measure the daemon as a process with the solved game in DIR mapped",
+        help="also measure the daemon as a process with the solved game in DIR loaded",
     )
     args = parser.parse_args()
     print(f"Python {sys.version.split()[0]} on {os.uname().machine}, {os.cpu_count()} CPUs")

@@ -193,7 +193,7 @@ class Reviewer:
         return self._tables
 
     def solution(self) -> Solution | None:
-        """The solved game the reviews use (mapped at the first call), or None."""
+        """The solved game the reviews use (loaded at the first call), or None."""
         with self._lock:
             if not self._solution_loaded:
                 from morris.app.jobs import load_solution

@@ -12,7 +12,7 @@ from morris.engine.solution.storage import open_sector
 
 def spoil(path: Path, sections: Iterable[Section]) -> None:
     """Flip the first byte of every block of ``sections`` in the file ``path``, in place (the
-    file stays mapped, as on a card that went bad under a running daemon)."""
+    file stays open to the daemon, as on a card that went bad under a running daemon)."""
     offsets = [int(s.starts[b]) for s in sections for b in range(s.blocks)]
     with path.open("r+b") as fh:
         for offset in offsets:

@@ -1,4 +1,4 @@
-"""A solved game's file damaged on the card while the board plays (the daemon maps the files
+"""A solved game's file damaged on the card while the board plays (the daemon reads the files
 without hashing them: gigabytes for the larger games): the first block that fails its CRC-32
 takes its file out of the loaded solution, with a warning naming it, and play goes on: the
 engine searches the position, no value is shown there, a puzzle in progress ends with the
@@ -38,7 +38,7 @@ def test_the_engine_searches_where_the_solution_meets_a_damaged_block(
 ) -> None:
     start = start_sector(3)
     after = start.quiet_successor()  # every placement of white's first piece lands here
-    solution = Solution.load(copy3, 3, check=False)  # as the daemon maps it
+    solution = Solution.load(copy3, 3, check=False)  # as the daemon loads it
     spoil_sector(copy3, after)
     board = new_board(3)
     with caplog.at_level(logging.WARNING):

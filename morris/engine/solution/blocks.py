@@ -14,16 +14,28 @@ values 10 to 25 % smaller than zlib at level 9 and decompresses a block three to
 (``benchmarks/bench_solution_size.py``), and it is deterministic: the same array gives the same
 bytes. A block's CRC-32 is checked each time it is decompressed, so a damaged block is refused
 even when the file's SHA-256 was not checked at load.
+
+A loaded file is read by byte range (:class:`SolutionFile`, ``os.pread``), neither mapped nor
+held open: 9 men's morris is some 1,100 files and more than 10 GB. Mapped, each file would keep
+a descriptor (Python's ``mmap`` holds one), more than the 1,024 a service or a shell may open by
+default, and every descriptor the serial port or a pin opened after them would be numbered above
+1,023, where ``select()`` (pyserial's read) cannot watch it; and a 32-bit Raspberry Pi OS process
+has 3 GB of addresses for all of it. A few descriptors of the files last read stay open
+(:data:`OPEN_FILES`), so reading a block costs one ``pread`` of a few kilobytes beside its
+decompression, and the pages stay in the kernel's page cache either way.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import threading
 import zlib
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Final
+from pathlib import Path
+from typing import Any, Final, Protocol
 
 import numpy as np
 import zstandard
@@ -61,6 +73,89 @@ OFFSET_DTYPE: Final = np.dtype("<u8")
 CRC_DTYPE: Final = np.dtype("<u4")
 
 
+#: Descriptors of the solution's files kept open at most (the files read last).
+OPEN_FILES: Final = 32
+
+
+class Readable(Protocol):
+    """Bytes a section is read from: a loaded file (:class:`SolutionFile`), or a buffer."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, key: slice, /) -> bytes | memoryview: ...
+
+
+class _Descriptors:
+    """The open descriptors of the files last read, the least recently read closed first; one
+    lock around opening and reading, so no thread reads a descriptor another has closed."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._open: OrderedDict[Path, int] = OrderedDict()
+
+    def read(self, path: Path, start: int, size: int) -> bytes:
+        """``size`` bytes of ``path`` from ``start`` (fewer at its end)."""
+        with self._lock:
+            fd = self._open.pop(path, None)
+            if fd is None:
+                fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+                while len(self._open) >= self.limit:
+                    os.close(self._open.popitem(last=False)[1])
+            self._open[path] = fd
+            return os.pread(fd, size, start)
+
+    def close_all(self) -> None:
+        """Close every descriptor."""
+        with self._lock:
+            while self._open:
+                os.close(self._open.popitem()[1])
+
+    def forget(self) -> None:
+        """In a forked child: a new lock (the parent's may have been held by another thread);
+        the inherited descriptors are the child's own copies, closed."""
+        self._lock = threading.Lock()
+        for fd in self._open.values():
+            os.close(fd)
+        self._open.clear()
+
+
+_descriptors = _Descriptors(OPEN_FILES)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_descriptors.forget)
+
+
+def close_files() -> None:
+    """Close the descriptors kept open: a file replaced or removed after this is read anew by
+    its name at the next block (a test's directory about to go, a file gone from the card)."""
+    _descriptors.close_all()
+
+
+class SolutionFile:
+    """A file of the solved game, read by byte range: ``file[a:b]`` is bytes ``a .. b - 1`` as
+    they are on disk now. :class:`SolutionError` naming the file if it cannot be read (gone,
+    or unreadable); a short read (a truncated file) gives fewer bytes, which the checksums
+    refuse."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.size = self.path.stat().st_size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, key: slice, /) -> bytes:
+        start, stop, step = key.indices(self.size)
+        if step != 1:
+            raise ValueError("a solution file is read by contiguous ranges")
+        try:
+            return _descriptors.read(self.path, start, max(0, stop - start))
+        except OSError as exc:
+            raise SolutionError(
+                msg("{path}: cannot be read ({reason})", path=str(self.path), reason=exc.strerror)
+            ) from None
+
+
 _local = threading.local()
 
 
@@ -85,10 +180,10 @@ def table_crc(section: bytes, entries: int, block: int) -> int:
 
 @dataclass(frozen=True, eq=False)
 class Section:
-    """One block-compressed section of a mapped file (hashed by identity: a cache key)."""
+    """One block-compressed section of a file (hashed by identity: a cache key)."""
 
     name: str  # the file and section, for messages
-    data: memoryview  # the whole file
+    data: Readable  # the whole file
     entries: int
     block: int
     dtype: np.dtype[Any]
@@ -97,7 +192,7 @@ class Section:
 
     @classmethod
     def open(
-        cls, name: str, data: memoryview, offset: int, size: int, entries: int, block: int,
+        cls, name: str, data: Readable, offset: int, size: int, entries: int, block: int,
         dtype: str, table_crc: int,
     ) -> Section:  # fmt: skip
         """The section at ``offset`` of ``size`` bytes; :class:`SolutionError` naming the file

@@ -1,7 +1,7 @@
-"""The solved game, memory-mapped, and its probe: the :class:`~morris.engine.result.Result`
-(value and distance) of any position of a built sector. The turns from a position are scored on
-the rules core's board: :mod:`~morris.engine.solution.analyse`,
-:mod:`~morris.engine.solution.play`.
+"""The solved game, read by block from its files, and its probe: the
+:class:`~morris.engine.result.Result` (value and distance) of any position of a built sector.
+The turns from a position are scored on the rules core's board:
+:mod:`~morris.engine.solution.analyse`, :mod:`~morris.engine.solution.play`.
 
 >>> solution = Solution.load(directory)                     # doctest: +SKIP
 >>> solution.probe(white, black, white_hand, black_hand, white_to_move=True)  # doctest: +SKIP
@@ -37,7 +37,7 @@ CACHE_BYTES: Final = 8 << 20
 
 
 class Solution:
-    """Solved sectors, memory-mapped from one directory, with the removal distances of its
+    """Solved sectors, read from the files of one directory, with the removal distances of its
     moving-phase sectors where they are built."""
 
     def __init__(
@@ -151,7 +151,7 @@ class Solution:
                     return
 
     def data(self, key: SectorKey) -> SectorData:
-        """The mapped sections of a loaded sector."""
+        """The sections of a loaded sector."""
         return self._sectors[key]
 
     def covers(self, key: SectorKey) -> bool:

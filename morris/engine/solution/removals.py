@@ -17,7 +17,6 @@ block-compressed section of codes (``distance + 1``, 0 a draw), uint8 (uint16 if
 from __future__ import annotations
 
 import logging
-import mmap
 from dataclasses import asdict, dataclass
 from functools import cached_property
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any, Final
 import numpy as np
 
 from morris.engine.errors import SolutionError
-from morris.engine.solution.blocks import Section, readable_codec
+from morris.engine.solution.blocks import Section, SolutionFile, readable_codec
 from morris.engine.solution.sectors import SectorKey
 from morris.engine.solution.storage import (
     RULES,
@@ -123,7 +122,7 @@ def read_removal_info(path: Path) -> RemovalInfo:
 
 
 class RemovalData:
-    """An open removal file: its header and its block-compressed section, memory-mapped."""
+    """An open removal file: its header and its block-compressed section, read by block."""
 
     def __init__(self, info: RemovalInfo, section: Section) -> None:
         self.info = info
@@ -138,7 +137,7 @@ class RemovalData:
 def open_removals(
     directory: Path, key: SectorKey, values_sha256: str, *, check: bool = True
 ) -> RemovalData | None:
-    """Memory-map a sector's removal file made for the sector file of SHA-256 ``values_sha256``;
+    """Open a sector's removal file made for the sector file of SHA-256 ``values_sha256``;
     None if there is none. :class:`SolutionError` naming the file if it is damaged (its block
     table always, with ``check`` its SHA-256 too) or belongs to another build of the sector."""
     path = Path(directory) / removal_filename(key)
@@ -166,10 +165,8 @@ def open_removals(
                 sector=key.name,
             )
         )
-    with path.open("rb") as fh:
-        mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     section = Section.open(
-        f"{path} (removal distances)", memoryview(mapped), info.offset, info.nbytes_section,
+        f"{path} (removal distances)", SolutionFile(path), info.offset, info.nbytes_section,
         info.entries, info.block, info.dtype, info.table_crc,
     )  # fmt: skip
     return RemovalData(info, section)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import mmap
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from functools import cached_property
@@ -35,6 +34,7 @@ import numpy as np
 from morris.engine.errors import SolutionError
 from morris.engine.solution.blocks import (
     Section,
+    SolutionFile,
     readable_codec,
 )
 from morris.engine.solution.sectors import SectorKey
@@ -206,7 +206,7 @@ def file_matches(path: Path, nbytes: int, sha256: str) -> bool:
 
 
 class SectorData:
-    """An open sector file: its header and its two block-compressed sections, memory-mapped.
+    """An open sector file: its header and its two block-compressed sections, read by block.
 
     ``wdl`` and ``dist`` are every entry's value and distance code, decompressed when first
     asked for (what the build and the verifier read); a probe reads one block of a section.
@@ -246,7 +246,7 @@ class SectorData:
 
 
 def open_sector(directory: Path, key: SectorKey, *, check: bool = True) -> SectorData:
-    """Memory-map a sector file; :class:`SolutionError` naming the file if it is missing,
+    """Open a sector file; :class:`SolutionError` naming the file if it is missing,
     damaged (its block tables always, with ``check`` its SHA-256 too) or not what it should
     be."""
     path = Path(directory) / key.filename
@@ -272,9 +272,7 @@ def open_sector(directory: Path, key: SectorKey, *, check: bool = True) -> Secto
         raise SolutionError(
             msg("{path}: checksum mismatch, the file is damaged; rebuild it", path=str(path))
         )
-    with path.open("rb") as fh:
-        mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-    view = memoryview(mapped)
+    view = SolutionFile(path)
     wdl = Section.open(
         f"{path} (values)", view, info.wdl_offset, info.wdl_bytes, -(-info.entries // 4),
         max(0, info.wdl_block // 4), "uint8", info.wdl_table_crc,

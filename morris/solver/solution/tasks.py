@@ -1,6 +1,6 @@
 """The tasks of a build of the solved game, as a worker runs them: a unit, a range of a split
 placing sector, the assembly of one, a unit's removal files. Each reads its dependencies' files
-from the solution directory (memory-mapped: on a real cluster the directory must be shared),
+from the solution directory (on a real cluster the directory must be shared),
 writes its own, and does nothing if sound files are already there (a build is resumable). What
 each task cost is appended to ``build-log.jsonl`` in the directory (:data:`BUILD_LOG`, one JSON
 object a line: the task, its entries, wall and CPU seconds, threads).
