@@ -93,7 +93,7 @@ class OwnTime:
 def play_one(
     binary: str, game: int, movetime_ms: int, level: int, from_start: bool, reference: bool,
     pairs: int | None = None, our_movetime_ms: int | None = None, solution: str | None = None,
-    solved_search: bool = False, sector_cache_mb: int = 256,
+    solved_search: bool = False, sector_cache_mb: int = 256, traps: bool = True,
 ) -> MatchResult:  # fmt: skip
     """Game ``game`` of the match (from 0): our level first, Sanmill second. With ``reference``
     a second Sanmill takes our seat: how the yardstick itself fares from the same openings.
@@ -101,7 +101,9 @@ def play_one(
     ``our_movetime_ms`` gives our side a time of its own (Sanmill keeps ``movetime_ms``);
     ``solution`` a solved game's directory for our side (as the daemon's ``[engine] solution``),
     and ``solved_search`` has its search score that game's sectors too (``Engine(solved_search=
-    True)``, through a cache of ``sector_cache_mb`` MB of the sectors' blocks)."""
+    True)``, through a cache of ``sector_cache_mb`` MB of the sectors' blocks); ``traps=False``
+    has it play any drawing turn where the solution covers a drawn position (``Engine(traps=
+    False)``) instead of the one that sets the most traps."""
     if from_start:
         openings: tuple[tuple[str, ...], ...] = ()
     elif pairs is not None:
@@ -116,7 +118,7 @@ def play_one(
             solved = None if solution is None else load_solution(Path(solution))
             ours = Engine(
                 level, seed=1, tables=load_tables(None), solution=solved,
-                solved_search=solved_search, sector_cache=sector_cache_mb << 20,
+                solved_search=solved_search, sector_cache=sector_cache_mb << 20, traps=traps,
             )  # fmt: skip
         sanmill = stack.enter_context(UciEngine.spawn(command, timeout=30))
         first: Engine | UciEngine | OwnTime = ours
@@ -209,10 +211,17 @@ def main() -> int:
         help="with --solved-search: MB of the sectors' decompressed blocks our search keeps "
         "(default 256; the engine's own default, 8, is the Pi's)",
     )  # fmt: skip
+    parser.add_argument(
+        "--no-traps", action="store_true",
+        help="with --solution: where it covers a drawn position our side plays any drawing turn "
+        "(seeded), not the one that sets the most traps (Engine(traps=False))",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=None, help="save the games under this dir")
     args = parser.parse_args()
     if args.solved_search and args.solution is None:
         parser.error("--solved-search needs --solution DIR")
+    if args.no_traps and args.solution is None:
+        parser.error("--no-traps needs --solution DIR")
     if args.sector_cache < 1:
         parser.error(f"--sector-cache must be at least 1 (MB), not {args.sector_cache}")
     start = time.monotonic()
@@ -235,6 +244,7 @@ def main() -> int:
                 args.solution,
                 args.solved_search,
                 args.sector_cache,
+                not args.no_traps,
             )
             for n in numbers
         ]
