@@ -18,7 +18,10 @@ was thrown away before the sectors reach), or that the game never came within th
 solution knows values under the game's draw rules from the opening on (9 men's morris solved,
 placing phase and all), it also names the value of the opening for our seat and the first turn
 of ours that threw a value away; a loss whose opening the solution shows lost for our seat is
-set apart (the proof the issue's rule stands in for), with or without reference runs.
+set apart (the proof the issue's rule stands in for), with or without reference runs. And a
+last line per run says whose turn first threw a value away in each of its games (ours or
+Sanmill's, while placing or moving, or none), with Sanmill's turns' numbers: where our wins
+came from.
 
 Exit codes: 0 done; 2 a directory without game records, a record that cannot be read, a game
 number whose opening differs between the runs (they were not played with the same ``--pairs``
@@ -283,6 +286,55 @@ def verdict(game: Game, solution: Solution) -> Verdict:
     return Verdict(opening, known_at, known)
 
 
+@dataclass(frozen=True)
+class Thrown:
+    """The first turn of a game, from the end of its opening on, that threw a value away by the
+    solution under the game's draw rules, whichever side played it."""
+
+    turn: int  # its number, from 1
+    ours: bool  # played by our seat (else by Sanmill)
+    placing: bool  # a placement (its player still had a piece in hand)
+
+
+def first_thrown(game: Game, solution: Solution) -> Thrown | None:
+    """The first turn of ``game`` that threw a value away (a win to a draw or a loss, a draw to
+    a loss) where ``solution`` knows the value before and after it, or None."""
+    record, board = start_of(game)
+    ours = game.number % 2 == 0  # our seat is white in the even games
+    opening = min(2, len(record.moves))
+    for move in record.moves[:opening]:
+        board.push(move)
+    for turn in range(opening, len(record.moves)):
+        if board.outcome() is not None:
+            break
+        before = known_value(solution, board)
+        mine, placing = board.turn == ours, board.pieces_in_hand(board.turn) > 0
+        board.push(record.moves[turn])
+        if before is None:
+            continue
+        after = known_value(solution, board)
+        if threw_away(before, None if after is None else after.for_last_mover()):
+            return Thrown(turn + 1, mine, placing)
+    return None
+
+
+def thrown_line(name: str, games: list[Game], solution: Solution) -> str:
+    """Who first threw a value away in each of a run's ``games``, in a line: how many games
+    each side's turn was the first, while placing or moving, and Sanmill's turns' numbers."""
+    found = [first_thrown(game, solution) for game in games]
+    theirs = sorted(t.turn for t in found if t is not None and not t.ours)
+    counts = []
+    for side, ours in (("ours", True), ("Sanmill's", False)):
+        sided = [t for t in found if t is not None and t.ours == ours]
+        placing = sum(t.placing for t in sided)
+        counts.append(f"{side} in {len(sided)} ({placing} placing, {len(sided) - placing} moving)")
+    none = sum(t is None for t in found)
+    return (
+        f"{name}: the first turn to throw a value away (the solution, draw rules counted): "
+        f"{', '.join(counts)}, none in {none}; Sanmill's turns {' '.join(map(str, theirs)) or '-'}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ours", nargs="+", type=Path, help="our runs' game directories (--out)")
@@ -308,16 +360,22 @@ def main(argv: list[str] | None = None) -> int:
     try:
         reference_runs = [read_run(d) for d in args.reference]
         reference = reference_losses(reference_runs)
-        tallies = [(d, tally(read_run(d), reference, args.at_least)) for d in args.ours]
+        runs = [(d, read_run(d)) for d in args.ours]
+        tallies = [(d, tally(run, reference, args.at_least)) for d, run in runs]
         decided: dict[tuple[Path, int], str] = {}
+        thrown: list[str] = []
         if args.solution is not None:
             solution = load(args.solution)
             tallies = [(d, judged(d, t, solution, decided)) for d, t in tallies]
+            thrown = [thrown_line(d.name, run, solution) for d, run in runs]
     except SetApartError as exc:
         print(f"sanmill_set_apart: {exc}", file=sys.stderr)
         return 2
     try:
         report(args.at_least, reference_runs, reference, tallies, decided)
+        if thrown:
+            print()
+            print("\n".join(thrown))
     except BrokenPipeError:  # read by `head`: the rest is not wanted
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stays open until exit
     return 0

@@ -123,3 +123,39 @@ def test_without_reference_or_solution_it_is_a_usage_error(
         main([str(ours)])
     assert exc.value.code == 2
     assert "give --reference REF_DIR ..., --solution DIR, or both" in capsys.readouterr().err
+
+
+#: A placing position of the standard board inside 3 men's morris (a piece each on the board,
+#: two each in hand), white to move; after e4 and g1 white wins, and white's last placement a7
+#: throws the win away (the solved 3 men's morris says so).
+PLACING_3 = ".......W/......../..B..... w 2 2 0 1 -"
+PLACED = ("e4", "g1", "a7")
+
+
+def test_each_run_names_whose_turn_first_threw_a_value_away(
+    solved3: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Our seat is white in the even games: the throws of games 0 and 2 are ours, those of 1
+    and 3 Sanmill's; a7 is a placement, a4-d7 a move; game 4 throws nothing after its opening."""
+    placing, moving = Board(PLACING_3), Board(WON_3V3)
+    for notation in PLACED:
+        placing.push_notation(notation)
+    for notation in THROWN:
+        moving.push_notation(notation)
+    quiet = Board(WON_3V3)
+    for notation in THROWN[:2]:
+        quiet.push_notation(notation)
+    records = [
+        _record(placing, 0, "0-1"),
+        _record(moving, 1, "1-0"),
+        _record(moving, 2, "0-1"),
+        _record(placing, 3, "0-1"),
+        _record(quiet, 4, "1/2-1/2"),
+    ]
+    ours = _save(tmp_path / "ours", records)
+    assert main([str(ours), "--solution", str(solved3)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "ours: the first turn to throw a value away (the solution, draw rules counted): "
+        "ours in 2 (1 placing, 1 moving), Sanmill's in 2 (1 placing, 1 moving), none in 1; "
+        "Sanmill's turns 3 3"
+    )
