@@ -35,6 +35,7 @@ import argparse
 import dataclasses
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -258,31 +259,55 @@ class Verdict:
         )
 
 
-def verdict(game: Game, solution: Solution) -> Verdict:
-    """What ``solution`` says of the lost ``game``, played from its record's start."""
+@dataclass(frozen=True)
+class Judged:
+    """A position of a game from the end of its opening on, with the solution's value there
+    under the game's draw rules (:func:`~morris.engine.solution.play.known_value`), and the
+    turn played from it with its value for the side that played it."""
+
+    turn: int  # the turns played before this position
+    value: Result | None  # for the side to move here
+    mine: bool  # our seat is to move here
+    placing: bool  # the side to move still has a piece in hand
+    move: str = ""  # the turn played from here ("": the game ended here)
+    after: Result | None = None  # that turn's value for the side that played it
+
+
+def positions(game: Game, solution: Solution) -> Iterator[Judged]:
+    """Each position of ``game`` from the end of its opening to its end, judged by ``solution``:
+    every position is probed once, its value serving as the value after the turn before it."""
     record, board = start_of(game)
     ours = game.number % 2 == 0  # our seat is white in the even games
     moves = record.moves
     opening = min(2, len(moves))
     for move in moves[:opening]:
         board.push(move)
-    known_at: int | None = None
-    known: Result | None = None
+    value = known_value(solution, board)
     for turn in range(opening, len(moves) + 1):
-        value = known_value(solution, board)
-        if value is not None and known_at is None:
-            known_at, known = turn, value if board.turn == ours else value.other_side()
+        mine, placing = board.turn == ours, board.pieces_in_hand(board.turn) > 0
         if turn == len(moves) or board.outcome() is not None:
-            break
-        move = moves[turn]
-        mine = board.turn == ours
-        board.push(move)
-        if not mine or value is None:
-            continue
+            yield Judged(turn, value, mine, placing)
+            return
+        board.push(moves[turn])
         after = known_value(solution, board)
         mover_after = None if after is None else after.for_last_mover()
-        if threw_away(value, mover_after):
-            return Verdict(opening, known_at, known, turn + 1, str(move), value, mover_after)
+        yield Judged(turn, value, mine, placing, str(moves[turn]), mover_after)
+        value = after
+
+
+def verdict(game: Game, solution: Solution) -> Verdict:
+    """What ``solution`` says of the lost ``game``, played from its record's start."""
+    assert game.record is not None
+    opening = min(2, len(game.record.moves))
+    known_at: int | None = None
+    known: Result | None = None
+    for here in positions(game, solution):
+        if here.value is not None and known_at is None:
+            known_at, known = here.turn, here.value if here.mine else here.value.other_side()
+        if here.mine and here.move and threw_away(here.value, here.after):
+            return Verdict(
+                opening, known_at, known, here.turn + 1, here.move, here.value, here.after
+            )
     return Verdict(opening, known_at, known)
 
 
@@ -299,22 +324,9 @@ class Thrown:
 def first_thrown(game: Game, solution: Solution) -> Thrown | None:
     """The first turn of ``game`` that threw a value away (a win to a draw or a loss, a draw to
     a loss) where ``solution`` knows the value before and after it, or None."""
-    record, board = start_of(game)
-    ours = game.number % 2 == 0  # our seat is white in the even games
-    opening = min(2, len(record.moves))
-    for move in record.moves[:opening]:
-        board.push(move)
-    for turn in range(opening, len(record.moves)):
-        if board.outcome() is not None:
-            break
-        before = known_value(solution, board)
-        mine, placing = board.turn == ours, board.pieces_in_hand(board.turn) > 0
-        board.push(record.moves[turn])
-        if before is None:
-            continue
-        after = known_value(solution, board)
-        if threw_away(before, None if after is None else after.for_last_mover()):
-            return Thrown(turn + 1, mine, placing)
+    for here in positions(game, solution):
+        if here.move and threw_away(here.value, here.after):
+            return Thrown(here.turn + 1, here.mine, here.placing)
     return None
 
 
